@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# latency-tracker: user entry points.  `make help` lists them.
+
+VERSION := 0.1.0
+SHELL := /bin/bash
+TOP := $(CURDIR)
+
+# Kernel build directory: the running kernel's if it has one, else the
+# newest installed Debian headers.
+KDIR ?= $(shell k=/lib/modules/$$(uname -r)/build; \
+	if [ -e $$k/Makefile ]; then echo $$k; else \
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1; fi)
+
+# Release of the kernel at KDIR (evaluated only by the targets that use it).
+KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+
+DEPS := $(TOP)/tests/vm/deps.sh
+CHECK := $(TOP)/tests/check.sh
+
+.PHONY: all modules tools check check-unit check-vm check-dkms selftest demo \
+	bench install dkms clean help
+
+all: modules tools
+
+modules:
+	@[ -n "$(KDIR)" ] || { echo "error: no kernel headers found; install linux-headers-$$(uname -r) or set KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+tools:
+	$(MAKE) -C tools
+
+# The whole test suite; the last line is "N passed, M failed".
+check:
+	@$(DEPS) build unit vm dkms
+	@$(CHECK) unit selftest vm dkms
+
+check-unit:
+	@$(DEPS) unit
+	@$(CHECK) unit
+
+# One test alone: make check-vm T=<name> KERNEL=<6.1|6.12>
+check-vm:
+	@$(DEPS) build vm
+	@KERNEL="$(KERNEL)" T="$(T)" $(CHECK) vm
+
+check-dkms:
+	@$(DEPS) build dkms
+	@$(CHECK) dkms
+
+selftest:
+	@$(DEPS) build vm
+	@$(CHECK) selftest
+
+demo:
+	@$(DEPS) build vm
+	@$(TOP)/tests/vm/demo.sh
+
+bench:
+	@$(DEPS) unit
+	$(MAKE) -C tests/bench
+
+install: modules tools
+	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
+	depmod -a $(KREL)
+	$(MAKE) -C tools install
+
+dkms:
+	rm -rf /usr/src/latency-tracker-$(VERSION)
+	mkdir -p /usr/src/latency-tracker-$(VERSION)
+	git ls-files -z | xargs -0 cp --parents -t /usr/src/latency-tracker-$(VERSION)
+	dkms status -m latency-tracker -v $(VERSION) | grep -q . || \
+		dkms add -m latency-tracker -v $(VERSION)
+	dkms build -m latency-tracker -v $(VERSION) -k $(KREL)
+	dkms install -m latency-tracker -v $(VERSION) -k $(KREL)
+
+clean:
+	[ -z "$(KDIR)" ] || $(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(MAKE) -C tools clean
+	rm -rf build
+
+help:
+	@echo "make modules   build the kernel modules (KDIR=<kernel build dir>)"
+	@echo "make tools     build latency-trackerd and latency-tracker"
+	@echo "make check     the whole test suite (host tests, QEMU guests on 6.1 and 6.12, dkms)"
+	@echo "make check-vm T=<test> KERNEL=<6.1|6.12>   one guest test"
+	@echo "make demo      a real latency outlier caught in a QEMU guest"
+	@echo "make bench     benchmarks against peers, side by side"
+	@echo "make install   modules_install + depmod + tools;  make dkms: DKMS package"

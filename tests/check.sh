@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check.sh SUITE... - run test suites and print "N passed, M failed" last.
+# Each suite prints TAP result lines; every top-level "ok"/"not ok" counts
+# as one test.  A suite that fails without reporting a failure (a build
+# error, a missing tool) counts as one failed test itself.
+#
+# Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
+# checks itself), vm (guest tests; KERNEL= and T= narrow it), dkms.
+set -u
+. "$(dirname "$0")/vm/common.sh"
+
+suite_cmd() {
+	case $1 in
+	unit) echo "make -s -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
+	selftest) echo "$LT_TOP/tests/vm/selftest.sh" ;;
+	vm) local a=""
+	    for k in ${KERNEL:-}; do a+=" -k $k"; done
+	    for t in ${T:-}; do a+=" -t $t"; done
+	    echo "$LT_TOP/tests/vm/check-vm.sh$a" ;;
+	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
+	*) return 1 ;;
+	esac
+}
+
+passed=0 failed=0
+t0=$(date +%s)
+for s in "$@"; do
+	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm dkms)"
+	log=$(mktemp)
+	lt_log "suite $s: start"
+	s0=$(date +%s)
+	bash -o pipefail -c "$cmd" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -cE '^ok ' "$log")
+	f=$(grep -cE '^not ok ' "$log")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "not ok - suite $s failed to run (exit $rc)"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	lt_log "suite $s: $p passed, $f failed in $(($(date +%s) - s0)) s"
+	rm -f "$log"
+done
+lt_log "total wall time $(($(date +%s) - t0)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,8 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# selftest-warn.sh - harness self-test: load a module that warns.  This test
+# passes its own assertions; the harness must still report it as failed
+# (tests/vm/selftest.sh checks that).  Not part of the normal suite.
+. tests/guest/lib.sh
+tap_ok "load lt_selftest_bad mode=warn" lt_load lt_selftest_bad mode=warn
+tap_done

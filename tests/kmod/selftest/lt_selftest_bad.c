@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lt_selftest_bad.c - a deliberately broken module for the harness
+ * self-test: loading it with mode=oops dereferences a bad pointer, with
+ * mode=warn it triggers a WARN.  tests/vm/selftest.sh checks that the
+ * harness reports both as failures.  Never installed.
+ */
+#include <linux/bug.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+static char *mode = "none";
+module_param(mode, charp, 0400);
+MODULE_PARM_DESC(mode, "oops | warn | none");
+
+static int __init lt_selftest_bad_init(void)
+{
+	if (!strcmp(mode, "oops")) {
+		/* An address no kernel mapping covers: a certain Oops. */
+		volatile int *bad = (volatile int *)0x10;
+
+		return *bad;
+	}
+	WARN(!strcmp(mode, "warn"), "lt_selftest_bad: deliberate warning\n");
+	return 0;
+}
+
+static void __exit lt_selftest_bad_exit(void)
+{
+}
+
+module_init(lt_selftest_bad_init);
+module_exit(lt_selftest_bad_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("latency-tracker harness self-test: a module that oopses or warns");

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# check-vm.sh [-k KERNEL]... [-t TEST]... - run guest tests in QEMU.
+#
+# KERNEL: a kernel line (default: all of LT_KERNEL_LINES).  TEST: the name of
+# a script tests/guest/TEST.sh (default: all but the harness self-test ones).
+# All tests of a kernel run in one boot, each with its own TAP, exit status
+# and dmesg slice; when the guest dies in a test, that test fails with the
+# console tail and the tests after it run in a new boot.
+#
+# A test fails on: exit status != 0, a missing or short TAP plan, any
+# "not ok", a timeout, a guest crash, or a kernel log line matching
+# LT_SPLAT_RE.  Prints one TAP line per kernel/test; LT_COUNTS=FILE gets
+# "passed failed".
+set -u
+. "$(dirname "$0")/common.sh"
+
+LT_SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|lockdep|KASAN|general protection'
+LT_TEST_TIMEOUT=${LT_TEST_TIMEOUT:-300}
+
+all_tests() {
+	local f
+	for f in "$LT_TOP"/tests/guest/*.sh; do
+		f=$(basename "$f" .sh)
+		case $f in lib | demo | selftest-*) continue ;; esac
+		echo "$f"
+	done
+}
+
+kernels=() tests=()
+while getopts k:t: opt; do
+	case $opt in
+	k) kernels+=($OPTARG) ;;
+	t) tests+=($OPTARG) ;;
+	*) lt_die "usage: check-vm.sh [-k KERNEL]... [-t TEST]..." ;;
+	esac
+done
+[ ${#kernels[@]} = 0 ] && kernels=($LT_KERNEL_LINES)
+[ ${#tests[@]} = 0 ] && tests=($(all_tests))
+for k in "${kernels[@]}"; do
+	case " $LT_KERNEL_LINES debug " in *" $k "*) ;; *)
+		lt_die "unknown KERNEL '$k'; valid: $LT_KERNEL_LINES debug" ;;
+	esac
+done
+for t in "${tests[@]}"; do
+	[ -f "$LT_TOP/tests/guest/$t.sh" ] && [ "$t" != lib ] ||
+		lt_die "unknown test '$t'; valid: $(all_tests | tr '\n' ' ')selftest-oops selftest-warn"
+done
+lt_need_root
+
+passed=0 failed=0 n=0
+report() { # status name detail
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2 $3"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2 $3"
+	fi
+}
+
+indent() { sed 's/^/#   /'; }
+
+# The console from its first splat line (or its tail when there is none).
+console_excerpt() { # console.log
+	local first
+	echo "#  console ($1):"
+	first=$(grep -nE -m 1 "$LT_SPLAT_RE" "$1" | cut -d: -f1)
+	if [ -n "$first" ]; then
+		tail -n "+$((first > 3 ? first - 3 : 1))" "$1" | head -n 45 | indent
+	else
+		tail -n 30 "$1" | indent
+	fi
+}
+
+# Judge one finished test from its files in $dir; print diagnostics.
+judge() { # kernel test dir
+	local k=$1 t=$2 d=$3 rc plan oks bad why=() ms splat
+	rc=$(cat "$d/$t.rc")
+	ms=$(cat "$d/$t.ms" 2>/dev/null || echo 0)
+	plan=$(sed -n 's/^1\.\.\([0-9]\+\).*/\1/p' "$d/$t.tap" | tail -n 1)
+	oks=$(grep -cE '^ok [0-9]+' "$d/$t.tap")
+	bad=$(grep -cE '^not ok [0-9]+' "$d/$t.tap")
+	splat=$(grep -E "$LT_SPLAT_RE" "$d/$t.dmesg")
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] && why+=("timed out after ${LT_TEST_TIMEOUT}s")
+	[ "$rc" != 0 ] && why+=("exit status $rc")
+	[ -z "$plan" ] && why+=("no TAP plan")
+	[ -n "$plan" ] && [ "$plan" != "$((oks + bad))" ] && why+=("planned $plan, ran $((oks + bad))")
+	[ "$bad" != 0 ] && why+=("$bad not ok")
+	[ -n "$splat" ] && why+=("kernel splat in dmesg")
+	if [ ${#why[@]} = 0 ]; then
+		report ok "$k/$t" "($oks assertions, $((ms / 1000)).$((ms % 1000 / 100)) s)"
+		return
+	fi
+	report fail "$k/$t" "($(IFS=';'; echo "${why[*]}"))"
+	grep -E '^not ok' "$d/$t.tap" | indent
+	[ -s "$d/$t.err" ] && { echo "#  stderr (tail):"; tail -n 15 "$d/$t.err" | indent; }
+	[ -n "$splat" ] && { echo "#  dmesg:"; grep -E -A 25 "$LT_SPLAT_RE" "$d/$t.dmesg" | head -n 60 | indent; }
+	echo "#  results: $d"
+}
+
+run_kernel() { # line
+	local line=$1 kver kodir kmods run boot=0 remaining t timeout
+	kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line") ||
+		{ report fail "$line/setup" "(cannot get kernel)"; return; }
+	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver") ||
+		{ report fail "$line/build" "(module build failed)"; return; }
+	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
+	run=$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)
+	remaining=("${tests[@]}")
+	while [ ${#remaining[@]} -gt 0 ]; do
+		boot=$((boot + 1))
+		local d=$run/boot$boot
+		mkdir -p "$d"
+		cp "$LT_TOP/tests/vm/guest-run.sh" "$d/"
+		cat >"$d/job.env" <<-JOB
+			LT_KVER='$kver'
+			LT_KMODS='$kmods'
+			LT_TOP='$LT_TOP'
+			LT_KO_DIR='$kodir'
+			LT_TESTS='${remaining[*]}'
+			LT_TEST_TIMEOUT='$LT_TEST_TIMEOUT'
+		JOB
+		timeout=$((LT_TEST_TIMEOUT * ${#remaining[@]} + 120))
+		lt_stage "boot $boot on $kver (${#remaining[*]} tests)" \
+			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$timeout"
+		# Each boot consumes at least one test, so this loop ends: the
+		# tests after one that took the guest down run in a new boot.
+		local left=() down=0 reached=0
+		for t in "${remaining[@]}"; do
+			[ -e "$d/$t.rc" ] || [ -e "$d/$t.started" ] && reached=1
+		done
+		if [ $reached = 0 ]; then
+			for t in "${remaining[@]}"; do
+				report fail "$line/$t" "(not run: the guest did not reach the tests)"
+			done
+			console_excerpt "$d/console.log"
+			break
+		fi
+		for t in "${remaining[@]}"; do
+			if [ $down = 1 ]; then
+				left+=("$t")
+			elif [ -e "$d/$t.rc" ]; then
+				judge "$line" "$t" "$d"
+			else
+				down=1
+				report fail "$line/$t" "(the guest crashed or hung during this test)"
+				console_excerpt "$d/console.log"
+			fi
+		done
+		remaining=("${left[@]}")
+	done
+	# A splat printed outside every test's slice (boot, shutdown).
+	if grep -qE "$LT_SPLAT_RE" "$run"/boot*/console.log 2>/dev/null &&
+		! grep -qE "$LT_SPLAT_RE" "$run"/boot*/*.dmesg 2>/dev/null; then
+		report fail "$line/console" "(kernel splat on the console outside any test)"
+		grep -hE -A 20 "$LT_SPLAT_RE" "$run"/boot*/console.log | head -n 40 | indent
+	fi
+}
+
+for k in "${kernels[@]}"; do
+	run_kernel "$k"
+done
+echo "1..$n"
+echo "# guest tests: $passed passed, $failed failed (kernels: ${kernels[*]})"
+[ -n "${LT_COUNTS:-}" ] && echo "$passed $failed" >"$LT_COUNTS"
+[ "$failed" = 0 ]

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# deps.sh PROFILE... - install the Debian packages a make target needs.
+# Idempotent: only missing packages are installed (apt-get update once, and
+# only then).  Fails naming the packages that could not be had.
+#
+# Profiles: build (modules against the Debian kernel lines), unit (host
+# tests), vm (QEMU guests), dkms.
+set -u
+. "$(dirname "$0")/common.sh"
+
+declare -A PKGS=(
+	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64"
+	[unit]="make gcc libc6-dev liburcu-dev perl"
+	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3"
+	[dkms]="dkms"
+)
+
+want=()
+for p in "$@"; do
+	[ -n "${PKGS[$p]+x}" ] || lt_die "deps.sh: unknown profile '$p' (known: ${!PKGS[*]})"
+	want+=(${PKGS[$p]})
+done
+
+missing=()
+for p in $(printf '%s\n' "${want[@]}" | sort -u); do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} = 0 ] && exit 0
+
+lt_need_root
+lt_log "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null || lt_die "apt-get update failed: cannot reach the Debian archive"
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/lt-apt.log 2>&1; then
+	tail -n 20 /tmp/lt-apt.log >&2
+	lt_die "could not install: ${missing[*]} (log: /tmp/lt-apt.log)"
+fi

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# modules.sh KVER - build our modules (with the test-only ones) for a kernel,
+# in a per-kernel copy of the tree under the cache so that several kernels
+# can be built from one checkout; print the directory (it mirrors the tree:
+# tracker/latency_tracker.ko, probes/*.ko, tests/kmod/*.ko).
+# LT_KDIR overrides the kernel build directory (default /lib/modules/KVER/build).
+set -u
+. "$(dirname "$0")/common.sh"
+
+kver=${1:?kernel version}
+kdir=${LT_KDIR:-/lib/modules/$kver/build}
+[ -e "$kdir/Makefile" ] || lt_die "no kernel build directory at $kdir (headers for $kver missing)"
+out=$LT_CACHE/build/$kver
+mkdir -p "$out"
+rsync -a --delete --exclude=/.git --exclude=/build \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
+	--exclude=Module.symvers --exclude=modules.order \
+	"$LT_TOP/" "$out/" || lt_die "cannot copy the tree to $out"
+log=$out/build.log
+if ! make -C "$kdir" M="$out" LT_TEST_MODULES=1 -j"$(nproc)" modules >"$log" 2>&1; then
+	grep -E 'error|warning' "$log" | head -n 40 >&2
+	lt_die "module build failed for $kver (log: $log)"
+fi
+if grep -q 'warning:' "$log"; then
+	grep 'warning:' "$log" >&2
+	lt_die "module build for $kver printed warnings"
+fi
+echo "$out"
