@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-unit check-vm check-dkms selftest demo \
+.PHONY: all modules tools check check-unit check-vm check-dkms lint selftest demo \
 	bench install dkms clean help
 
 all: modules tools
@@ -32,8 +32,8 @@ tools:
 
 # The whole test suite; the last line is "N passed, M failed".
 check:
-	@$(DEPS) build unit vm dkms
-	@$(CHECK) unit selftest vm dkms
+	@$(DEPS) build unit vm dkms lint
+	@$(CHECK) unit lint selftest vm dkms
 
 check-unit:
 	@$(DEPS) unit
@@ -47,6 +47,11 @@ check-vm:
 check-dkms:
 	@$(DEPS) build dkms
 	@$(CHECK) dkms
+
+# sparse, checkpatch --strict, cppcheck (exceptions: tests/lint-exceptions.txt)
+lint:
+	@$(DEPS) build lint
+	@$(CHECK) lint
 
 selftest:
 	@$(DEPS) build vm

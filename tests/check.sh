@@ -7,7 +7,7 @@
 # error, a missing tool) counts as one failed test itself.
 #
 # Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
-# checks itself), vm (guest tests; KERNEL= and T= narrow it), dkms.
+# checks itself), vm (guest tests; KERNEL= and T= narrow it), dkms, lint.
 set -u
 . "$(dirname "$0")/vm/common.sh"
 
@@ -20,6 +20,7 @@ suite_cmd() {
 	    for t in ${T:-}; do a+=" -t $t"; done
 	    echo "$LT_TOP/tests/vm/check-vm.sh$a" ;;
 	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
+	lint) echo "$LT_TOP/tests/lint.sh" ;;
 	*) return 1 ;;
 	esac
 }
@@ -27,7 +28,7 @@ suite_cmd() {
 passed=0 failed=0
 t0=$(date +%s)
 for s in "$@"; do
-	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm dkms)"
+	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm dkms lint)"
 	log=$(mktemp)
 	lt_log "suite $s: start"
 	s0=$(date +%s)

@@ -6,7 +6,7 @@
 # only then).  Fails naming the packages that could not be had.
 #
 # Profiles: build (modules against the Debian kernel lines), unit (host
-# tests), vm (QEMU guests), dkms.
+# tests), vm (QEMU guests), dkms, lint, debugkernel (the KASAN/lockdep kernel).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -15,6 +15,8 @@ declare -A PKGS=(
 	[unit]="make gcc libc6-dev liburcu-dev perl"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3"
 	[dkms]="dkms"
+	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"
+	[debugkernel]="linux-source-6.1 make gcc bc flex bison libelf-dev libssl-dev xz-utils kmod"
 )
 
 want=()
@@ -33,8 +35,8 @@ done
 lt_need_root
 lt_log "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null || lt_die "apt-get update failed: cannot reach the Debian archive"
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/lt-apt.log 2>&1; then
+apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || lt_die "apt-get update failed: cannot reach the Debian archive"
+if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/tmp/lt-apt.log 2>&1; then
 	tail -n 20 /tmp/lt-apt.log >&2
 	lt_die "could not install: ${missing[*]} (log: /tmp/lt-apt.log)"
 fi

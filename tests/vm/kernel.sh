@@ -5,7 +5,8 @@
 # kernel.sh fetch LINE     make sure its headers are installed and its image
 #                          is unpacked in the cache; print the version
 #
-# Lines: 6.1 (metapackage linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64).
+# Lines: 6.1 (metapackage linux-headers-amd64) and 6.12 (linux-headers-6.12-amd64);
+# debug is a 6.1 kernel built here with KASAN and lockdep (debug-kernel.sh).
 # Versions are resolved from the metapackages at run time, never hard-coded:
 # old ABI packages leave the archive after each security update.
 set -u
@@ -38,7 +39,7 @@ fetch() {
 	kver=$(resolve "$1") || exit 1
 	if [ ! -e "/lib/modules/$kver/build/Makefile" ]; then
 		lt_log "installing headers for $kver"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends \
 			"linux-headers-$kver" >/tmp/lt-apt.log 2>&1 ||
 			lt_die "cannot install linux-headers-$kver (log: /tmp/lt-apt.log)"
 	fi
@@ -57,8 +58,9 @@ fetch() {
 	echo "$kver"
 }
 
-case ${1:-} in
-resolve) resolve "${2:?kernel line}" ;;
-fetch) fetch "${2:?kernel line}" ;;
+case ${1:-}:${2:-} in
+*:debug) exec "$LT_TOP/tests/vm/debug-kernel.sh" ;;
+resolve:*) resolve "${2:?kernel line}" ;;
+fetch:*) fetch "${2:?kernel line}" ;;
 *) lt_die "usage: kernel.sh resolve|fetch LINE" ;;
 esac

@@ -11,6 +11,8 @@ set -u
 
 kver=${1:?kernel version}
 kdir=${LT_KDIR:-/lib/modules/$kver/build}
+# A kernel built here (debug-kernel.sh) keeps its build tree in the cache.
+[ -e "$kdir/Makefile" ] || [ -n "${LT_KDIR:-}" ] || kdir=$LT_CACHE/kernels/$kver/build
 [ -e "$kdir/Makefile" ] || lt_die "no kernel build directory at $kdir (headers for $kver missing)"
 out=$LT_CACHE/build/$kver
 mkdir -p "$out"

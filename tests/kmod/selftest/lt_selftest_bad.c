@@ -6,6 +6,7 @@
  * harness reports both as failures.  Never installed.
  */
 #include <linux/bug.h>
+#include <linux/compiler.h>
 #include <linux/module.h>
 #include <linux/string.h>
 
@@ -17,9 +18,9 @@ static int __init lt_selftest_bad_init(void)
 {
 	if (!strcmp(mode, "oops")) {
 		/* An address no kernel mapping covers: a certain Oops. */
-		volatile int *bad = (volatile int *)0x10;
+		int *bad = (int *)0x10;
 
-		return *bad;
+		return READ_ONCE(*bad);
 	}
 	WARN(!strcmp(mode, "warn"), "lt_selftest_bad: deliberate warning\n");
 	return 0;
