@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lt_user_shim.h - the kernel primitives the core data structures use,
- * provided in userspace so that the very same sources (tracker/*.c) build
- * into host unit tests and benchmarks.  RCU comes from liburcu (memb
+ * provided in userspace so that the very same sources (those of tracker/)
+ * build into host unit tests and benchmarks.  RCU comes from liburcu (memb
  * flavour, the same one cds_lfht is measured with); atomics and barriers
  * from the GCC builtins with the kernel's semantics.
  *
@@ -39,7 +39,9 @@ typedef int64_t s64;
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+#ifndef __always_inline /* glibc's sys/cdefs.h has one */
 #define __always_inline	inline __attribute__((__always_inline__))
+#endif
 #define __maybe_unused	__attribute__((__unused__))
 #define ____cacheline_aligned_in_smp __attribute__((__aligned__(64)))
 #define SMP_CACHE_BYTES 64
@@ -58,9 +60,21 @@ typedef int64_t s64;
 #define WRITE_ONCE(x, v) do { *(volatile __typeof__(x) *)&(x) = (v); } while (0)
 
 #define barrier()	__asm__ __volatile__("" ::: "memory")
+#ifdef __SANITIZE_THREAD__
+/*
+ * ThreadSanitizer does not model stand-alone fences (GCC refuses them
+ * under -fsanitize=thread): a sequentially consistent read-modify-write
+ * on one shared word orders like a full barrier and is understood by it.
+ */
+static int lt_shim_fence_word __maybe_unused;
+#define smp_mb()	((void)__atomic_fetch_add(&lt_shim_fence_word, 0, __ATOMIC_SEQ_CST))
+#define smp_rmb()	smp_mb()
+#define smp_wmb()	smp_mb()
+#else
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
 #define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 
@@ -86,6 +100,9 @@ typedef struct { s64 counter; } atomic64_t;
 #define atomic64_set(a, v)	__atomic_store_n(&(a)->counter, v, __ATOMIC_RELAXED)
 #define atomic64_inc(a)		((void)__atomic_add_fetch(&(a)->counter, 1, __ATOMIC_RELAXED))
 #define atomic64_add(i, a)	((void)__atomic_add_fetch(&(a)->counter, i, __ATOMIC_RELAXED))
+#define atomic64_cmpxchg(a, o, n)	cmpxchg(&(a)->counter, o, n)
+#define atomic_read_acquire(a)	__atomic_load_n(&(a)->counter, __ATOMIC_ACQUIRE)
+#define atomic64_read_acquire(a) __atomic_load_n(&(a)->counter, __ATOMIC_ACQUIRE)
 
 static inline int fls64(u64 x)
 {

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_alert_ring.c - host tests of tracker/alert_ring.c: cursors, exact
+ * loss counting, readers starting at head, and concurrent writers with a
+ * reader that must never see a torn or out-of-order record.
+ */
+#include "lt_env.h"
+#include "alert_ring.h"
+#include "tap.h"
+
+#include <pthread.h>
+
+#define RING_SIZE		8
+#define CONC_RING_SIZE		64
+#define CONC_WRITERS		2
+#define CONC_PER_WRITER		50000
+/* Writers yield now and then so that the reader runs in between. */
+#define CONC_YIELD_EVERY	16
+
+/*
+ * A checkable record: delay_ns = writer << 32 | per-writer sequence, and
+ * every other byte derived from it, so a mix of two records is detected.
+ */
+static u8 pattern_byte(u64 tag, unsigned int i)
+{
+	return (u8)(tag * 31 + i * 7 + (tag >> 32));
+}
+
+static void make_rec(struct lt_alert_rec *r, u64 tag)
+{
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	r->ts_ns = ~tag;
+	r->delay_ns = tag;
+	r->cause = (u8)(tag >> 32);
+	r->payload_len = (u8)(tag % (LT_ALERT_PAYLOAD_MAX + 1));
+	for (i = 0; i < LT_ALERT_PAYLOAD_MAX; i++)
+		r->payload[i] = pattern_byte(tag, i);
+}
+
+static bool rec_ok(const struct lt_alert_rec *r)
+{
+	u64 tag = r->delay_ns;
+	unsigned int i;
+
+	if (r->ts_ns != ~tag || r->cause != (u8)(tag >> 32) ||
+	    r->payload_len != (u8)(tag % (LT_ALERT_PAYLOAD_MAX + 1)))
+		return false;
+	for (i = 0; i < LT_ALERT_PAYLOAD_MAX; i++)
+		if (r->payload[i] != pattern_byte(tag, i))
+			return false;
+	return true;
+}
+
+static void push_tag(struct lt_alert_ring *ring, u64 tag)
+{
+	struct lt_alert_rec r;
+
+	make_rec(&r, tag);
+	lt_alert_ring_push(ring, &r);
+}
+
+static void test_init(void)
+{
+	struct lt_alert_ring ring;
+
+	tap_ok(lt_alert_ring_init(&ring, 0) == -EINVAL, "init: 0 refused");
+	tap_ok(lt_alert_ring_init(&ring, 6) == -EINVAL,
+	       "init: 6 (not a power of two) refused");
+	tap_ok(lt_alert_ring_init(&ring, 1U << 31) == -EINVAL,
+	       "init: 2^31 records (> INT_MAX bytes) refused");
+	lt_alert_ring_destroy(&ring);
+	tap_ok(lt_alert_ring_init(&ring, 1) == 0, "init: 1 record");
+	push_tag(&ring, 1);
+	push_tag(&ring, 2);
+	tap_eq(lt_alert_ring_head(&ring), 2, "size 1: head counts pushes");
+	lt_alert_ring_destroy(&ring);
+}
+
+static void test_cursors(void)
+{
+	struct lt_alert_ring ring;
+	struct lt_alert_rec out;
+	u64 a, b, c, lost = 12345;
+	enum lt_ring_read r;
+	unsigned int i;
+	bool ok;
+
+	tap_ok(lt_alert_ring_init(&ring, RING_SIZE) == 0, "init %d",
+	       RING_SIZE);
+	a = lt_alert_ring_head(&ring);
+	tap_eq(a, 0, "empty ring: head 0");
+	tap_ok(!lt_alert_ring_has_data(&ring, a), "empty ring: no data");
+	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
+	       "empty ring: read EMPTY");
+	tap_eq(lost, 12345, "EMPTY leaves *lost untouched");
+
+	for (i = 0; i < 3; i++)
+		push_tag(&ring, 100 + i);
+	b = lt_alert_ring_head(&ring);	/* a reader opened now */
+	tap_eq(b, 3, "head after 3 pushes");
+	tap_ok(lt_alert_ring_has_data(&ring, a), "cursor 0 has data");
+	tap_ok(!lt_alert_ring_has_data(&ring, b), "new reader: no data yet");
+	push_tag(&ring, 103);
+
+	/* Reader a sees all four, in order. */
+	for (i = 0, ok = true; i < 4; i++) {
+		r = lt_alert_ring_read(&ring, &a, &out, &lost);
+		ok = ok && r == LT_RING_RECORD && out.delay_ns == 100 + i &&
+		     rec_ok(&out) && a == i + 1;
+	}
+	tap_ok(ok, "reader from 0 reads records 100..103 in order");
+	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
+	       "then EMPTY");
+
+	/* Reader b, opened at head, sees only the newer record. */
+	r = lt_alert_ring_read(&ring, &b, &out, &lost);
+	tap_ok(r == LT_RING_RECORD && out.delay_ns == 103,
+	       "reader opened at head sees only the newer record");
+	tap_eq(lt_alert_ring_read(&ring, &b, &out, &lost), LT_RING_EMPTY,
+	       "and nothing older");
+
+	/* Overflow: 4 + 13 = 17 records, ring of 8 keeps 9..16. */
+	c = 2;	/* a reader still at record 2 */
+	for (i = 4; i < 17; i++)
+		push_tag(&ring, 100 + i);
+	tap_eq(lt_alert_ring_head(&ring), 17, "head 17");
+	memset(&out, 0x5a, sizeof(out));
+	r = lt_alert_ring_read(&ring, &c, &out, &lost);
+	tap_eq(r, LT_RING_LOST, "reader at 2 after overflow: LOST");
+	tap_eq(lost, 7, "lost = 9 - 2 = 7 records");
+	tap_eq(c, 9, "cursor moved to the oldest record held");
+	tap_eq(out.delay_ns, 0x5a5a5a5a5a5a5a5aULL, "LOST copies nothing");
+	r = lt_alert_ring_read(&ring, &c, &out, &lost);
+	tap_ok(r == LT_RING_RECORD && out.delay_ns == 109 && rec_ok(&out),
+	       "then the oldest record held (109)");
+
+	/* Reader a was at 4: lost 5, then 9..16. */
+	r = lt_alert_ring_read(&ring, &a, &out, &lost);
+	tap_ok(r == LT_RING_LOST && lost == 5 && a == 9,
+	       "second reader at 4: LOST 5, cursor 9");
+	for (i = 9, ok = true; i < 17; i++) {
+		r = lt_alert_ring_read(&ring, &a, &out, &lost);
+		ok = ok && r == LT_RING_RECORD && out.delay_ns == 100 + i &&
+		     rec_ok(&out);
+	}
+	tap_ok(ok, "then 109..116 in order");
+	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
+	       "then EMPTY");
+
+	/* Exactly full: a reader exactly one ring behind loses nothing. */
+	b = lt_alert_ring_head(&ring) - RING_SIZE;
+	r = lt_alert_ring_read(&ring, &b, &out, &lost);
+	tap_ok(r == LT_RING_RECORD && out.delay_ns == 109,
+	       "reader exactly %d behind: no loss", RING_SIZE);
+	b = lt_alert_ring_head(&ring) - RING_SIZE - 1;
+	r = lt_alert_ring_read(&ring, &b, &out, &lost);
+	tap_ok(r == LT_RING_LOST && lost == 1,
+	       "reader %d behind: lost 1", RING_SIZE + 1);
+
+	/* Payload length is clamped on push. */
+	memset(&out, 0, sizeof(out));
+	out.payload_len = 255;
+	lt_alert_ring_push(&ring, &out);
+	a = lt_alert_ring_head(&ring) - 1;
+	lt_alert_ring_read(&ring, &a, &out, &lost);
+	tap_eq(out.payload_len, LT_ALERT_PAYLOAD_MAX,
+	       "payload_len clamped to %d", LT_ALERT_PAYLOAD_MAX);
+
+	/* A cursor from the future reads as empty. */
+	a = lt_alert_ring_head(&ring) + 5;
+	tap_ok(lt_alert_ring_read(&ring, &a, &out, &lost) == LT_RING_EMPTY &&
+	       !lt_alert_ring_has_data(&ring, a), "future cursor: empty");
+	lt_alert_ring_destroy(&ring);
+}
+
+struct conc {
+	struct lt_alert_ring ring;
+	pthread_barrier_t start;
+	int writers_done;
+};
+
+struct writer {
+	struct conc *c;
+	u64 id;
+};
+
+static void *writer_fn(void *arg)
+{
+	struct writer *w = arg;
+	u64 i;
+
+	pthread_barrier_wait(&w->c->start);
+	for (i = 0; i < CONC_PER_WRITER; i++) {
+		push_tag(&w->c->ring, (w->id << 32) | i);
+		if (i % CONC_YIELD_EVERY == 0)
+			sched_yield();
+	}
+	__atomic_add_fetch(&w->c->writers_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void test_concurrent(void)
+{
+	struct writer w[CONC_WRITERS];
+	pthread_t tid[CONC_WRITERS];
+	u64 next[CONC_WRITERS + 1] = { 0 };
+	u64 cursor = 0, lost, total_lost = 0, records = 0;
+	u64 torn = 0, disorder = 0, lost_events = 0;
+	struct lt_alert_rec out;
+	enum lt_ring_read r;
+	struct conc c;
+	u64 wid, seq;
+	int i, done;
+
+	memset(&c, 0, sizeof(c));
+	tap_ok(lt_alert_ring_init(&c.ring, CONC_RING_SIZE) == 0,
+	       "concurrent: init %d", CONC_RING_SIZE);
+	pthread_barrier_init(&c.start, NULL, CONC_WRITERS + 1);
+	for (i = 0; i < CONC_WRITERS; i++) {
+		w[i] = (struct writer){ .c = &c, .id = (u64)i + 1 };
+		pthread_create(&tid[i], NULL, writer_fn, &w[i]);
+	}
+	pthread_barrier_wait(&c.start);
+	do {
+		done = __atomic_load_n(&c.writers_done, __ATOMIC_ACQUIRE);
+		while ((r = lt_alert_ring_read(&c.ring, &cursor, &out,
+					       &lost)) != LT_RING_EMPTY) {
+			if (r == LT_RING_LOST) {
+				total_lost += lost;
+				lost_events++;
+				continue;
+			}
+			records++;
+			if (!rec_ok(&out)) {
+				torn++;
+				continue;
+			}
+			/* Per writer, sequence numbers only grow. */
+			wid = out.delay_ns >> 32;
+			seq = out.delay_ns & 0xffffffffULL;
+			if (wid < 1 || wid > CONC_WRITERS || seq < next[wid])
+				disorder++;
+			else
+				next[wid] = seq + 1;
+		}
+	} while (done < CONC_WRITERS);
+	for (i = 0; i < CONC_WRITERS; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&c.start);
+
+	tap_diag("concurrent: %llu records read, %llu lost in %llu losses",
+		 (unsigned long long)records, (unsigned long long)total_lost,
+		 (unsigned long long)lost_events);
+	tap_eq(torn, 0, "concurrent: no torn record");
+	tap_eq(disorder, 0, "concurrent: each writer's records in order");
+	tap_eq(records + total_lost, CONC_WRITERS * CONC_PER_WRITER,
+	       "concurrent: read + lost == pushed (exact loss count)");
+	tap_eq(cursor, lt_alert_ring_head(&c.ring),
+	       "concurrent: reader caught up with head");
+	lt_alert_ring_destroy(&c.ring);
+}
+
+int main(void)
+{
+	test_init();
+	test_cursors();
+	test_concurrent();
+	return tap_done();
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_pool.c - host tests of tracker/pool.c: exact exhaustion with slots
+ * parked in other CPUs' caches, refill, cross-CPU put, concurrent get/put
+ * without double hand-out, and the bytes-per-slot budget.
+ */
+#include "lt_env.h"
+#include "pool.h"
+#include "tap.h"
+
+#include <pthread.h>
+
+/* The core's event: 8-byte key + 16-byte hash node + state, in one slot. */
+#define EVENT_SLOT_SIZE		112
+#define SLOT_BUDGET		128
+
+/* Overridable (-D) for longer stress runs by hand. */
+#ifndef CONC_THREADS
+#define CONC_THREADS		2
+#endif
+#ifndef CONC_OPS
+#define CONC_OPS		600000	/* per thread: >= 10^6 in all */
+#endif
+#ifndef CONC_SLOTS
+#define CONC_SLOTS		256
+#endif
+#define CONC_MIGRATE_EVERY	4096
+/* Yield now and then so the threads interleave even on a busy host. */
+#define CONC_YIELD_EVERY	512
+/* Second run: small pool, threads may hold 3/4 of it: gets fail often. */
+#define TIGHT_OPS		300000
+#define TIGHT_SLOTS		64
+
+static u32 slot_index(const struct lt_pool *p, const void *slot)
+{
+	return (u32)(((const char *)slot - (const char *)p->slots) / p->stride);
+}
+
+static u32 cached_slots(struct lt_pool *p)
+{
+	u32 total = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		total += (u32)atomic_read(&per_cpu_ptr(p->cache, cpu)->state) &
+			 ((1U << LT_POOL_NR_BITS) - 1);
+	return total;
+}
+
+static void test_init_errors(void)
+{
+	struct lt_pool p;
+
+	tap_ok(lt_pool_init(&p, 0, 64) == -EINVAL, "init: 0 slots refused");
+	tap_ok(lt_pool_init(&p, 1, 0) == -EINVAL, "init: 0-byte slots refused");
+	tap_ok(lt_pool_init(&p, U32_MAX, 1 << 20) == -EINVAL,
+	       "init: more than INT_MAX bytes refused");
+	lt_pool_destroy(&p);	/* on a zeroed pool: must be harmless */
+	tap_ok(1, "destroy of a pool whose init failed");
+}
+
+static void test_layout(void)
+{
+	const u32 nr = 16;
+	struct lt_pool p;
+	void *slot[16];
+	bool distinct = true, zeroed = true, aligned = true;
+	u32 i, j;
+
+	tap_ok(lt_pool_init(&p, nr, 13) == 0, "init 16 x 13 bytes");
+	tap_eq(lt_pool_bytes_per_slot(&p), 16 + sizeof(atomic_t),
+	       "13-byte slots round up to 16, + 4 bytes of link");
+	for (i = 0; i < nr; i++) {
+		slot[i] = lt_pool_get(&p);
+		if (!slot[i])
+			break;
+		if ((uintptr_t)slot[i] % LT_POOL_SLOT_ALIGN)
+			aligned = false;
+		for (j = 0; j < 16; j++)
+			if (((u8 *)slot[i])[j])
+				zeroed = false;
+		for (j = 0; j < i; j++)
+			if (slot[j] == slot[i])
+				distinct = false;
+		memset(slot[i], 0xa5, 16);	/* ASan: stays in bounds */
+	}
+	tap_eq(i, nr, "all 16 slots handed out");
+	tap_ok(distinct, "slots are distinct");
+	tap_ok(aligned, "slots are 8-byte aligned");
+	tap_ok(zeroed, "slots start zeroed");
+	tap_ok(lt_pool_get(&p) == NULL, "17th get fails");
+	for (i = 0; i < nr; i++)
+		lt_pool_put(&p, slot[i]);
+	tap_eq(lt_pool_nr_free(&p), nr, "all free again");
+	lt_pool_destroy(&p);
+}
+
+static void test_budget(void)
+{
+	struct lt_pool p;
+	size_t bytes;
+
+	tap_ok(lt_pool_init(&p, 1024, EVENT_SLOT_SIZE) == 0,
+	       "init 1024 x %d bytes", EVENT_SLOT_SIZE);
+	bytes = lt_pool_bytes_per_slot(&p);
+	tap_diag("bytes per slot for slot_size %d: %zu (budget %d)",
+		 EVENT_SLOT_SIZE, bytes, SLOT_BUDGET);
+	tap_ok(bytes <= SLOT_BUDGET, "bytes per slot %zu <= %d", bytes,
+	       SLOT_BUDGET);
+	lt_pool_destroy(&p);
+}
+
+/*
+ * Get slots on @cpu until NULL (at most one more than the pool holds);
+ * sets *@dup if a slot comes twice.  Returns the count; the first @max
+ * slots are stored in @out.
+ */
+static u32 drain(struct lt_pool *p, int cpu, void **out, u32 max,
+		 bool *dup)
+{
+	u8 *seen = calloc(p->nr_slots, 1);
+	u32 n = 0, idx;
+	void *s;
+
+	lt_shim_set_cpu(cpu);
+	*dup = false;
+	while (n <= p->nr_slots && (s = lt_pool_get(p))) {
+		idx = slot_index(p, s);
+		if (idx >= p->nr_slots || seen[idx])
+			*dup = true;
+		else
+			seen[idx] = 1;
+		if (n < max)
+			out[n] = s;
+		n++;
+	}
+	free(seen);
+	return n;
+}
+
+/*
+ * Park slots in the caches of CPUs 1..N-1 (get a few on each CPU and put
+ * them back there, and some put on another CPU than the one that got
+ * them), then drain everything from CPU 0: exactly nr_slots.
+ */
+static void test_exhaustion(u32 nr)
+{
+	void **got = calloc(nr, sizeof(*got));
+	u32 park = min_t(u32, nr, nr / nr_cpu_ids + 3), n, i, k;
+	struct lt_pool p;
+	bool dup;
+	int cpu;
+
+	tap_ok(lt_pool_init(&p, nr, 64) == 0, "nr=%u: init", nr);
+	tap_diag("nr=%u: cache capacity %u per CPU, %u CPUs", nr,
+		 p.cache_cap, nr_cpu_ids);
+	for (cpu = 1; cpu < (int)nr_cpu_ids; cpu++) {
+		lt_shim_set_cpu(cpu);
+		for (k = 0; k < park && (got[k] = lt_pool_get(&p)); k++)
+			;
+		/* Every other CPU puts half of its slots on the next CPU. */
+		for (i = 0; i < k; i++) {
+			if (i % 2 && cpu % 2)
+				lt_shim_set_cpu((cpu + 1) % (int)nr_cpu_ids);
+			else
+				lt_shim_set_cpu(cpu);
+			lt_pool_put(&p, got[i]);
+		}
+	}
+	if (p.cache_cap)
+		tap_ok(cached_slots(&p) > 0,
+		       "nr=%u: %u slots parked in per-CPU caches", nr,
+		       cached_slots(&p));
+	tap_eq(lt_pool_nr_free(&p), nr, "nr=%u: nr_free before drain", nr);
+
+	n = drain(&p, 0, got, nr, &dup);
+	tap_eq(n, nr, "nr=%u: get until NULL from CPU 0 gives every slot", nr);
+	tap_ok(!dup, "nr=%u: no slot handed out twice", nr);
+	tap_eq(lt_pool_nr_free(&p), 0, "nr=%u: nr_free 0 when exhausted", nr);
+	for (cpu = 0, k = 0; cpu < (int)nr_cpu_ids; cpu++) {
+		lt_shim_set_cpu(cpu);
+		if (lt_pool_get(&p))
+			k++;
+	}
+	tap_eq(k, 0, "nr=%u: every CPU sees the pool exhausted", nr);
+
+	/* Refill: put everything back, spread over CPUs, then drain again. */
+	for (i = 0; i < n && i < nr; i++) {
+		lt_shim_set_cpu((int)(i % nr_cpu_ids));
+		lt_pool_put(&p, got[i]);
+	}
+	tap_eq(lt_pool_nr_free(&p), nr, "nr=%u: nr_free after refill", nr);
+	n = drain(&p, (int)nr_cpu_ids - 1, got, nr, &dup);
+	tap_eq(n, nr, "nr=%u: drain again from the last CPU", nr);
+	tap_ok(!dup, "nr=%u: no duplicate on second drain", nr);
+
+	/* Put from another CPU than the one that got, one slot. */
+	lt_shim_set_cpu(2 % (int)nr_cpu_ids);
+	lt_pool_put(&p, got[0]);
+	lt_shim_set_cpu(5 % (int)nr_cpu_ids);
+	tap_ok(lt_pool_get(&p) == got[0],
+	       "nr=%u: a slot put on CPU 2 is got on CPU 5", nr);
+	tap_ok(lt_pool_get(&p) == NULL, "nr=%u: and then nothing", nr);
+	for (i = 0; i < n && i < nr; i++)
+		lt_pool_put(&p, got[i]);
+	tap_eq(lt_pool_nr_free(&p), nr, "nr=%u: all back", nr);
+
+	lt_shim_set_cpu(0);
+	lt_pool_destroy(&p);
+	free(got);
+}
+
+/* Concurrent get/put: ownership tracked with one atomic flag per slot. */
+struct conc {
+	struct lt_pool pool;
+	pthread_barrier_t start;
+	long nr_ops;		/* per thread */
+	u32 max_held;		/* per thread */
+	int *owner;		/* slot index -> 0 free, else thread id + 1 */
+	long ops;		/* total get + put */
+	long fails;		/* gets that returned NULL */
+	int double_handout;
+	int bad_fail;		/* get failed although a slot was free */
+	int wrong_content;
+};
+
+struct conc_thread {
+	struct conc *c;
+	int id;
+	long ops;
+};
+
+static u32 xorshift(u32 *s)
+{
+	u32 x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+static void *conc_worker(void *arg)
+{
+	struct conc_thread *t = arg;
+	struct conc *c = t->c;
+	u32 max_held = c->max_held;
+	void **held = calloc(max_held, sizeof(*held));
+	u32 nheld = 0, rnd = 0x9e3779b9u * (u32)(t->id + 1), idx, pick;
+	int cpu = t->id, expect;
+	long i;
+	void *s;
+
+	lt_shim_set_cpu(cpu);
+	pthread_barrier_wait(&c->start);
+	for (i = 0; i < c->nr_ops; i++) {
+		/* "Migrate" now and then: puts land on another CPU. */
+		if (i % CONC_MIGRATE_EVERY == 0) {
+			cpu = (cpu + CONC_THREADS) % (int)nr_cpu_ids;
+			lt_shim_set_cpu(cpu);
+		}
+		if (i % CONC_YIELD_EVERY == 0)
+			sched_yield();
+		if (nheld < max_held && (nheld == 0 || xorshift(&rnd) & 1)) {
+			/*
+			 * This thread holds fewer than max_held: if all the
+			 * threads' max_held add up to at most the pool, a slot
+			 * is free at every instant and get must not fail.
+			 */
+			s = lt_pool_get(&c->pool);
+			if (!s) {
+				if (max_held * CONC_THREADS <= c->pool.nr_slots)
+					__atomic_add_fetch(&c->bad_fail, 1,
+							   __ATOMIC_RELAXED);
+				__atomic_add_fetch(&c->fails, 1,
+						   __ATOMIC_RELAXED);
+				t->ops++;
+				continue;
+			}
+			idx = slot_index(&c->pool, s);
+			expect = 0;
+			if (!__atomic_compare_exchange_n(&c->owner[idx],
+							 &expect, t->id + 1,
+							 false,
+							 __ATOMIC_ACQ_REL,
+							 __ATOMIC_RELAXED))
+				__atomic_add_fetch(&c->double_handout, 1,
+						   __ATOMIC_RELAXED);
+			/* Plain writes: TSan checks the hand-over ordering. */
+			*(u32 *)s = idx;
+			((u32 *)s)[1] = (u32)t->id;
+			held[nheld++] = s;
+		} else {
+			pick = xorshift(&rnd) % nheld;
+			s = held[pick];
+			held[pick] = held[--nheld];
+			idx = slot_index(&c->pool, s);
+			if (*(u32 *)s != idx || ((u32 *)s)[1] != (u32)t->id)
+				__atomic_add_fetch(&c->wrong_content, 1,
+						   __ATOMIC_RELAXED);
+			__atomic_store_n(&c->owner[idx], 0, __ATOMIC_RELEASE);
+			lt_pool_put(&c->pool, s);
+		}
+		t->ops++;
+	}
+	while (nheld) {
+		s = held[--nheld];
+		__atomic_store_n(&c->owner[slot_index(&c->pool, s)], 0,
+				 __ATOMIC_RELEASE);
+		lt_pool_put(&c->pool, s);
+		t->ops++;
+	}
+	free(held);
+	return NULL;
+}
+
+static void run_concurrent(const char *name, u32 nr_slots, u32 max_held,
+			   long nr_ops, long min_ops)
+{
+	struct conc_thread th[CONC_THREADS];
+	pthread_t tid[CONC_THREADS];
+	struct conc c;
+	bool dup;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.nr_ops = nr_ops;
+	c.max_held = max_held;
+	i = lt_pool_init(&c.pool, nr_slots, EVENT_SLOT_SIZE);
+	tap_ok(i == 0, "%s: init %u slots, %u CPUs, cache capacity %u", name,
+	       nr_slots, nr_cpu_ids, c.pool.cache_cap);
+	c.owner = calloc(nr_slots, sizeof(*c.owner));
+	pthread_barrier_init(&c.start, NULL, CONC_THREADS);
+	for (i = 0; i < CONC_THREADS; i++) {
+		th[i] = (struct conc_thread){ .c = &c, .id = i };
+		pthread_create(&tid[i], NULL, conc_worker, &th[i]);
+	}
+	for (i = 0; i < CONC_THREADS; i++) {
+		pthread_join(tid[i], NULL);
+		c.ops += th[i].ops;
+	}
+	pthread_barrier_destroy(&c.start);
+	tap_ok(c.ops >= min_ops, "%s: %ld get/put operations (%ld failed gets)",
+	       name, c.ops, c.fails);
+	tap_eq(c.double_handout, 0, "%s: no slot handed out twice", name);
+	tap_eq(c.bad_fail, 0, "%s: get never failed while a slot was free",
+	       name);
+	tap_eq(c.wrong_content, 0, "%s: slot contents kept by owner", name);
+	tap_eq(lt_pool_nr_free(&c.pool), nr_slots,
+	       "%s: every slot free at the end (counts conserved)", name);
+	tap_eq(drain(&c.pool, 0, NULL, 0, &dup), nr_slots,
+	       "%s: and all can be got again", name);
+	tap_ok(!dup, "%s: without duplicates", name);
+	free(c.owner);
+	lt_pool_destroy(&c.pool);
+}
+
+static void test_concurrent(void)
+{
+	/* Each thread holds at most half the pool: get must never fail. */
+	run_concurrent("concurrent", CONC_SLOTS, CONC_SLOTS / CONC_THREADS,
+		       CONC_OPS, 1000000);
+	/* Over-subscribed: gets fail, stealing and retries race. */
+	run_concurrent("exhausting", TIGHT_SLOTS, TIGHT_SLOTS * 3 / 4,
+		       TIGHT_OPS, TIGHT_OPS * CONC_THREADS);
+}
+
+int main(void)
+{
+	static const u32 sizes[] = { 1, 2, 7, 64, 100, 4096 };
+	unsigned int i;
+
+	test_init_errors();
+	test_layout();
+	test_budget();
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		test_exhaustion(sizes[i]);
+	test_concurrent();
+	return tap_done();
+}

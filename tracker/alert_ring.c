@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * alert_ring.c - bounded ring of alert records with per-reader cursors.
+ * See alert_ring.h for the design and the context table.
+ */
+#include "lt_env.h"
+#include "alert_ring.h"
+
+/* Largest ring: kvmalloc() refuses more than INT_MAX bytes. */
+#define LT_ALERT_RING_MAX	((u32)(INT_MAX / sizeof(struct lt_alert_rec)))
+
+/* Sequence number of the oldest record held.  Called with the lock held. */
+static u64 lt_alert_ring_oldest(const struct lt_alert_ring *ring)
+{
+	u64 nr = (u64)ring->mask + 1;
+
+	return ring->head > nr ? ring->head - nr : 0;
+}
+
+/**
+ * lt_alert_ring_init() - allocate an empty ring.
+ * @ring: the ring to set up.
+ * @nr_records: capacity, a power of two.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, -EINVAL if @nr_records is not a power of two or too large,
+ * or -ENOMEM.
+ */
+int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records)
+{
+	memset(ring, 0, sizeof(*ring));
+	if (!is_power_of_2(nr_records) || nr_records > LT_ALERT_RING_MAX)
+		return -EINVAL;
+	ring->recs = lt_zalloc(sizeof(*ring->recs) * nr_records);
+	if (!ring->recs)
+		return -ENOMEM;
+	raw_spin_lock_init(&ring->lock);
+	ring->mask = nr_records - 1;
+	return 0;
+}
+
+/**
+ * lt_alert_ring_destroy() - free a ring.
+ * @ring: a ring set up by lt_alert_ring_init() (or zeroed by a failed one).
+ *
+ * Context: Process context; no other user of the ring may remain.
+ */
+void lt_alert_ring_destroy(struct lt_alert_ring *ring)
+{
+	lt_free(ring->recs);
+	ring->recs = NULL;
+}
+
+/**
+ * lt_alert_ring_push() - append a record, overwriting the oldest when full.
+ * @ring: the ring.
+ * @rec: the record, copied; its payload_len is clamped to
+ *	LT_ALERT_PAYLOAD_MAX.
+ *
+ * Context: Any context except NMI; takes a raw spinlock with irqs saved.
+ */
+void lt_alert_ring_push(struct lt_alert_ring *ring,
+			const struct lt_alert_rec *rec)
+{
+	struct lt_alert_rec *dst;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	dst = &ring->recs[ring->head & ring->mask];
+	*dst = *rec;
+	dst->payload_len = min_t(u8, rec->payload_len, LT_ALERT_PAYLOAD_MAX);
+	ring->head++;
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+}
+
+/**
+ * lt_alert_ring_head() - sequence number of the next record to be written.
+ * @ring: the ring.
+ *
+ * A new reader starts its cursor here, so it sees only later records.
+ *
+ * Context: Any context except NMI.
+ * Return: the head sequence number.
+ */
+u64 lt_alert_ring_head(struct lt_alert_ring *ring)
+{
+	unsigned long flags;
+	u64 head;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	head = ring->head;
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+	return head;
+}
+
+/**
+ * lt_alert_ring_read() - read the record at a reader's cursor.
+ * @ring: the ring.
+ * @cursor: the reader's position, advanced as described below.
+ * @out: receives the record on LT_RING_RECORD, untouched otherwise.
+ * @lost: receives the number of missed records on LT_RING_LOST, untouched
+ *	otherwise.
+ *
+ * A cursor beyond the head (never produced by this API) reads as empty.
+ *
+ * Context: Any context except NMI (meant for readers in process context).
+ * Return: LT_RING_RECORD: *@out filled, *@cursor advanced by one.
+ * LT_RING_LOST: the records from *@cursor on were overwritten; *@lost is
+ * how many, *@cursor moved to the oldest record still held, nothing
+ * copied.  LT_RING_EMPTY: nothing new.
+ */
+enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring, u64 *cursor,
+				     struct lt_alert_rec *out, u64 *lost)
+{
+	enum lt_ring_read ret;
+	unsigned long flags;
+	u64 oldest;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	oldest = lt_alert_ring_oldest(ring);
+	if (*cursor < oldest) {
+		*lost = oldest - *cursor;
+		*cursor = oldest;
+		ret = LT_RING_LOST;
+	} else if (*cursor >= ring->head) {
+		ret = LT_RING_EMPTY;
+	} else {
+		*out = ring->recs[*cursor & ring->mask];
+		(*cursor)++;
+		ret = LT_RING_RECORD;
+	}
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+	return ret;
+}
+
+/**
+ * lt_alert_ring_has_data() - whether a read at @cursor would not be empty.
+ * @ring: the ring.
+ * @cursor: the reader's position.
+ *
+ * Context: Any context except NMI (meant for poll()).
+ * Return: true if a record or a loss is waiting for this reader.
+ */
+bool lt_alert_ring_has_data(struct lt_alert_ring *ring, u64 cursor)
+{
+	unsigned long flags;
+	bool ret;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	ret = cursor < ring->head;
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+	return ret;
+}

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pool.c - preallocated event slots: per-CPU caches over a lock-free stack.
+ *
+ * The design, the exhaustion and ABA arguments and the synchronisation
+ * table are in pool.h.
+ */
+#include "lt_env.h"
+#include "pool.h"
+
+/* "No slot": end of the shared stack, empty result. */
+#define LT_POOL_NIL		U32_MAX
+/* Largest pool: kvmalloc() refuses more than INT_MAX bytes. */
+#define LT_POOL_MAX_BYTES	((size_t)INT_MAX)
+/* lt_pool_steal(): slots moved during the scan, try again. */
+#define LT_POOL_RETRY		(U32_MAX - 1)
+#define LT_POOL_TAG_SHIFT	32
+/* A cache's state word: generation | busy | count (see pool.h). */
+#define LT_POOL_NR_MASK		((1U << LT_POOL_NR_BITS) - 1)
+#define LT_POOL_BUSY		(LT_POOL_NR_MASK + 1)
+#define LT_POOL_GEN_ONE		(LT_POOL_BUSY << 1)
+#define LT_POOL_GEN_MASK	(~(LT_POOL_BUSY | LT_POOL_NR_MASK))
+
+static inline s64 lt_pool_pack(u32 idx, u32 tag)
+{
+	return (s64)(((u64)tag << LT_POOL_TAG_SHIFT) | idx);
+}
+
+static inline u32 lt_pool_head_idx(s64 head)
+{
+	return (u32)(u64)head;
+}
+
+static inline u32 lt_pool_head_tag(s64 head)
+{
+	return (u32)((u64)head >> LT_POOL_TAG_SHIFT);
+}
+
+static inline void *lt_pool_slot(const struct lt_pool *pool, u32 idx)
+{
+	return (char *)pool->slots + (size_t)idx * pool->stride;
+}
+
+static inline u32 lt_pool_index(const struct lt_pool *pool, const void *slot)
+{
+	/* The pool is at most INT_MAX bytes: a 32-bit division suffices. */
+	u32 off = (u32)((const char *)slot - (const char *)pool->slots);
+
+	return off / (u32)pool->stride;
+}
+
+/* Number of slots in a cache, from its state word. */
+static inline u32 lt_pool_state_nr(u32 state)
+{
+	return state & LT_POOL_NR_MASK;
+}
+
+static inline u32 lt_pool_cache_nr(struct lt_pool_cache *c)
+{
+	return lt_pool_state_nr((u32)atomic_read(&c->state));
+}
+
+/*
+ * Set the count of @c (and its busy mark: slots on their way into it) and
+ * bump its generation.  Called with @c->lock held.
+ */
+static inline void lt_pool_cache_set(struct lt_pool_cache *c, u32 nr,
+				     u32 busy)
+{
+	u32 state = (u32)atomic_read(&c->state);
+
+	state = ((state & LT_POOL_GEN_MASK) + LT_POOL_GEN_ONE) | busy | nr;
+	atomic_set(&c->state, (int)state);
+}
+
+static inline void lt_pool_cache_set_nr(struct lt_pool_cache *c, u32 nr)
+{
+	lt_pool_cache_set(c, nr, 0);
+}
+
+/* Push @idx on the shared stack.  Called with irqs off. */
+static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
+{
+	s64 old, seen;
+
+	old = atomic64_read(&pool->head);
+	for (;;) {
+		atomic_set(&pool->next[idx], (int)lt_pool_head_idx(old));
+		seen = atomic64_cmpxchg(&pool->head, old,
+					lt_pool_pack(idx,
+						     lt_pool_head_tag(old) + 1));
+		if (seen == old)
+			return;
+		old = seen;
+	}
+}
+
+/*
+ * Pop one index from the shared stack, or LT_POOL_NIL when empty; then
+ * *empty_head is the head value that was seen empty.  Called with irqs off.
+ *
+ * head is read with acquire semantics (the failed cmpxchg is fully
+ * ordered): next[idx] was written before the push that exposed idx, and
+ * whatever a popper did before its cmpxchg (e.g. mark its cache busy in a
+ * refill) is visible once its result is seen.
+ */
+static u32 lt_pool_stack_pop(struct lt_pool *pool, s64 *empty_head)
+{
+	s64 old, seen;
+	u32 idx, next;
+
+	old = atomic64_read_acquire(&pool->head);
+	for (;;) {
+		idx = lt_pool_head_idx(old);
+		if (idx == LT_POOL_NIL) {
+			*empty_head = old;
+			return LT_POOL_NIL;
+		}
+		next = (u32)atomic_read(&pool->next[idx]);
+		seen = atomic64_cmpxchg(&pool->head, old,
+					lt_pool_pack(next,
+						     lt_pool_head_tag(old) + 1));
+		if (seen == old)
+			return idx;
+		old = seen;
+	}
+}
+
+/*
+ * The local cache @c is empty: pop one slot to hand out, and up to half a
+ * cache worth to refill @c.  Called with @c->lock held, irqs off.
+ */
+static u32 lt_pool_refill(struct lt_pool *pool, struct lt_pool_cache *c,
+			  s64 *empty_head)
+{
+	u32 batch = pool->cache_cap / 2;
+	u32 idx, more, nr = 0;
+	s64 unused;
+
+	idx = lt_pool_stack_pop(pool, empty_head);
+	if (idx == LT_POOL_NIL)
+		return LT_POOL_NIL;
+	c->shared_delta--;
+	if (!batch)
+		return idx;
+	/*
+	 * Popped slots are in neither place until the final count is
+	 * written: say so first (ordered before the pops by their cmpxchg).
+	 */
+	lt_pool_cache_set(c, 0, LT_POOL_BUSY);
+	while (nr < batch) {
+		more = lt_pool_stack_pop(pool, &unused);
+		if (more == LT_POOL_NIL)
+			break;
+		c->idx[nr++] = more;
+		c->shared_delta--;
+	}
+	lt_pool_cache_set_nr(c, nr);
+	return idx;
+}
+
+/*
+ * Move the newest half of the full cache @c to the shared stack; returns
+ * the new count.  Called with @c->lock held, irqs off.
+ */
+static u32 lt_pool_spill(struct lt_pool *pool, struct lt_pool_cache *c,
+			 u32 nr)
+{
+	u32 keep = nr / 2;
+
+	while (nr > keep) {
+		lt_pool_stack_push(pool, c->idx[--nr]);
+		c->shared_delta++;
+	}
+	lt_pool_cache_set_nr(c, nr);
+	return nr;
+}
+
+/*
+ * Everything else is empty: take one slot from any CPU's cache, or prove
+ * that there was an instant with no free slot (see "Exhaustion is exact"
+ * in pool.h).  Returns the index, LT_POOL_NIL, or LT_POOL_RETRY when slots
+ * moved meanwhile.  Called with irqs off; @empty_head is the head value
+ * that lt_pool_stack_pop() saw empty.
+ */
+static u32 lt_pool_steal(struct lt_pool *pool, s64 empty_head)
+{
+	struct lt_pool_cache *c;
+	u32 state, nr, sum = 0;
+	int cpu;
+
+	/*
+	 * First collect.  A refill that popped before empty_head was read
+	 * is seen busy (empty_head was read with acquire); its lock is then
+	 * held until the slots are in.  The state words are read with
+	 * acquire so that the second collect cannot be satisfied before the
+	 * first.
+	 */
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(pool->cache, cpu);
+		state = (u32)atomic_read_acquire(&c->state);
+		if (state & (LT_POOL_NR_MASK | LT_POOL_BUSY)) {
+			raw_spin_lock(&c->lock);
+			state = (u32)atomic_read(&c->state);
+			nr = lt_pool_state_nr(state);
+			if (nr) {
+				lt_pool_cache_set_nr(c, nr - 1);
+				nr = c->idx[nr - 1];
+				raw_spin_unlock(&c->lock);
+				return nr;
+			}
+			raw_spin_unlock(&c->lock);
+		}
+		sum += state;
+	}
+
+	/* Second collect: did anything change since the first one? */
+	if (atomic64_read(&pool->head) != empty_head)
+		return LT_POOL_RETRY;
+	for_each_possible_cpu(cpu)
+		sum -= (u32)atomic_read(&per_cpu_ptr(pool->cache, cpu)->state);
+	return sum ? LT_POOL_RETRY : LT_POOL_NIL;
+}
+
+/* One attempt of lt_pool_get(), with irqs off. */
+static u32 lt_pool_get_once(struct lt_pool *pool)
+{
+	struct lt_pool_cache *c = this_cpu_ptr(pool->cache);
+	s64 empty_head = 0;
+	u32 idx, nr;
+
+	raw_spin_lock(&c->lock);
+	nr = lt_pool_cache_nr(c);
+	if (nr) {
+		idx = c->idx[nr - 1];
+		lt_pool_cache_set_nr(c, nr - 1);
+	} else {
+		idx = lt_pool_refill(pool, c, &empty_head);
+	}
+	raw_spin_unlock(&c->lock);
+	if (idx != LT_POOL_NIL || !pool->cache_cap)
+		return idx;	/* without caches, the stack was all */
+	return lt_pool_steal(pool, empty_head);
+}
+
+/**
+ * lt_pool_init() - allocate a pool of zeroed slots.
+ * @pool: the pool to set up (its previous contents are ignored).
+ * @nr_slots: number of slots, at least 1.
+ * @slot_size: bytes per slot, at least 1; rounded up to a multiple of 8.
+ *
+ * Context: Process context; may sleep.
+ * Return: 0, -EINVAL for a zero or too large size (the slot array is
+ * limited to INT_MAX bytes), or -ENOMEM.
+ */
+int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size)
+{
+	struct lt_pool_cache __percpu *cache;
+	atomic_t *next;
+	size_t stride;
+	void *slots;
+	u32 i, cap;
+	int cpu;
+
+	memset(pool, 0, sizeof(*pool));
+	if (!nr_slots || !slot_size || slot_size > LT_POOL_MAX_BYTES)
+		return -EINVAL;
+	stride = (slot_size + LT_POOL_SLOT_ALIGN - 1) &
+		 ~(size_t)(LT_POOL_SLOT_ALIGN - 1);
+	if (stride > LT_POOL_MAX_BYTES / nr_slots)
+		return -EINVAL;
+
+	slots = lt_zalloc(stride * nr_slots);
+	if (!slots)
+		goto err;
+	next = lt_zalloc(sizeof(*next) * nr_slots);
+	if (!next)
+		goto err_slots;
+	cache = alloc_percpu(struct lt_pool_cache);
+	if (!cache)
+		goto err_next;
+	BUILD_BUG_ON(LT_POOL_CACHE_MAX > LT_POOL_NR_MASK);	/* fits in state */
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(cache, cpu)->lock);
+
+	/* Every slot starts on the shared stack, slot 0 on top. */
+	for (i = 0; i < nr_slots - 1; i++)
+		atomic_set(&next[i], (int)(i + 1));
+	atomic_set(&next[nr_slots - 1], (int)LT_POOL_NIL);
+	atomic64_set(&pool->head, lt_pool_pack(0, 0));
+
+	cap = nr_slots / (LT_POOL_CACHE_SHARE * nr_cpu_ids);
+	pool->cache_cap = min_t(u32, cap, LT_POOL_CACHE_MAX);
+	pool->next = next;
+	pool->slots = slots;
+	pool->cache = cache;
+	pool->stride = stride;
+	pool->nr_slots = nr_slots;
+	return 0;
+
+err_next:
+	lt_free(next);
+err_slots:
+	lt_free(slots);
+err:
+	return -ENOMEM;
+}
+
+/**
+ * lt_pool_destroy() - free the memory of a pool.
+ * @pool: a pool set up by lt_pool_init() (or zeroed by a failed one).
+ *
+ * Slots still handed out become invalid.
+ *
+ * Context: Process context; no other user of the pool may remain.
+ */
+void lt_pool_destroy(struct lt_pool *pool)
+{
+	free_percpu(pool->cache);
+	lt_free(pool->next);
+	lt_free(pool->slots);
+	memset(pool, 0, sizeof(*pool));
+}
+
+/**
+ * lt_pool_get() - take a free slot.
+ * @pool: the pool.
+ *
+ * Never allocates, sleeps or prints.  The slot keeps whatever its previous
+ * user left in it (all zero the first time).
+ *
+ * Context: Any context except NMI (see the table in pool.h).
+ * Return: a slot, or NULL when no slot is free anywhere in the pool.
+ */
+void *lt_pool_get(struct lt_pool *pool)
+{
+	unsigned long flags;
+	u32 idx;
+
+	do {
+		local_irq_save(flags);
+		idx = lt_pool_get_once(pool);
+		local_irq_restore(flags);
+	} while (idx == LT_POOL_RETRY);
+	return idx == LT_POOL_NIL ? NULL : lt_pool_slot(pool, idx);
+}
+
+/**
+ * lt_pool_put() - give a slot back.
+ * @pool: the pool @slot was taken from.
+ * @slot: a slot returned by lt_pool_get() on any CPU, not yet put.
+ *
+ * Never allocates, sleeps or prints.
+ *
+ * Context: Any context except NMI (see the table in pool.h).
+ */
+void lt_pool_put(struct lt_pool *pool, void *slot)
+{
+	u32 idx = lt_pool_index(pool, slot);
+	struct lt_pool_cache *c;
+	unsigned long flags;
+	u32 nr;
+
+	local_irq_save(flags);
+	c = this_cpu_ptr(pool->cache);
+	raw_spin_lock(&c->lock);
+	nr = lt_pool_cache_nr(c);
+	if (nr >= pool->cache_cap && nr)
+		nr = lt_pool_spill(pool, c, nr);
+	if (nr < pool->cache_cap) {
+		c->idx[nr++] = idx;
+		lt_pool_cache_set_nr(c, nr);
+	} else {
+		lt_pool_stack_push(pool, idx);
+		c->shared_delta++;
+	}
+	raw_spin_unlock(&c->lock);
+	local_irq_restore(flags);
+}
+
+/**
+ * lt_pool_nr_free() - count the free slots.
+ * @pool: the pool.
+ *
+ * Context: Any context except NMI.  Exact when no get or put runs
+ * concurrently; otherwise an approximation (each CPU is counted under its
+ * lock, not all at the same instant).
+ * Return: the number of free slots.
+ */
+u32 lt_pool_nr_free(struct lt_pool *pool)
+{
+	s64 total = pool->nr_slots;	/* the shared stack at init */
+	struct lt_pool_cache *c;
+	unsigned long flags;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(pool->cache, cpu);
+		raw_spin_lock_irqsave(&c->lock, flags);
+		total += lt_pool_cache_nr(c) + c->shared_delta;
+		raw_spin_unlock_irqrestore(&c->lock, flags);
+	}
+	if (total < 0)
+		return 0;
+	if (total > pool->nr_slots)
+		return pool->nr_slots;
+	return (u32)total;
+}
+
+/**
+ * lt_pool_bytes_per_slot() - memory cost of one slot.
+ * @pool: the pool.
+ *
+ * The slot size as rounded up plus the per-slot bookkeeping (the stack
+ * link).  The per-CPU caches are a fixed cost per pool, not per slot.
+ *
+ * Context: Any context.
+ * Return: bytes per slot.
+ */
+size_t lt_pool_bytes_per_slot(const struct lt_pool *pool)
+{
+	return pool->stride + sizeof(*pool->next);
+}
