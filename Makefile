@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-unit check-vm check-dkms lint selftest demo \
+.PHONY: all modules tools check check-unit check-vm check-dkms lint soak selftest demo \
 	bench install dkms clean help
 
 all: modules tools
@@ -52,6 +52,13 @@ check-dkms:
 lint:
 	@$(DEPS) build lint
 	@$(CHECK) lint
+
+# The torture test for as long as asked (default 10 min, debug kernel).
+DURATION ?= 600
+soak:
+	@$(DEPS) build vm debugkernel
+	@LTG_TORTURE_SECONDS=$(DURATION) LT_TEST_TIMEOUT=$$(($(DURATION) + 300)) \
+		KERNEL="$(or $(KERNEL),debug)" T=torture $(CHECK) vm
 
 selftest:
 	@$(DEPS) build vm
@@ -89,6 +96,8 @@ help:
 	@echo "make tools     build latency-trackerd and latency-tracker"
 	@echo "make check     the whole test suite (host tests, QEMU guests on 6.1 and 6.12, dkms)"
 	@echo "make check-vm T=<test> KERNEL=<6.1|6.12>   one guest test"
+	@echo "make lint      sparse, checkpatch --strict, cppcheck"
+	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"
 	@echo "make demo      a real latency outlier caught in a QEMU guest"
 	@echo "make bench     benchmarks against peers, side by side"
 	@echo "make install   modules_install + depmod + tools;  make dkms: DKMS package"

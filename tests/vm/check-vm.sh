@@ -12,7 +12,7 @@
 # A test fails on: exit status != 0, a missing or short TAP plan, any
 # "not ok", a timeout, a guest crash, or a kernel log line matching
 # LT_SPLAT_RE.  Prints one TAP line per kernel/test; LT_COUNTS=FILE gets
-# "passed failed".
+# "passed failed".  Variables named LTG_* are passed to the guest tests.
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -105,10 +105,11 @@ run_kernel() { # line
 	local line=$1 kver kodir kmods run boot=0 remaining t timeout
 	kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line") ||
 		{ report fail "$line/setup" "(cannot get kernel)"; return; }
-	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver") ||
-		{ report fail "$line/build" "(module build failed)"; return; }
 	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
-	run=$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$LT_CACHE/runs/$kver"
+	run=$(mktemp -d "$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)-XXXX")
+	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
+		{ report fail "$line/build" "(module build failed)"; return; }
 	remaining=("${tests[@]}")
 	while [ ${#remaining[@]} -gt 0 ]; do
 		boot=$((boot + 1))
@@ -123,6 +124,10 @@ run_kernel() { # line
 			LT_TESTS='${remaining[*]}'
 			LT_TEST_TIMEOUT='$LT_TEST_TIMEOUT'
 		JOB
+		# LTG_* variables (seeds, durations) go to the guest tests as is.
+		for v in $(compgen -e | grep '^LTG_'); do
+			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
+		done
 		timeout=$((LT_TEST_TIMEOUT * ${#remaining[@]} + 120))
 		lt_stage "boot $boot on $kver (${#remaining[*]} tests)" \
 			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$timeout"

@@ -13,9 +13,9 @@ line=${KERNEL:-6.12}
 echo "latency-tracker demo: this machine cannot load kernel modules itself, so"
 echo "the demo runs in a QEMU guest booting Debian's Linux $line kernel."
 kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line") || exit 1
-kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver") || exit 1
-d=$LT_CACHE/runs/$kver/demo-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$d"
+mkdir -p "$LT_CACHE/runs/$kver"
+d=$(mktemp -d "$LT_CACHE/runs/$kver/demo-$(date +%Y%m%d-%H%M%S)-XXXX")
+kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$d/ko") || exit 1
 cp "$LT_TOP/tests/vm/guest-run.sh" "$d/"
 cat >"$d/job.env" <<JOB
 LT_KVER='$kver'

@@ -13,7 +13,7 @@ set -u
 declare -A PKGS=(
 	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64"
 	[unit]="make gcc libc6-dev liburcu-dev perl"
-	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3"
+	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng"
 	[dkms]="dkms"
 	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"
 	[debugkernel]="linux-source-6.1 make gcc bc flex bison libelf-dev libssl-dev xz-utils kmod"

@@ -9,11 +9,18 @@
 # test in progress, so the host can name it if the guest dies.
 set -u
 R=/lt-results
+set -a # export what job.env sets (LTG_* reach the tests)
 . $R/job.env
+set +a
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+# devtmpfs has no /dev/fd and friends; bash process substitution needs them.
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm

@@ -1,21 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# modules.sh KVER - build our modules (with the test-only ones) for a kernel,
-# in a per-kernel copy of the tree under the cache so that several kernels
-# can be built from one checkout; print the directory (it mirrors the tree:
-# tracker/latency_tracker.ko, probes/*.ko, tests/kmod/*.ko).
+# modules.sh KVER DEST - build our modules (with the test-only ones) for a
+# kernel, in a per-kernel copy of the tree under the cache so that several
+# kernels can be built from one checkout, then copy the .ko files into DEST
+# (mirroring the tree: tracker/latency_tracker.ko, probes/*.ko,
+# tests/kmod/*.ko) and print DEST.  The build holds a lock, and each run
+# gets its own copy of the modules: runs started at the same time by
+# several people never see each other's half-built or newer modules.
 # LT_KDIR overrides the kernel build directory (default /lib/modules/KVER/build).
 set -u
 . "$(dirname "$0")/common.sh"
 
 kver=${1:?kernel version}
+dest=${2:?destination directory}
 kdir=${LT_KDIR:-/lib/modules/$kver/build}
 # A kernel built here (debug-kernel.sh) keeps its build tree in the cache.
 [ -e "$kdir/Makefile" ] || [ -n "${LT_KDIR:-}" ] || kdir=$LT_CACHE/kernels/$kver/build
 [ -e "$kdir/Makefile" ] || lt_die "no kernel build directory at $kdir (headers for $kver missing)"
 out=$LT_CACHE/build/$kver
 mkdir -p "$out"
+exec 9>"$out.lock"
+flock 9
 rsync -a --delete --exclude=/.git --exclude=/build \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
 	--exclude=Module.symvers --exclude=modules.order \
@@ -29,4 +35,7 @@ if grep -q 'warning:' "$log"; then
 	grep 'warning:' "$log" >&2
 	lt_die "module build for $kver printed warnings"
 fi
-echo "$out"
+mkdir -p "$dest"
+(cd "$out" && find . -name '*.ko' -print0 | xargs -0 cp --parents -t "$dest") ||
+	lt_die "cannot copy the modules to $dest"
+echo "$dest"

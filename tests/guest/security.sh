@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# security.sh - the security review, as tests, with every module we build
+# loaded: /proc/latency_tracker is root-only (modes, and a non-root process
+# is refused); no alert record, stats/histogram file, dmesg line or trace
+# event prints a raw kernel pointer; memory stays bounded whatever
+# userspace writes or reads.
+. tests/guest/lib.sh
+
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+# A raw x86-64 kernel address: 16 hex digits starting with ffff.
+RAW_PTR='(0x)?ffff[0-9a-f]{12}'
+
+tap_ok "load latency_tracker" lt_load latency_tracker
+tap_ok "load lt_core_test" lt_load lt_core_test selftest=0
+for m in wakeup offcpu syscalls block; do
+	lt_ko latency_tracker_$m >/dev/null 2>&1 &&
+		tap_ok "load latency_tracker_$m" lt_load latency_tracker_$m threshold=1000000
+done
+
+# --- modes and ownership -------------------------------------------------------
+bad=$(find /proc/latency_tracker \( -perm /077 -o ! -user root -o ! -group root \) \
+	-printf '%m %u:%g %p\n')
+tap_is "no file or directory under /proc/latency_tracker has group/other bits or a non-root owner" "$bad" ""
+nfiles=$(find /proc/latency_tracker -type f | wc -l)
+tap_cmp "there are files to check" "$nfiles" -ge 8
+readable=() writable=()
+while read -r f; do
+	nobody cat "$f" >/dev/null 2>&1 && readable+=("$f")
+	nobody sh -c "echo 1 > '$f'" 2>/dev/null && writable+=("$f")
+done < <(find /proc/latency_tracker -type f)
+tap_is "a non-root process can read none of them" "${readable[*]}" ""
+tap_is "a non-root process can write none of them" "${writable[*]}" ""
+tap_ok "a non-root process cannot list /proc/latency_tracker/lt_core_test" \
+	bash -c '! setpriv --reuid=65534 --regid=65534 --clear-groups ls /proc/latency_tracker/lt_core_test >/dev/null 2>&1'
+
+# --- no raw kernel pointers ------------------------------------------------------
+tracefs=/sys/kernel/tracing
+out=$(mktemp)
+# Readers see records appended after they open (kmsg semantics): open one
+# on every tracker first, then make every tracker report something.
+for d in /proc/latency_tracker/*/; do
+	timeout 6 cat "$d/alerts" >>"$out" 2>/dev/null &
+done
+echo 1 >$tracefs/events/latency_tracker/enable
+echo >$tracefs/trace
+sleep 1
+echo "alerts 50" >/proc/latency_tracker/lt_core_test/ctl
+echo "events 3" >/proc/latency_tracker/lt_core_test/ctl
+echo "delay 30" >/proc/latency_tracker/lt_core_test/ctl
+for i in 1 2 3; do sleep 0.2; dd if=/dev/zero of=/tmp/sec.dat bs=64k count=16 conv=fsync 2>/dev/null; done
+wait
+echo 0 >$tracefs/events/latency_tracker/enable
+for d in /proc/latency_tracker/*/; do cat "$d/stats" "$d/histogram" >>"$out"; done
+tap_cmp "alert records were read" "$(grep -c 'tracker=lt_core_test' "$out")" -ge 20
+tap_is "no raw pointer in alerts, stats or histograms" "$(grep -oiE "$RAW_PTR" "$out" | head -3)" ""
+cat $tracefs/trace >"$out.trace"
+tap_cmp "latency_tracker trace events were recorded" \
+	"$(grep -cE 'latency_tracker_|(wakeup|offcpu|syscall|block):' "$out.trace")" -ge 1
+tap_is "no raw pointer in our trace events" "$(grep -E 'latency_tracker|wakeup:|offcpu:|syscall:|block:' "$out.trace" | grep -oiE "$RAW_PTR" | head -3)" ""
+tap_is "no raw pointer in our dmesg lines" "$(dmesg | grep -iE 'latency_tracker|lt_core_test' | grep -oiE "$RAW_PTR" | head -3)" ""
+
+# --- memory stays bounded ------------------------------------------------------
+mem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
+sync; echo 3 >/proc/sys/vm/drop_caches
+before=$(mem)
+for round in $(seq 1 5); do
+	pids=()
+	for i in $(seq 1 20); do
+		timeout 3 cat /proc/latency_tracker/lt_core_test/alerts >/dev/null &
+		pids+=($!)
+	done
+	echo "alerts 2000" >/proc/latency_tracker/lt_core_test/ctl
+	for i in $(seq 1 200); do
+		echo $((1000000 + i)) >/proc/latency_tracker/lt_core_test/threshold
+		echo garbage$i >/proc/latency_tracker/lt_core_test/threshold 2>/dev/null
+	done
+	wait "${pids[@]}"
+done
+sync; echo 3 >/proc/sys/vm/drop_caches
+after=$(mem)
+tap_diag "Slab+VmallocUsed: $before kB before, $after kB after 100 readers, 10000 alerts, 2000 writes"
+tap_cmp "kernel memory grew by less than 4 MiB" "$((after - before))" -lt 4096
+
+for m in block syscalls offcpu wakeup; do
+	lt_loaded latency_tracker_$m && tap_ok "unload latency_tracker_$m" lt_unload latency_tracker_$m
+done
+tap_ok "unload lt_core_test" lt_unload lt_core_test
+tap_ok "unload latency_tracker" lt_unload latency_tracker
+tap_done

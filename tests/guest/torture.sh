@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# torture.sh - hackbench and stress-ng on both CPUs while the trackers are
+# loaded and unloaded again and again with tiny pools, their thresholds,
+# timeouts and enable flipped, and alert readers opening, polling and
+# closing.  Afterwards: pending is 0 after disable, every module unloads,
+# and (on the debug kernel) kmemleak finds nothing.  LTG_TORTURE_SECONDS
+# sets the length (default 40; `make soak DURATION=...` runs it longer);
+# LTG_SEED replays the random choices.
+. tests/guest/lib.sh
+
+secs=${LTG_TORTURE_SECONDS:-40}
+seed=${LTG_SEED:-$(date +%s)}
+RANDOM=$seed
+tap_diag "seed $seed, $secs s"
+kmemleak=/sys/kernel/debug/kmemleak
+if [ -w $kmemleak ]; then
+	echo scan >$kmemleak
+	echo clear >$kmemleak # forget what was there before the test
+fi
+
+trackers=()
+for m in wakeup offcpu syscalls block; do
+	lt_ko latency_tracker_$m >/dev/null 2>&1 && trackers+=(latency_tracker_$m)
+done
+trackers+=(lt_core_test)
+
+# Workload on both CPUs for the whole run.
+end=$((SECONDS + secs))
+(while [ $SECONDS -lt $end ]; do hackbench -g 4 -l 200 >/dev/null 2>&1; done) &
+wl1=$!
+timeout $((secs + 5)) stress-ng --switch 1 --timer 1 --timer-freq 2000 --hdd 1 \
+	--hdd-bytes 4M --quiet >/dev/null 2>&1 &
+wl2=$!
+
+load_fail=0 unload_fail=0 rounds=0 pending_bad=()
+pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+knob() { echo "$2" >"/proc/latency_tracker/$1/$3" 2>/dev/null; }
+dir_of() { local n=${1#latency_tracker_}; echo "/proc/latency_tracker/$n"; }
+
+while [ $SECONDS -lt $end ]; do
+	rounds=$((rounds + 1))
+	lt_loaded latency_tracker || lt_load latency_tracker || load_fail=$((load_fail + 1))
+	loaded=()
+	for m in "${trackers[@]}"; do
+		[ $((RANDOM % 3)) = 0 ] && continue
+		params="threshold=$(pick 100000 1000000 20000000) max_events=$(pick 1 2 16 4096) timeout=$(pick 0 0 1000000 50000000)"
+		[ $m = lt_core_test ] && params="$params selftest=0"
+		if lt_load $m $params 2>/dev/null; then loaded+=($m); else load_fail=$((load_fail + 1)); fi
+	done
+	# Readers that open, poll and close, some blocking, some not.
+	for m in "${loaded[@]}"; do
+		d=$(dir_of $m)
+		timeout 0.$((RANDOM % 9 + 1)) cat "$d/alerts" >/dev/null 2>&1 &
+		python3 -c "
+import os, select, sys
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+p = select.poll(); p.register(fd, select.POLLIN)
+for _ in range(5):
+    if p.poll(100):
+        try: os.read(fd, 4096)
+        except BlockingIOError: pass
+os.close(fd)" "$d/alerts" >/dev/null 2>&1 &
+	done
+	[ -d /proc/latency_tracker/lt_core_test ] &&
+		echo "pending $((RANDOM % 64))" >/proc/latency_tracker/lt_core_test/ctl 2>/dev/null
+	for i in 1 2 3 4; do
+		m=$(pick "${loaded[@]:-none}")
+		[ "$m" = none ] && break
+		d=$(dir_of $m)
+		n=${d##*/}
+		case $((RANDOM % 4)) in
+		0) knob $n "$(pick 0 1 1)" enable ;;
+		1) knob $n "$(pick 50000 5000000 50000000)" threshold ;;
+		2) knob $n "$(pick 0 1000000 20000000)" timeout ;;
+		3) knob $n "$(pick 0 1000 1000000000)" wakeup_interval ;;
+		esac
+		sleep 0.$((RANDOM % 3))
+	done
+	# Disable drops pending events: pending must read 0 afterwards.
+	for m in "${loaded[@]}"; do
+		n=$(dir_of $m); n=${n##*/}
+		if [ $((RANDOM % 2)) = 0 ] && knob $n 0 enable; then
+			p=$(awk '$1 == "pending" { print $2 }' /proc/latency_tracker/$n/stats)
+			[ "$p" = 0 ] || pending_bad+=("$n:$p")
+		fi
+	done
+	wait $(jobs -p | grep -vwE "$wl1|$wl2") 2>/dev/null
+	for m in "${loaded[@]}"; do
+		lt_unload $m || unload_fail=$((unload_fail + 1))
+	done
+	[ $((RANDOM % 3)) = 0 ] && { lt_unload latency_tracker || unload_fail=$((unload_fail + 1)); }
+done
+kill $wl1 $wl2 2>/dev/null
+wait 2>/dev/null
+
+tap_cmp "ran several rounds" "$rounds" -ge 3
+tap_is "every load succeeded" "$load_fail" 0
+tap_is "every unload succeeded" "$unload_fail" 0
+tap_is "pending read 0 after every disable" "${pending_bad[*]}" ""
+lt_loaded latency_tracker && lt_unload latency_tracker
+tap_ok "no module of ours left loaded" bash -c '! grep -qE "^(latency_tracker|lt_core_test)" /proc/modules'
+if [ -w $kmemleak ]; then
+	echo scan >$kmemleak; sleep 6; echo scan >$kmemleak
+	leaks=$(cat $kmemleak)
+	[ -z "$leaks" ] || echo "$leaks" | head -n 40 | sed 's/^/#   /'
+	tap_is "kmemleak reports nothing after unloading" "$(echo "$leaks" | grep -c unreferenced)" 0
+else
+	tap_diag "kmemleak not available on this kernel (the debug kernel has it)"
+fi
+tap_done

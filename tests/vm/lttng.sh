@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# lttng.sh KVER - make LTTng's kernel tracer usable in the test guest of a
+# kernel: fetch the lttng-modules source that builds against that kernel
+# line, fix it, build it, install the .ko files where the guest finds them,
+# and build our LTTng probe (probes/lttng) against it.  Prints the
+# lttng-modules source directory (give it as LTTNG_MODULES_DIR=).
+#
+# Which source for which kernel (docs/testing-notes.md):
+#   6.1  -> bookworm's lttng-modules-dkms (2.13.9), the host's own archive;
+#   6.12 -> trixie's lttng-modules-dkms (2.13.18), fetched through a private
+#           apt configuration under the cache, so the host stays on bookworm.
+# Both need one fix: Debian's kernels gave the hrtimer_start tracepoint a
+# `bool was_armed` argument, and lttng-modules' copy of that event must have
+# the same prototype.
+#
+# Cache: $LT_CACHE/lttng/src/<source version>/ (unpacked, fixed source) and
+# $LT_CACHE/lttng/build/<kver>-<source version>/ (built tree, reused while
+# both keys are unchanged).  Installed: the guest's module directory
+# $LT_CACHE/kernels/<kver>/root/lib/modules/<kver>/extra, then depmod -b.
+set -u
+. "$(dirname "$0")/common.sh"
+
+kver=${1:?kernel version}
+kdir=${LT_KDIR:-/lib/modules/$kver/build}
+[ -e "$kdir/Makefile" ] || kdir=$LT_CACHE/kernels/$kver/build
+[ -e "$kdir/Makefile" ] || lt_die "no kernel build directory for $kver"
+kroot=$LT_CACHE/kernels/$kver/root
+[ -d "$kroot/lib/modules/$kver" ] ||
+	lt_die "kernel $kver is not unpacked in $kroot (run tests/vm/kernel.sh fetch first)"
+
+# The suite of lttng-modules-dkms that builds against this kernel line.
+case $kver in
+6.1.*) suite=bookworm ;;
+6.12.* | 6.1[3-9].* | 6.[2-9][0-9].*) suite=trixie ;;
+*) lt_die "no known lttng-modules source for kernel $kver" ;;
+esac
+
+# A private apt configuration for another suite: its own lists and cache,
+# no effect on the host's apt state.
+apt_private() { # suite apt-args...
+	local s=$1 dir=$LT_CACHE/lttng/apt-$1
+	shift
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/etc"
+	[ -e "$dir/etc/sources.list" ] ||
+		echo "deb http://deb.debian.org/debian $s main" >"$dir/etc/sources.list"
+	apt-get -q -o Dir::Etc::SourceList="$dir/etc/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$dir/lists" \
+		-o Dir::Cache="$dir" -o Dir::Cache::pkgcache="" \
+		-o Dir::Cache::srcpkgcache="" "$@"
+}
+
+# apt in the right configuration for $suite.
+apt_for_suite() {
+	if [ "$suite" = bookworm ]; then
+		apt-get -q "$@"
+	else
+		apt_private "$suite" "$@"
+	fi
+}
+
+if [ "$suite" != bookworm ] && [ ! -e "$LT_CACHE/lttng/apt-$suite/lists/.updated" ]; then
+	lt_log "apt: reading the $suite package list (private configuration)"
+	apt_private "$suite" update >/dev/null 2>&1 || lt_die "apt-get update for $suite failed"
+	touch "$LT_CACHE/lttng/apt-$suite/lists/.updated"
+fi
+# apt-get -s prints "Inst pkg (version ...)" without installing anything.
+srcver=$(apt_for_suite install -s -y --no-install-recommends lttng-modules-dkms 2>/dev/null |
+	sed -n 's/^Inst lttng-modules-dkms (\([^ ]*\) .*/\1/p' | head -n 1)
+[ -n "$srcver" ] || srcver=$(apt_for_suite show lttng-modules-dkms 2>/dev/null |
+	sed -n 's/^Version: //p' | head -n 1)
+[ -n "$srcver" ] || lt_die "cannot find lttng-modules-dkms in $suite"
+
+src=$LT_CACHE/lttng/src/$srcver
+if [ ! -e "$src/.ready" ]; then
+	lt_log "fetching lttng-modules-dkms $srcver ($suite)"
+	rm -rf "$src" && mkdir -p "$src.dl" || exit 1
+	(cd "$src.dl" && apt_for_suite download "lttng-modules-dkms=$srcver" >/dev/null 2>&1) ||
+		lt_die "apt-get download lttng-modules-dkms=$srcver failed"
+	dpkg-deb -x "$src.dl"/*.deb "$src.dl/x" || lt_die "cannot unpack lttng-modules-dkms"
+	tree=$(ls -d "$src.dl"/x/usr/src/lttng-modules-* | head -n 1)
+	[ -d "$tree" ] || lt_die "no /usr/src/lttng-modules-* in the package"
+	mv "$tree" "$src" && rm -rf "$src.dl" || exit 1
+	touch "$src/.ready"
+fi
+
+# The kernel's hrtimer_start tracepoint prototype: Debian added was_armed.
+ksrc=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile" 2>/dev/null)
+ktimer=
+for d in "$kdir" "$ksrc" "/lib/modules/$kver/source"; do
+	[ -n "$d" ] && [ -e "$d/include/trace/events/timer.h" ] &&
+		{ ktimer=$d/include/trace/events/timer.h; break; }
+done
+[ -n "$ktimer" ] || lt_die "cannot find include/trace/events/timer.h of $kver"
+
+# Give lttng-modules' copy of hrtimer_start the kernel's prototype when the
+# kernel has the was_armed argument (the Debian backport) and the copy not.
+fix_hrtimer_start() { # tree
+	local f=$1/include/instrumentation/events/timer.h
+	grep -q 'bool was_armed' "$ktimer" || return 0
+	grep -q 'was_armed' "$f" && return 0
+	sed -i -e 's/TP_PROTO(struct hrtimer \*hrtimer, enum hrtimer_mode mode)/TP_PROTO(struct hrtimer *hrtimer, enum hrtimer_mode mode, bool was_armed)/' \
+		-e 's/TP_ARGS(hrtimer, mode)/TP_ARGS(hrtimer, mode, was_armed)/' "$f" &&
+		grep -q 'bool was_armed' "$f"
+}
+
+# Build a copy per kernel: kbuild writes its objects into the source tree.
+build=$LT_CACHE/lttng/build/$kver-$srcver
+if [ ! -e "$build/.built" ]; then
+	lt_log "building lttng-modules $srcver for $kver"
+	rm -rf "$build" && mkdir -p "$build" && cp -a "$src/." "$build/" || exit 1
+	fix_hrtimer_start "$build" || lt_die "cannot apply the hrtimer_start was_armed fix in $build"
+	if ! make -C "$kdir" M="$build" CONFIG_LTTNG=m -j"$(nproc)" modules \
+		>"$build/build.log" 2>&1; then
+		grep -E 'error' "$build/build.log" | head -n 30 >&2
+		lt_die "lttng-modules build failed for $kver (log: $build/build.log)"
+	fi
+	touch "$build/.built"
+fi
+
+# Our probe for the latency_tracker events, against that tree.
+ours=$LT_CACHE/lttng/probe/$kver
+rm -rf "$ours" && mkdir -p "$ours" || exit 1
+cp -a "$LT_TOP/probes/lttng/." "$ours/" || exit 1
+if ! make -C "$ours" KDIR="$kdir" LTTNG_MODULES_DIR="$build" LT_TOP="$LT_TOP" \
+	>"$ours/build.log" 2>&1; then
+	grep -E 'error|warning' "$ours/build.log" | head -n 30 >&2
+	lt_die "probes/lttng build failed for $kver (log: $ours/build.log)"
+fi
+if grep -q 'warning:' "$ours/build.log"; then
+	grep 'warning:' "$ours/build.log" >&2
+	lt_die "probes/lttng build for $kver printed warnings"
+fi
+
+# Install into the guest's module tree (bind-mounted as /lib/modules/<kver>).
+extra=$kroot/lib/modules/$kver/extra
+rm -rf "$extra/lttng" && mkdir -p "$extra/lttng" || exit 1
+(cd "$build" && find . -name '*.ko' -print0 | xargs -0 cp --parents -t "$extra/lttng") ||
+	lt_die "cannot install lttng-modules into $extra"
+cp "$ours"/*.ko "$extra/lttng/" || lt_die "cannot install our LTTng probe"
+depmod -b "$kroot" "$kver" || lt_die "depmod -b $kroot $kver failed"
+echo "$build"
