@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# demo.sh - guest side of `make demo` (not a test): load the trackers,
+# produce a real scheduling-latency outlier (a SCHED_FIFO hog on the CPU of
+# a task that wakes up every 10 ms) and an off-CPU one (a 400 ms sleep),
+# and show what was caught: the alert records, the off-CPU stack in dmesg,
+# the histogram and the stats.
+. tests/guest/lib.sh
+
+say() { printf '\n== %s\n' "$*"; }
+# python3 running CODE with its comm (task name) set to NAME.
+named() { # NAME CODE
+	python3 -c "import ctypes; ctypes.CDLL(None).prctl(15, b'$1', 0, 0, 0)
+$2"
+}
+show() { sed 's/^/   /'; }
+
+say "kernel $(uname -r) on $(nproc) CPUs"
+lt_load latency_tracker || { echo "cannot load latency_tracker.ko"; exit 1; }
+if ! lt_ko latency_tracker_wakeup >/dev/null 2>&1; then
+	echo "   the trackers are not built yet; the core is loaded:"
+	ls -l /proc/latency_tracker | show
+	exit 0
+fi
+lt_load latency_tracker_wakeup threshold=20000000 || exit 1 # 20 ms
+lt_load latency_tracker_offcpu threshold=300000000 || exit 1 # 300 ms
+echo "   loaded: latency_tracker_wakeup threshold=20ms, latency_tracker_offcpu threshold=300ms"
+ls /proc/latency_tracker | sed 's/^/   \/proc\/latency_tracker\//'
+
+# Readers first: like /dev/kmsg, a reader sees records appended after it opens.
+cat /proc/latency_tracker/wakeup/alerts >/tmp/wakeup.alerts &
+readers=$!
+cat /proc/latency_tracker/offcpu/alerts >/tmp/offcpu.alerts &
+readers="$readers $!"
+sleep 0.5
+
+say "outlier 1: a SCHED_FIFO hog takes CPU 1 for 400 ms from a task that wakes every 10 ms"
+rm -f /tmp/victim.ready
+taskset -c 1 bash -c "$(declare -f named); named victim '
+import time
+open(\"/tmp/victim.ready\", \"w\").close()
+for _ in range(150): time.sleep(0.01)'" &
+victim=$!
+# Under emulation python can take a second to start: wait until it runs.
+while [ ! -e /tmp/victim.ready ]; do sleep 0.05; done
+sleep 0.2
+chrt -f 50 taskset -c 1 bash -c "$(declare -f named); named hog '
+import time
+end = time.monotonic() + 0.4
+while time.monotonic() < end: pass'"
+wait $victim
+echo "   victim pid $victim"
+
+say "outlier 2: a task sleeps 400 ms (off CPU in state S)"
+sleep 0.4 &
+sleeper=$!
+wait $sleeper
+echo "   sleeper pid $sleeper"
+# Readers are woken at most once per wakeup_interval (1 s by default).
+sleep 1.5
+kill $readers
+wait
+
+say "alerts of the wakeup tracker for the victim (cat /proc/latency_tracker/wakeup/alerts)"
+grep " comm=victim " /tmp/wakeup.alerts |
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^delay=/) print substr($i, 7), $0 }' |
+	sort -n | tail -n 1 | cut -d' ' -f2- | show
+echo "   (the largest of $(grep -c " comm=victim " /tmp/wakeup.alerts) alerts for the victim)"
+say "alerts of the off-CPU tracker for the sleeper"
+grep " pid=$sleeper " /tmp/offcpu.alerts | show
+say "the off-CPU stack in dmesg"
+if dmesg | grep -q "latency_tracker_offcpu: sleep ($sleeper) "; then
+	dmesg | grep -A 12 "latency_tracker_offcpu: sleep ($sleeper) " |
+		awk 'NR > 1 && !/offcpu:   /{ exit } 1' | show
+else
+	echo "   (the sleeper's report was rate limited: idle kernel threads sleep"
+	echo "   past the threshold too; the latest stack report in dmesg:)"
+	dmesg | grep 'latency_tracker_offcpu: ' | tac |
+		awk '/offcpu: [^ ]/ { print; exit } { print }' | tac | show
+fi
+say "wakeup latency histogram (cat /proc/latency_tracker/wakeup/histogram: low_ns high_ns count)"
+cat /proc/latency_tracker/wakeup/histogram | show
+say "wakeup stats"
+cat /proc/latency_tracker/wakeup/stats | show
+lt_unload latency_tracker_offcpu
+lt_unload latency_tracker_wakeup
+lt_unload latency_tracker
