@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * latency_tracker.h - in-kernel API of latency_tracker.ko.
+ *
+ * A tracker matches an "in" event with an "out" event carrying the same key
+ * and measures the delay between them.  When the delay exceeds the
+ * threshold, or when the out event has not come after the timeout, the
+ * tracker's callback runs.  The callback typically appends an alert record
+ * (latency_tracker_alert()) and emits one of our tracepoints.
+ *
+ * Typical use by a tracker module:
+ *
+ *	params.name = "block";
+ *	params.key_size = sizeof(struct my_key);
+ *	params.callback = my_cb;
+ *	params.alert_fmt = my_fmt;
+ *	t = latency_tracker_create(&params);
+ *	...in a probe...	latency_tracker_event_in(t, &key, sizeof(key), NULL);
+ *	...in a probe...	latency_tracker_event_out(t, &key, sizeof(key), 0, NULL);
+ *
+ * Contexts: unless a function says otherwise, "any context" below means
+ * process, softirq and hardirq context, with or without preemption
+ * disabled, including tracepoint probes, but not NMI.
+ *
+ * Concurrency with destroy: the owner of a tracker must stop every caller
+ * of event_in/event_out/get_event/alert (unregister its probes and wait for
+ * them) before calling latency_tracker_destroy().
+ *
+ * Clock: every timestamp is ktime_get_mono_fast_ns(), i.e. CLOCK_MONOTONIC
+ * nanoseconds, the clock of LTTng's default channel and of userspace.
+ */
+#ifndef _LATENCY_TRACKER_H
+#define _LATENCY_TRACKER_H
+
+#include <linux/types.h>
+
+struct latency_tracker;
+struct latency_tracker_event;
+struct proc_dir_entry;
+struct lt_fmt;
+
+/** enum latency_tracker_cause - why a callback runs or an alert exists */
+enum latency_tracker_cause {
+	LATENCY_TRACKER_CAUSE_THRESHOLD = 0,
+	LATENCY_TRACKER_CAUSE_TIMEOUT = 1,
+};
+
+/**
+ * enum latency_tracker_status - result of latency_tracker_event_in()
+ * @LATENCY_TRACKER_OK: the event is pending.
+ * @LATENCY_TRACKER_FULL: no free slot; the event was counted as dropped.
+ * @LATENCY_TRACKER_DISABLED: tracking is off (enable = 0).
+ * @LATENCY_TRACKER_ERROR: bad arguments (key or private data too long).
+ */
+enum latency_tracker_status {
+	LATENCY_TRACKER_OK = 0,
+	LATENCY_TRACKER_FULL,
+	LATENCY_TRACKER_DISABLED,
+	LATENCY_TRACKER_ERROR,
+};
+
+/**
+ * enum latency_tracker_mode - what event_in does with a key already pending
+ * @LATENCY_TRACKER_UNIQUE: the new event replaces the pending one (which is
+ *	freed without a callback).
+ * @LATENCY_TRACKER_DUPLICATE: both are kept; event_out ends all of them.
+ */
+enum latency_tracker_mode {
+	LATENCY_TRACKER_UNIQUE = 0,
+	LATENCY_TRACKER_DUPLICATE,
+};
+
+/**
+ * struct latency_tracker_report - what a callback is told
+ * @tracker: the tracker.
+ * @event: the event; valid during the callback only.  Its key and private
+ *	data are reachable with latency_tracker_event_key() and
+ *	latency_tracker_event_priv().
+ * @cause: threshold (from event_out) or timeout (from the timeout timer,
+ *	the event is still pending).
+ * @start_ns: event_in timestamp.
+ * @end_ns: event_out timestamp, or the time the timeout was detected.
+ * @delay_ns: @end_ns - @start_ns.
+ * @out_id: the value given to event_out, 0 for a timeout.
+ * @ctx: the pointer given to event_out, NULL for a timeout.
+ */
+struct latency_tracker_report {
+	struct latency_tracker *tracker;
+	struct latency_tracker_event *event;
+	enum latency_tracker_cause cause;
+	u64 start_ns;
+	u64 end_ns;
+	u64 delay_ns;
+	unsigned int out_id;
+	void *ctx;
+};
+
+/*
+ * The callback runs in the context of event_out (threshold) or in softirq
+ * context (timeout timer), preemption disabled, inside an RCU read-side
+ * critical section: it must not sleep.
+ */
+typedef void (*latency_tracker_cb_t)(const struct latency_tracker_report *r);
+
+/*
+ * Appends tracker-specific fields of an alert record from its binary
+ * payload; called when a reader reads the `alerts` file (process context).
+ * Use the latency_tracker_fmt_*() helpers.
+ */
+typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
+				      size_t len);
+
+/**
+ * struct latency_tracker_params - creation parameters
+ * @name: directory name under /proc/latency_tracker/ (copied).
+ * @threshold_ns: report event_out when the delay exceeds this.
+ * @timeout_ns: report pending events older than this; 0 = off.
+ * @max_events: number of event slots.  A slot is reusable one RCU grace
+ *	period after its event ended, so size it for the pending events plus
+ *	those ended during a grace period (a few ms at the event rate).
+ * @key_size: largest key, in bytes (1..LATENCY_TRACKER_KEY_MAX).
+ * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
+ * @alert_records: capacity of the alert ring; 0 = default.
+ * @callback: called on threshold/timeout; may be NULL (stats only).
+ * @hash: optional key hash; default: jhash of the key bytes.
+ * @match: optional key comparison; default: same length and same bytes.
+ * @alert_fmt: formats tracker-specific alert fields; may be NULL.
+ * @owner_data: returned by latency_tracker_owner_data().
+ */
+struct latency_tracker_params {
+	const char *name;
+	u64 threshold_ns;
+	u64 timeout_ns;
+	u32 max_events;
+	u32 key_size;
+	u32 priv_size;
+	u32 alert_records;
+	latency_tracker_cb_t callback;
+	u32 (*hash)(const void *key, u32 len);
+	bool (*match)(const void *key_a, const void *key_b, u32 len);
+	latency_tracker_fmt_t alert_fmt;
+	void *owner_data;
+};
+
+#define LATENCY_TRACKER_KEY_MAX		128
+#define LATENCY_TRACKER_PRIV_MAX	1024
+#define LATENCY_TRACKER_NAME_MAX	32
+
+/**
+ * struct latency_tracker_in_opts - optional arguments of event_in
+ * @ts_ns: start timestamp (ktime_get_mono_fast_ns() clock); 0 = now.
+ * @threshold_ns: per-event threshold; 0 = the tracker's current one.
+ * @mode: unique (default) or duplicate.
+ * @priv: private data copied into the event (may be NULL).
+ * @priv_len: its length, at most the tracker's priv_size; the rest of the
+ *	event's private area is zeroed.
+ */
+struct latency_tracker_in_opts {
+	u64 ts_ns;
+	u64 threshold_ns;
+	enum latency_tracker_mode mode;
+	const void *priv;
+	u32 priv_len;
+};
+
+/**
+ * enum latency_tracker_param - the knobs whose bounds the core declares
+ * @LATENCY_TRACKER_PARAM_THRESHOLD: threshold, 1 ns..1000 s.
+ * @LATENCY_TRACKER_PARAM_TIMEOUT: timeout, 0 (off) or 1 ms..1000 s.
+ * @LATENCY_TRACKER_PARAM_WAKEUP_INTERVAL: minimum interval between reader
+ *	wakeups, 0..60 s.
+ * @LATENCY_TRACKER_PARAM_ENABLE: 0 or 1.
+ * @LATENCY_TRACKER_PARAM_MAX_EVENTS: number of event slots, 1..2^22.
+ * @LATENCY_TRACKER_NR_PARAMS: number of knobs.
+ *
+ * The same bounds apply to the procfs files and to the module parameters
+ * of tracker modules (latency_tracker_check_param()).
+ */
+enum latency_tracker_param {
+	LATENCY_TRACKER_PARAM_THRESHOLD,
+	LATENCY_TRACKER_PARAM_TIMEOUT,
+	LATENCY_TRACKER_PARAM_WAKEUP_INTERVAL,
+	LATENCY_TRACKER_PARAM_ENABLE,
+	LATENCY_TRACKER_PARAM_MAX_EVENTS,
+	LATENCY_TRACKER_NR_PARAMS,
+};
+
+/**
+ * struct latency_tracker_tp - one tracepoint to attach by name
+ * @name: tracepoint name, e.g. "sched_switch".
+ * @probe: probe function, with the tracepoint's prototype.
+ * @data: first argument of the probe.
+ * @tp: filled by latency_tracker_tp_attach().
+ */
+struct latency_tracker_tp {
+	const char *name;
+	void *probe;
+	void *data;
+	struct tracepoint *tp;
+};
+
+/**
+ * struct latency_tracker_stats - a snapshot of a tracker's counters
+ * @tracked: events started (event_in returned OK).
+ * @matched: events ended by event_out.
+ * @over_threshold: matched events whose delay exceeded their threshold.
+ * @timeouts: timeout reports.
+ * @dropped: event_in refused because every slot was in use.
+ * @pending: events currently started and not ended.
+ * @alerts: alert records appended.
+ * @alerts_lost: records readers missed (ring overflow) or refused.
+ * @min_ns: smallest matched delay.
+ * @max_ns: largest matched delay.
+ * @avg_ns: mean matched delay.
+ * @slot_bytes: memory of one event slot.
+ *
+ * The fields of the `stats` file, summed over all CPUs; min/max/avg are
+ * over matched events (0 when none).  @slot_bytes is the memory of one
+ * preallocated event slot (key and private data included), for sizing
+ * max_events.
+ */
+struct latency_tracker_stats {
+	u64 tracked;
+	u64 matched;
+	u64 over_threshold;
+	u64 timeouts;
+	u64 dropped;
+	u64 pending;
+	u64 alerts;
+	u64 alerts_lost;
+	u64 min_ns;
+	u64 max_ns;
+	u64 avg_ns;
+	u64 slot_bytes;
+};
+
+struct latency_tracker *
+latency_tracker_create(const struct latency_tracker_params *params);
+void latency_tracker_destroy(struct latency_tracker *t);
+
+enum latency_tracker_status
+latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
+			 const struct latency_tracker_in_opts *opts);
+int latency_tracker_event_out(struct latency_tracker *t, const void *key,
+			      u32 len, unsigned int out_id, void *ctx);
+
+struct latency_tracker_event *
+latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len);
+void latency_tracker_put_event(struct latency_tracker_event *ev);
+void *latency_tracker_event_priv(struct latency_tracker_event *ev);
+const void *latency_tracker_event_key(struct latency_tracker_event *ev,
+				      u32 *len);
+u64 latency_tracker_event_start(struct latency_tracker_event *ev);
+
+int latency_tracker_alert(struct latency_tracker *t,
+			  enum latency_tracker_cause cause, u64 ts_ns,
+			  u64 delay_ns, const void *payload, size_t len);
+void latency_tracker_fmt_u64(struct lt_fmt *f, const char *key, u64 v);
+void latency_tracker_fmt_s64(struct lt_fmt *f, const char *key, s64 v);
+void latency_tracker_fmt_str(struct lt_fmt *f, const char *key,
+			     const char *s, size_t maxlen);
+
+void latency_tracker_get_stats(struct latency_tracker *t,
+			       struct latency_tracker_stats *s);
+u64 latency_tracker_threshold(struct latency_tracker *t);
+void *latency_tracker_owner_data(struct latency_tracker *t);
+struct proc_dir_entry *latency_tracker_proc_dir(struct latency_tracker *t);
+int latency_tracker_check_param(enum latency_tracker_param param,
+				const char *who, u64 value);
+
+int latency_tracker_tp_attach(struct latency_tracker_tp *tps, unsigned int n);
+void latency_tracker_tp_detach(struct latency_tracker_tp *tps, unsigned int n);
+
+#endif /* _LATENCY_TRACKER_H */

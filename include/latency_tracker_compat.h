@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * latency_tracker_compat.h - the one place where kernel versions differ.
+ *
+ * Every other file of the project is written against the helpers below and
+ * contains no LINUX_VERSION_CODE test.  Each branch names the upstream
+ * change it follows, so that a branch can be dropped once the oldest
+ * supported kernel (today 6.1) contains that change.
+ */
+#ifndef _LATENCY_TRACKER_COMPAT_H
+#define _LATENCY_TRACKER_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/hrtimer.h>
+#include <linux/timer.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0) && defined(CONFIG_X86)
+#include <asm/unwind.h>
+#endif
+
+/*
+ * v6.13, "hrtimers: Introduce hrtimer_setup() to replace hrtimer_init()":
+ * the callback is given at set-up time, and hrtimer_init() was removed in
+ * v6.15.
+ */
+static inline void lt_hrtimer_setup(struct hrtimer *timer,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+/*
+ * v6.16, "treewide, timers: Rename from_timer() to timer_container_of()":
+ * from_timer() is gone afterwards.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define lt_timer_container_of(var, t, field) timer_container_of(var, t, field)
+#else
+#define lt_timer_container_of(var, t, field) from_timer(var, t, field)
+#endif
+
+/*
+ * v6.10, "tracing: Remove second parameter of __assign_str()": the source
+ * is taken from the __string() declaration.  Used inside TP_fast_assign()
+ * only, where __assign_str is defined by the trace event stages.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define lt_assign_str(dst, src) __assign_str(dst)
+#else
+#define lt_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
+/*
+ * v6.7, "stacktrace: Export stack_trace_save_tsk": before it, a module
+ * cannot save the stack of another task with the generic helper, but the
+ * x86 unwinder's entry points (__unwind_start, unwind_next_frame,
+ * unwind_get_return_address) are exported and do the same walk.  The
+ * caller keeps @task from running (and its stack alive) meanwhile: the
+ * runqueue lock held by the scheduler, or @task's pi_lock held while it
+ * is blocked.  Used by the probe modules (latency_tracker_offcpu).
+ */
+static inline unsigned int lt_stack_save_tsk(struct task_struct *task,
+					     unsigned long *store,
+					     unsigned int size)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	return stack_trace_save_tsk(task, store, size, 0);
+#elif defined(CONFIG_X86)
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int n = 0;
+
+	for (unwind_start(&state, task, NULL, NULL);
+	     n < size && !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		store[n++] = addr;
+	}
+	return n;
+#else
+	return 0;
+#endif
+}
+
+#endif /* _LATENCY_TRACKER_COMPAT_H */

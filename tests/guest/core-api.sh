@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# core-api.sh - the in-kernel API of latency_tracker.ko, driven by the
+# test-only module lt_core_test.ko from process, softirq, hardirq and
+# irq_work context on every CPU (see tests/kmod/lt_core_test.c).  Each
+# PASS/FAIL line of its results file becomes one TAP line here.
+. tests/guest/lib.sh
+
+D=/proc/latency_tracker/lt_core_test
+
+tap_ok "insmod latency_tracker" lt_load latency_tracker
+tap_ok "insmod lt_core_test (runs the self-tests)" lt_load lt_core_test
+tap_ok "results file exists" test -r $D/results
+
+npass=0
+while IFS= read -r line; do
+	case $line in
+	"PASS "*) tap_ok "${line#PASS }" true; npass=$((npass + 1)) ;;
+	"FAIL "*) tap_ok "${line#FAIL }" false ;;
+	"# "*) tap_diag "${line#\# }" ;;
+	*) tap_ok "unexpected results line: $line" false ;;
+	esac
+done < $D/results
+tap_cmp "the self-tests reported" "$npass" -ge 50
+
+tap_is "temporary trackers are gone" \
+	"$(ls /proc/latency_tracker | tr '\n' ' ')" "lt_core_test "
+
+# Our trace events, through ftrace.
+T=/sys/kernel/tracing
+[ -e $T/events ] || mount -t tracefs nodev $T 2>/dev/null
+tap_ok "ftrace lists the latency_tracker events" \
+	test -d $T/events/latency_tracker/wakeup -a -d $T/events/latency_tracker/offcpu \
+	-a -d $T/events/latency_tracker/syscall -a -d $T/events/latency_tracker/block
+echo > $T/trace
+echo 1 > $T/events/latency_tracker/enable
+echo "events 1" > $D/ctl
+echo 0 > $T/events/latency_tracker/enable
+trace=$(cat $T/trace)
+tap_ok "wakeup event fields" grep -q \
+	'wakeup: cause=threshold delay=1234 pid=1 tgid=1 comm=ltt_woken prio=120 cpu=0 waker_pid=2 waker_comm=ltt_waker prev_pid=3 prev_comm=ltt_prev' <<<"$trace"
+tap_ok "offcpu event fields" grep -q \
+	'offcpu: cause=timeout delay=2345 pid=4 tgid=4 comm=ltt_off cpu=1 state=D waker_pid=5 waker_comm=ltt_waker stack=ltt_frame_a' <<<"$trace"
+tap_ok "syscall event fields" grep -q \
+	'syscall: cause=threshold delay=3456 pid=6 tgid=6 comm=ltt_sys nr=7 stack=ltt_frame_c' <<<"$trace"
+tap_ok "block event fields" grep -q \
+	'block: cause=threshold delay=4567 dev=8:16 sector=2048 nr_sectors=8 op=write' <<<"$trace"
+
+tap_ok "rmmod lt_core_test" lt_unload lt_core_test
+tap_ok "/proc/latency_tracker/lt_core_test removed" test ! -e $D
+tap_ok "rmmod latency_tracker" lt_unload latency_tracker
+tap_done

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * event.c - the probe path: event_in, event_out, stateful lookups.
+ *
+ * Nothing here allocates, sleeps, prints or takes a sleeping lock.  Slots
+ * come from the preallocated pool, the table is lock-free, and the only
+ * lock is the per-CPU raw spinlock of a timeout FIFO (taken only when the
+ * tracker has a timeout).  See core.h for the lifetime of an event.
+ */
+#include <linux/export.h>
+#include <linux/jhash.h>
+#include <linux/ktime.h>
+
+#include "core.h"
+
+/* What the table's match function is given as the key. */
+struct lt_key {
+	const void *data;
+	u32 len;
+	const struct latency_tracker *t;
+};
+
+static inline struct latency_tracker_event *lt_node_event(struct lt_lfht_node *n)
+{
+	return container_of(n, struct latency_tracker_event, node);
+}
+
+static bool lt_match(const struct lt_lfht_node *node, const void *key)
+{
+	const struct latency_tracker_event *ev =
+		container_of(node, struct latency_tracker_event, node);
+	const struct lt_key *k = key;
+
+	if (ev->key_len != k->len)
+		return false;
+	if (k->t->match)
+		return k->t->match(ev->data, k->data, k->len);
+	return !memcmp(ev->data, k->data, k->len);
+}
+
+static inline unsigned long lt_hash(const struct latency_tracker *t,
+				    const void *key, u32 len)
+{
+	if (t->hash)
+		return t->hash(key, len);
+	return jhash(key, len, t->seed);
+}
+
+static void lt_event_free_rcu(struct rcu_head *head)
+{
+	struct latency_tracker_event *ev =
+		container_of(head, struct latency_tracker_event, rcu);
+
+	lt_pool_put(&ev->t->pool, ev);
+}
+
+/* Drops one reference; the last one returns the slot after a grace period. */
+void lt_event_put(struct latency_tracker_event *ev)
+{
+	if (atomic_dec_and_test(&ev->ref))
+		call_rcu(&ev->rcu, lt_event_free_rcu);
+}
+
+/* Caller removed @ev from the table: drop the table reference. */
+static void lt_event_unlinked(struct latency_tracker *t,
+			      struct latency_tracker_event *ev)
+{
+	lt_timeout_remove(t, ev);
+	this_cpu_inc(t->stats->removed);
+	lt_event_put(ev);
+}
+
+/**
+ * latency_tracker_event_in() - start a measurement
+ * @t: the tracker.
+ * @key: key bytes, matched by a later latency_tracker_event_out().
+ * @len: key length, 1..key_size.
+ * @opts: optional arguments (NULL: now, tracker threshold, unique mode,
+ *	no private data).
+ *
+ * Takes a preallocated slot, stores the key, timestamp and private data,
+ * and inserts the event in the lock-free table.  In unique mode a pending
+ * event with the same key is replaced (and freed without a callback).
+ *
+ * Context: any context but NMI (see latency_tracker.h); never sleeps,
+ * never allocates.
+ * Return: LATENCY_TRACKER_OK, LATENCY_TRACKER_FULL (counted as dropped),
+ * LATENCY_TRACKER_DISABLED, or LATENCY_TRACKER_ERROR for a bad length.
+ */
+enum latency_tracker_status
+latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
+			 const struct latency_tracker_in_opts *opts)
+{
+	struct latency_tracker_event *ev;
+	struct lt_lfht_node *old;
+	struct lt_key k = { .data = key, .len = len, .t = t };
+	enum latency_tracker_status ret = LATENCY_TRACKER_OK;
+	u32 priv_len = opts ? opts->priv_len : 0;
+	unsigned long hash;
+
+	if (unlikely(!len || len > t->key_size || priv_len > t->priv_size))
+		return LATENCY_TRACKER_ERROR;
+
+	/*
+	 * The read-side section spans the enable check and the insertion:
+	 * disabling waits for it (synchronize_rcu) before draining.
+	 */
+	rcu_read_lock();
+	if (unlikely(!READ_ONCE(t->enabled))) {
+		ret = LATENCY_TRACKER_DISABLED;
+		goto out;
+	}
+	ev = lt_pool_get(&t->pool);
+	if (unlikely(!ev)) {
+		this_cpu_inc(t->stats->dropped);
+		ret = LATENCY_TRACKER_FULL;
+		goto out;
+	}
+	ev->t = t;
+	ev->key_len = len;
+	memcpy(ev->data, key, len);
+	ev->start_ns = (opts && opts->ts_ns) ? opts->ts_ns :
+		       ktime_get_mono_fast_ns();
+	ev->threshold_ns = opts ? opts->threshold_ns : 0;
+	if (t->priv_size) {
+		u8 *priv = ev->data + t->key_area;
+
+		if (priv_len)
+			memcpy(priv, opts->priv, priv_len);
+		memset(priv + priv_len, 0, t->priv_size - priv_len);
+	}
+	atomic_set(&ev->ref, 1);
+	ev->fifo_cpu = LT_NO_FIFO;
+	/* On the FIFO before it is visible: whoever ends it finds it there. */
+	if (READ_ONCE(t->timeout_ns))
+		lt_timeout_add(t, ev);
+
+	this_cpu_inc(t->stats->tracked);
+	hash = lt_hash(t, key, len);
+	if (opts && opts->mode == LATENCY_TRACKER_DUPLICATE) {
+		lt_lfht_add(t->ht, hash, &ev->node);
+	} else {
+		old = lt_lfht_add_replace(t->ht, hash, lt_match, &k, &ev->node);
+		if (old)
+			lt_event_unlinked(t, lt_node_event(old));
+	}
+out:
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_in);
+
+/* The caller won the removal of @ev: account it and report it. */
+static void lt_event_end(struct latency_tracker *t,
+			 struct latency_tracker_event *ev, u64 now,
+			 unsigned int out_id, void *ctx)
+{
+	u64 thr = ev->threshold_ns ? ev->threshold_ns :
+		  READ_ONCE(t->threshold_ns);
+	u64 delay = now > ev->start_ns ? now - ev->start_ns : 0;
+
+	lt_timeout_remove(t, ev);
+	lt_stats_matched(t, delay);
+	if (delay > thr) {
+		this_cpu_inc(t->stats->over_threshold);
+		if (t->callback) {
+			struct latency_tracker_report r = {
+				.tracker = t,
+				.event = ev,
+				.cause = LATENCY_TRACKER_CAUSE_THRESHOLD,
+				.start_ns = ev->start_ns,
+				.end_ns = now,
+				.delay_ns = delay,
+				.out_id = out_id,
+				.ctx = ctx,
+			};
+
+			t->callback(&r);
+		}
+	}
+	this_cpu_inc(t->stats->removed);
+	lt_event_put(ev);
+}
+
+/**
+ * latency_tracker_event_out() - end the measurements of a key
+ * @t: the tracker.
+ * @key: key bytes given to latency_tracker_event_in().
+ * @len: key length.
+ * @out_id: free value passed to the callback (e.g. which exit point).
+ * @ctx: free pointer passed to the callback.
+ *
+ * Removes every pending event with this key (one in unique mode, all the
+ * duplicates otherwise).  For each event whose delay exceeds its threshold
+ * the callback runs with cause=threshold.  When several CPUs end the same
+ * event at once, only the one whose removal succeeded reports it, so the
+ * callback runs exactly once per event.
+ *
+ * Context: any context but NMI; never sleeps.
+ * Return: the number of events ended (0 if the key was not pending), or
+ * -EINVAL for a bad key length.
+ */
+int latency_tracker_event_out(struct latency_tracker *t, const void *key,
+			      u32 len, unsigned int out_id, void *ctx)
+{
+	u64 now = ktime_get_mono_fast_ns();
+	struct lt_key k = { .data = key, .len = len, .t = t };
+	struct lt_lfht_node *node;
+	struct lt_lfht_iter iter;
+	int ended = 0;
+
+	if (unlikely(!len || len > t->key_size))
+		return -EINVAL;
+
+	rcu_read_lock();
+	lt_lfht_lookup(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
+	while ((node = lt_lfht_iter_get_node(&iter))) {
+		lt_lfht_next_duplicate(t->ht, lt_match, &k, &iter);
+		if (lt_lfht_del(t->ht, node))
+			continue;	/* someone else ended it */
+		lt_event_end(t, lt_node_event(node), now, out_id, ctx);
+		ended++;
+	}
+	rcu_read_unlock();
+	return ended;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_out);
+
+/**
+ * latency_tracker_get_event() - look up a pending event and reference it
+ * @t: the tracker.
+ * @key: key bytes.
+ * @len: key length.
+ *
+ * For stateful tracing ("is this task in a slow syscall right now?").  The
+ * event stays readable (key, private data, start time) until
+ * latency_tracker_put_event(), even if it is ended meanwhile.  In
+ * duplicate mode the first duplicate found is returned.
+ *
+ * Context: any context but NMI; never sleeps.
+ * Return: the event with a reference held, or NULL if none is pending.
+ */
+struct latency_tracker_event *
+latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len)
+{
+	struct latency_tracker_event *ev, *found = NULL;
+	struct lt_key k = { .data = key, .len = len, .t = t };
+	struct lt_lfht_node *node;
+	struct lt_lfht_iter iter;
+
+	if (unlikely(!len || len > t->key_size))
+		return NULL;
+
+	rcu_read_lock();
+	lt_lfht_lookup(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
+	while ((node = lt_lfht_iter_get_node(&iter))) {
+		ev = lt_node_event(node);
+		if (atomic_inc_not_zero(&ev->ref)) {
+			found = ev;
+			break;
+		}
+		lt_lfht_next_duplicate(t->ht, lt_match, &k, &iter);
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_get_event);
+
+/**
+ * latency_tracker_put_event() - drop a reference from get_event()
+ * @ev: the event.
+ *
+ * Context: any context but NMI; never sleeps.
+ */
+void latency_tracker_put_event(struct latency_tracker_event *ev)
+{
+	lt_event_put(ev);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_put_event);
+
+/**
+ * latency_tracker_event_priv() - private data of an event
+ * @ev: an event the caller holds (callback argument or get_event result).
+ *
+ * Context: any context.
+ * Return: the priv_size bytes of private data (NULL if priv_size is 0).
+ */
+void *latency_tracker_event_priv(struct latency_tracker_event *ev)
+{
+	return ev->t->priv_size ? ev->data + ev->t->key_area : NULL;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_priv);
+
+/**
+ * latency_tracker_event_key() - key of an event
+ * @ev: an event the caller holds.
+ * @len: set to the key length.
+ *
+ * Context: any context.
+ * Return: the key bytes.
+ */
+const void *latency_tracker_event_key(struct latency_tracker_event *ev,
+				      u32 *len)
+{
+	*len = ev->key_len;
+	return ev->data;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_key);
+
+/**
+ * latency_tracker_event_start() - start timestamp of an event
+ * @ev: an event the caller holds.
+ *
+ * Context: any context.
+ * Return: the event_in timestamp (ktime_get_mono_fast_ns() clock).
+ */
+u64 latency_tracker_event_start(struct latency_tracker_event *ev)
+{
+	return ev->start_ns;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_start);
+
+/*
+ * Removes every pending event without a callback (enable=0, destroy).
+ * Process context; new event_in calls must already be refused and
+ * in-flight ones waited for (synchronize_rcu()).
+ */
+void lt_event_drain(struct latency_tracker *t)
+{
+	struct lt_lfht_node *node;
+	struct lt_lfht_iter iter;
+
+	rcu_read_lock();
+	lt_lfht_first(t->ht, &iter);
+	while ((node = lt_lfht_iter_get_node(&iter))) {
+		lt_lfht_next(t->ht, &iter);
+		if (!lt_lfht_del(t->ht, node))
+			lt_event_unlinked(t, lt_node_event(node));
+	}
+	rcu_read_unlock();
+}

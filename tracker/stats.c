@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats.c - per-CPU counters and the log2 latency histogram of a tracker,
+ * and the `stats` and `histogram` files that sum them.
+ *
+ * Writers use this_cpu_*() operations only: each is atomic with respect to
+ * interrupts and preemption on the local CPU, so no increment is lost
+ * whatever context the probe path runs in.  min/max use this_cpu_cmpxchg()
+ * loops.  Readers sum every possible CPU without stopping writers: a line
+ * may be a few events behind another, never wrong by more.
+ */
+#include <linux/export.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
+
+#include "core.h"
+
+int lt_stats_init(struct latency_tracker *t)
+{
+	int cpu;
+
+	t->stats = alloc_percpu(struct lt_stats);
+	if (!t->stats)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(t->stats, cpu)->min_ns = U64_MAX;
+	return 0;
+}
+
+void lt_stats_fini(struct latency_tracker *t)
+{
+	free_percpu(t->stats);
+	t->stats = NULL;
+}
+
+/* A matched event with this delay; any context. */
+void lt_stats_matched(struct latency_tracker *t, u64 delay_ns)
+{
+	u64 old, prev;
+
+	this_cpu_inc(t->stats->matched);
+	this_cpu_add(t->stats->sum_ns, delay_ns);
+	this_cpu_inc(t->stats->hist[lt_hist_bucket(delay_ns)]);
+
+	old = this_cpu_read(t->stats->min_ns);
+	while (delay_ns < old) {
+		prev = this_cpu_cmpxchg(t->stats->min_ns, old, delay_ns);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = this_cpu_read(t->stats->max_ns);
+	while (delay_ns > old) {
+		prev = this_cpu_cmpxchg(t->stats->max_ns, old, delay_ns);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
+/**
+ * latency_tracker_get_stats() - sum the per-CPU counters of a tracker
+ * @t: the tracker.
+ * @s: filled with the `stats` file's values.
+ *
+ * Writers are not stopped: counters of events in flight may be one event
+ * apart from each other.
+ *
+ * Context: any context (reads every possible CPU's counters).
+ */
+void latency_tracker_get_stats(struct latency_tracker *t,
+			       struct latency_tracker_stats *s)
+{
+	u64 removed = 0, sum = 0, min_ns = U64_MAX;
+	int cpu;
+
+	memset(s, 0, sizeof(*s));
+	for_each_possible_cpu(cpu) {
+		const struct lt_stats *c = per_cpu_ptr(t->stats, cpu);
+
+		s->tracked += READ_ONCE(c->tracked);
+		removed += READ_ONCE(c->removed);
+		s->matched += READ_ONCE(c->matched);
+		s->over_threshold += READ_ONCE(c->over_threshold);
+		s->timeouts += READ_ONCE(c->timeouts);
+		s->dropped += READ_ONCE(c->dropped);
+		s->alerts += READ_ONCE(c->alerts);
+		s->alerts_lost += READ_ONCE(c->alerts_lost);
+		sum += READ_ONCE(c->sum_ns);
+		min_ns = min(min_ns, READ_ONCE(c->min_ns));
+		s->max_ns = max(s->max_ns, READ_ONCE(c->max_ns));
+	}
+	s->pending = s->tracked > removed ? s->tracked - removed : 0;
+	s->slot_bytes = lt_pool_bytes_per_slot(&t->pool);
+	if (s->matched) {
+		s->min_ns = min_ns;
+		s->avg_ns = div64_u64(sum, s->matched);
+	}
+}
+EXPORT_SYMBOL_GPL(latency_tracker_get_stats);
+
+static int lt_stats_show(struct seq_file *m, void *v)
+{
+	struct latency_tracker_stats s;
+
+	latency_tracker_get_stats(m->private, &s);
+	seq_printf(m, "tracked %llu\n", s.tracked);
+	seq_printf(m, "matched %llu\n", s.matched);
+	seq_printf(m, "over_threshold %llu\n", s.over_threshold);
+	seq_printf(m, "timeouts %llu\n", s.timeouts);
+	seq_printf(m, "dropped %llu\n", s.dropped);
+	seq_printf(m, "pending %llu\n", s.pending);
+	seq_printf(m, "alerts %llu\n", s.alerts);
+	seq_printf(m, "alerts_lost %llu\n", s.alerts_lost);
+	seq_printf(m, "min_ns %llu\n", s.min_ns);
+	seq_printf(m, "max_ns %llu\n", s.max_ns);
+	seq_printf(m, "avg_ns %llu\n", s.avg_ns);
+	return 0;
+}
+
+static int lt_hist_show(struct seq_file *m, void *v)
+{
+	struct latency_tracker *t = m->private;
+	unsigned int b;
+	u64 count;
+	int cpu;
+
+	for (b = 0; b < LT_HIST_BUCKETS; b++) {
+		count = 0;
+		for_each_possible_cpu(cpu)
+			count += READ_ONCE(per_cpu_ptr(t->stats, cpu)->hist[b]);
+		if (count)
+			seq_printf(m, "%llu %llu %llu\n",
+				   (u64)lt_hist_low(b), (u64)lt_hist_high(b),
+				   count);
+	}
+	return 0;
+}
+
+static int lt_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lt_stats_show, pde_data(inode));
+}
+
+static int lt_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, lt_hist_show, pde_data(inode));
+}
+
+const struct proc_ops lt_stats_proc_ops = {
+	.proc_open = lt_stats_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+};
+
+const struct proc_ops lt_hist_proc_ops = {
+	.proc_open = lt_hist_open,
+	.proc_read = seq_read,
+	.proc_lseek = seq_lseek,
+	.proc_release = single_release,
+};

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracker.c - latency_tracker.ko: module init/exit, creating and
+ * destroying trackers, small accessors.
+ */
+#include <linux/ctype.h>
+#include <linux/export.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+
+#include "core.h"
+
+/* Readers are woken at most once per second unless told otherwise. */
+#define LT_WAKEUP_INTERVAL_DEFAULT	NSEC_PER_SEC
+
+/* Names in use, so that a duplicate is refused before procfs sees it. */
+static LIST_HEAD(lt_trackers);
+static DEFINE_MUTEX(lt_trackers_lock);
+
+struct lt_tracker_link {
+	struct list_head list;
+	struct latency_tracker *t;
+};
+
+static bool lt_name_valid(const char *name)
+{
+	size_t i, len;
+
+	if (!name)
+		return false;
+	len = strnlen(name, LATENCY_TRACKER_NAME_MAX + 1);
+	if (!len || len > LATENCY_TRACKER_NAME_MAX)
+		return false;
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			return false;
+	return true;
+}
+
+static int lt_params_check(const struct latency_tracker_params *p)
+{
+	if (!lt_name_valid(p->name))
+		return -EINVAL;
+	if (lt_param_valid(LATENCY_TRACKER_PARAM_THRESHOLD, p->threshold_ns) ||
+	    lt_param_valid(LATENCY_TRACKER_PARAM_TIMEOUT, p->timeout_ns) ||
+	    lt_param_valid(LATENCY_TRACKER_PARAM_MAX_EVENTS, p->max_events))
+		return -EINVAL;
+	if (!p->key_size || p->key_size > LATENCY_TRACKER_KEY_MAX ||
+	    p->priv_size > LATENCY_TRACKER_PRIV_MAX ||
+	    p->alert_records > LT_ALERT_RECORDS_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int lt_register_name(struct latency_tracker *t,
+			    struct lt_tracker_link *link)
+{
+	struct lt_tracker_link *it;
+
+	list_for_each_entry(it, &lt_trackers, list)
+		if (!strcmp(it->t->name, t->name))
+			return -EEXIST;
+	link->t = t;
+	list_add(&link->list, &lt_trackers);
+	return 0;
+}
+
+static struct lt_tracker_link *lt_unregister_name(struct latency_tracker *t)
+{
+	struct lt_tracker_link *it;
+
+	list_for_each_entry(it, &lt_trackers, list) {
+		if (it->t == t) {
+			list_del(&it->list);
+			return it;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * latency_tracker_create() - create a tracker and its procfs directory
+ * @p: parameters; see struct latency_tracker_params.  The threshold,
+ *	timeout and max_events must be within the bounds of the procfs knobs.
+ *
+ * Preallocates max_events event slots and sizes the hash table for them,
+ * allocates the per-CPU statistics and the alert ring, and creates
+ * /proc/latency_tracker/<name>/.  Tracking is enabled on return.
+ *
+ * Context: process context, may sleep.
+ * Return: the tracker, or an ERR_PTR(): -EINVAL for bad parameters,
+ * -EEXIST when the name is taken, -ENOMEM.
+ */
+struct latency_tracker *
+latency_tracker_create(const struct latency_tracker_params *p)
+{
+	struct lt_tracker_link *link;
+	struct latency_tracker *t;
+	u32 nr_records, nr_buckets;
+	int ret;
+
+	ret = lt_params_check(p);
+	if (ret)
+		return ERR_PTR(ret);
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	link = kzalloc(sizeof(*link), GFP_KERNEL);
+	if (!t || !link) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	strscpy(t->name, p->name, sizeof(t->name));
+	t->key_size = p->key_size;
+	t->key_area = round_up(p->key_size, 8);
+	t->priv_size = p->priv_size;
+	t->max_events = p->max_events;
+	t->threshold_ns = p->threshold_ns;
+	t->timeout_ns = p->timeout_ns;
+	t->wakeup_interval_ns = LT_WAKEUP_INTERVAL_DEFAULT;
+	t->callback = p->callback;
+	t->hash = p->hash;
+	t->match = p->match;
+	t->alert_fmt = p->alert_fmt;
+	t->owner_data = p->owner_data;
+	t->seed = get_random_u32();
+	mutex_init(&t->ctl_lock);
+
+	mutex_lock(&lt_trackers_lock);
+	ret = lt_register_name(t, link);
+	mutex_unlock(&lt_trackers_lock);
+	if (ret)
+		goto err_free;
+
+	ret = lt_stats_init(t);
+	if (ret)
+		goto err_name;
+	ret = lt_timeout_init(t);
+	if (ret)
+		goto err_stats;
+	ret = lt_pool_init(&t->pool, p->max_events,
+			   sizeof(struct latency_tracker_event) + t->key_area +
+			   t->priv_size);
+	if (ret)
+		goto err_timeout;
+	nr_buckets = roundup_pow_of_two(p->max_events);
+	t->ht = lt_lfht_new(nr_buckets, nr_buckets);
+	if (!t->ht) {
+		ret = -ENOMEM;
+		goto err_pool;
+	}
+	nr_records = p->alert_records ?
+		     roundup_pow_of_two(p->alert_records) :
+		     LT_ALERT_RECORDS_DEFAULT;
+	ret = lt_alerts_init(t, nr_records);
+	if (ret)
+		goto err_ht;
+	ret = lt_proc_tracker_add(t);
+	if (ret)
+		goto err_alerts;
+
+	t->enabled = true;
+	lt_timeout_kick(t);
+	return t;
+
+err_alerts:
+	lt_alerts_stop(t);
+	lt_alerts_fini(t);
+err_ht:
+	lt_lfht_destroy(t->ht);
+err_pool:
+	lt_pool_destroy(&t->pool);
+err_timeout:
+	lt_timeout_stop(t);
+	lt_timeout_fini(t);
+err_stats:
+	lt_stats_fini(t);
+err_name:
+	mutex_lock(&lt_trackers_lock);
+	lt_unregister_name(t);
+	mutex_unlock(&lt_trackers_lock);
+err_free:
+	kfree(link);
+	kfree(t);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_create);
+
+/**
+ * latency_tracker_destroy() - stop a tracker and free everything
+ * @t: the tracker (NULL or an ERR_PTR() are ignored).
+ *
+ * Pending events are dropped without a callback.  The caller must have
+ * stopped every caller of the probe-path functions first (for tracepoint
+ * probes: latency_tracker_tp_detach()).  Blocked `alerts` readers are
+ * released (their read returns 0), the procfs directory is removed,
+ * including files added by the owner, and every slot is back in the pool
+ * (rcu_barrier()) before the memory is freed.
+ *
+ * Context: process context, may sleep.
+ */
+void latency_tracker_destroy(struct latency_tracker *t)
+{
+	struct lt_tracker_link *link;
+
+	if (IS_ERR_OR_NULL(t))
+		return;
+
+	mutex_lock(&t->ctl_lock);
+	WRITE_ONCE(t->enabled, false);
+	mutex_unlock(&t->ctl_lock);
+	synchronize_rcu();
+	lt_timeout_stop(t);
+	lt_alerts_stop(t);
+	lt_proc_tracker_remove(t);
+
+	lt_event_drain(t);
+	rcu_barrier();		/* every slot is back in the pool */
+	WARN_ON_ONCE(lt_lfht_destroy(t->ht));
+	lt_pool_destroy(&t->pool);
+	lt_alerts_fini(t);
+	lt_timeout_fini(t);
+	lt_stats_fini(t);
+
+	mutex_lock(&lt_trackers_lock);
+	link = lt_unregister_name(t);
+	mutex_unlock(&lt_trackers_lock);
+	kfree(link);
+	kfree(t);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_destroy);
+
+/**
+ * latency_tracker_threshold() - current threshold of a tracker
+ * @t: the tracker.
+ *
+ * Context: any context.
+ * Return: the threshold in ns (may change at any time through procfs).
+ */
+u64 latency_tracker_threshold(struct latency_tracker *t)
+{
+	return READ_ONCE(t->threshold_ns);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_threshold);
+
+/**
+ * latency_tracker_owner_data() - the owner_data given at creation
+ * @t: the tracker.
+ *
+ * Context: any context.
+ * Return: params->owner_data.
+ */
+void *latency_tracker_owner_data(struct latency_tracker *t)
+{
+	return t->owner_data;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_owner_data);
+
+/**
+ * latency_tracker_proc_dir() - the tracker's procfs directory
+ * @t: the tracker.
+ *
+ * Lets a tracker module add its own files next to the core ones (with
+ * proc_create_data(); keep them root-only).  They are removed by
+ * latency_tracker_destroy(); in their file operations,
+ * proc_get_parent_data(inode) returns @t.
+ *
+ * Context: any context.
+ * Return: /proc/latency_tracker/<name>/.
+ */
+struct proc_dir_entry *latency_tracker_proc_dir(struct latency_tracker *t)
+{
+	return t->dir;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_proc_dir);
+
+static int __init latency_tracker_init(void)
+{
+	return lt_proc_init();
+}
+
+static void __exit latency_tracker_exit(void)
+{
+	lt_proc_exit();
+}
+
+module_init(latency_tracker_init);
+module_exit(latency_tracker_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("latency-tracker project");
+MODULE_DESCRIPTION("Keyed in/out latency matcher with alerts and procfs control");
