@@ -30,10 +30,12 @@ modules:
 tools:
 	$(MAKE) -C tools
 
-# The whole test suite; the last line is "N passed, M failed".
+# The whole test suite; the last line is "N passed, M failed".  The guest
+# tests run on both Debian kernel lines and on the debug kernel (KASAN,
+# lockdep), built once and cached.
 check:
-	@$(DEPS) build unit vm dkms lint
-	@$(CHECK) unit lint selftest vm dkms
+	@$(DEPS) build unit vm dkms lint debugkernel
+	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm dkms
 
 check-unit:
 	@$(DEPS) unit
@@ -68,9 +70,11 @@ demo:
 	@$(DEPS) build vm
 	@$(TOP)/tests/vm/demo.sh
 
+# Benchmarks side by side with their peers; table on stdout, JSON in
+# BENCH_JSON (default bench-results.json).
 bench:
-	@$(DEPS) unit
-	$(MAKE) -C tests/bench
+	@$(DEPS) build unit vm bench
+	@$(TOP)/tests/bench/run.sh
 
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install

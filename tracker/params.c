@@ -7,6 +7,7 @@
  * parameters, and the module parameters of tracker modules
  * (latency_tracker_check_param()).
  */
+#include <linux/bits.h>
 #include <linux/export.h>
 #include <linux/printk.h>
 #include <linux/time64.h>
@@ -22,7 +23,7 @@
  * Most events one tracker may preallocate (and the table is sized for):
  * 2^22 slots of ~100 bytes is 400 MB, far above any sane use.
  */
-#define LT_MAX_EVENTS_LIMIT	(1U << 22)
+#define LT_MAX_EVENTS_LIMIT	BIT(22)
 
 /**
  * struct lt_param_bounds - accepted values of one knob

@@ -403,7 +403,7 @@ static void ltt_test_timeout(void)
 	ltt_check(d >= 20 * NSEC_PER_MSEC && d < 20 * NSEC_PER_MSEC + LTT_SLACK_NS,
 		  "timeout: reported after %llu ns >= 20 ms", d);
 	ev = latency_tracker_get_event(t, &key, sizeof(key));
-	ltt_check(ev != NULL, "timeout: event still pending after its timeout");
+	ltt_check(!!ev, "timeout: event still pending after its timeout");
 	if (ev)
 		latency_tracker_put_event(ev);
 	n = ltt_out(t, key);
@@ -492,7 +492,7 @@ static void ltt_test_stateful(void)
 		return;
 	latency_tracker_event_in(t, &key, sizeof(key), &o);
 	ev = latency_tracker_get_event(t, &key, sizeof(key));
-	ltt_check(ev != NULL, "stateful: get_event finds the pending event");
+	ltt_check(!!ev, "stateful: get_event finds the pending event");
 	if (!ev)
 		goto out;
 	priv = latency_tracker_event_priv(ev);
@@ -501,13 +501,13 @@ static void ltt_test_stateful(void)
 		  "stateful: private data copied, rest zeroed");
 	ltt_check(len == 8 && *k == key && latency_tracker_event_start(ev),
 		  "stateful: key and start time readable");
-	ltt_check(latency_tracker_get_event(t, &missing, 8) == NULL,
+	ltt_check(!latency_tracker_get_event(t, &missing, 8),
 		  "stateful: get_event of an absent key is NULL");
 	ltt_check(ltt_out(t, key) == 1, "stateful: event_out while referenced");
 	ltt_check(!memcmp(priv, "hello", 6),
 		  "stateful: data still readable while referenced");
 	ev2 = latency_tracker_get_event(t, &key, sizeof(key));
-	ltt_check(ev2 == NULL, "stateful: ended event no longer found");
+	ltt_check(!ev2, "stateful: ended event no longer found");
 	latency_tracker_put_event(ev);
 out:
 	latency_tracker_destroy(t);
@@ -671,6 +671,7 @@ enum {
 	LTT_CTX_IRQWORK,
 	LTT_NR_CTX,
 };
+
 static const char *const ltt_ctx_names[LTT_NR_CTX] = {
 	"process", "softirq", "hardirq", "irq_work"
 };

@@ -23,7 +23,7 @@ all_tests() {
 	local f
 	for f in "$LT_TOP"/tests/guest/*.sh; do
 		f=$(basename "$f" .sh)
-		case $f in lib | demo | selftest-*) continue ;; esac
+		case $f in lib | demo | bench | selftest-*) continue ;; esac
 		echo "$f"
 	done
 }

@@ -6,7 +6,7 @@
 # only then).  Fails naming the packages that could not be had.
 #
 # Profiles: build (modules against the Debian kernel lines), unit (host
-# tests), vm (QEMU guests), dkms, lint, debugkernel (the KASAN/lockdep kernel).
+# tests), vm (QEMU guests), dkms, lint, bench, debugkernel (the KASAN/lockdep kernel).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -15,6 +15,7 @@ declare -A PKGS=(
 	[unit]="make gcc libc6-dev liburcu-dev perl"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng"
 	[dkms]="dkms"
+	[bench]="rt-tests bpftrace python3"
 	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"
 	[debugkernel]="linux-source-6.1 make gcc bc flex bison libelf-dev libssl-dev xz-utils kmod"
 )
