@@ -18,11 +18,14 @@ kdir=${LT_KDIR:-/lib/modules/$kver/build}
 # A kernel built here (debug-kernel.sh) keeps its build tree in the cache.
 [ -e "$kdir/Makefile" ] || [ -n "${LT_KDIR:-}" ] || kdir=$LT_CACHE/kernels/$kver/build
 [ -e "$kdir/Makefile" ] || lt_die "no kernel build directory at $kdir (headers for $kver missing)"
-out=$LT_CACHE/build/$kver
+# One build tree per kernel and checkout.  Sources are copied by content
+# without their times: a changed file always gets a fresh mtime, so make
+# can never take an older object for up to date.
+out=$LT_CACHE/build/$kver-$(echo "$LT_TOP" | sha1sum | cut -c1-8)
 mkdir -p "$out"
 exec 9>"$out.lock"
 flock 9
-rsync -a --delete --exclude=/.git --exclude=/build \
+rsync -rlpD --checksum --delete --exclude=/.git --exclude=/build \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
 	--exclude=Module.symvers --exclude=modules.order \
 	"$LT_TOP/" "$out/" || lt_die "cannot copy the tree to $out"
