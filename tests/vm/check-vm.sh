@@ -110,6 +110,9 @@ run_kernel() { # line
 	run=$(mktemp -d "$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)-XXXX")
 	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
 		{ report fail "$line/build" "(module build failed)"; return; }
+	# Tools, scenario programs and LTTng for the guest; a failure here
+	# shows up in the tests that need the missing piece.
+	lt_stage "host preparation for $kver" "$LT_TOP/tests/vm/host-prep.sh" "$kver" >&2
 	remaining=("${tests[@]}")
 	while [ ${#remaining[@]} -gt 0 ]; do
 		boot=$((boot + 1))

@@ -14,6 +14,7 @@ kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line")
 mkdir -p "$LT_CACHE/runs/$kver"
 d=$(mktemp -d "$LT_CACHE/runs/$kver/$name-$(date +%Y%m%d-%H%M%S)-XXXX")
 lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$d/ko" >/dev/null || exit 1
+lt_stage "host preparation for $kver" "$LT_TOP/tests/vm/host-prep.sh" "$kver" >&2
 cp "$LT_TOP/tests/vm/guest-run.sh" "$d/"
 cat >"$d/job.env" <<JOB
 LT_KVER='$kver'
