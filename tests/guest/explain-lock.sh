@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# explain-lock.sh - lock contention (DepGraph V-A): ex_holder takes a mutex
+# and sleeps 100 ms in it, ex_waiter blocks on it.  The explanation of the
+# waiter: blocked in futex, direct dependency on the holder for as long as
+# the trace shows the holder slept (within 10%), synchronisation, and the
+# lock view names the mutex and the holder as its releaser.
+. tests/guest/lib.sh
+. tests/guest/explain-progs/guest.inc
+trap ex_cleanup EXIT
+
+tap_ok "explain and the scenario programs are built" ex_built || tap_done
+tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
+tap_ok "snapshot session started" ex_session_start lock
+"$EXPROGS/ex-lock" 100 >"$EX_WORK/lock.out"
+snap=$(ex_session_snapshot lock)
+tap_ok "snapshot recorded" test -d "$snap"
+
+W=$(ex_val "$EX_WORK/lock.out" waiter_tid)
+H=$(ex_val "$EX_WORK/lock.out" holder_tid)
+S=$(ex_val "$EX_WORK/lock.out" waiter_start)
+E=$(ex_val "$EX_WORK/lock.out" waiter_end)
+MUTEX=$(ex_val "$EX_WORK/lock.out" mutex)
+tap_diag "waiter $W, holder $H, mutex $MUTEX, waited $(( (E - S) / 1000 )) us (wall clock)"
+
+"$EXPLAIN" "$snap" --tid "$W" --at "$E" --window $((E - S)) -o "$EX_WORK/out" \
+	>"$EX_WORK/explain.txt" 2>"$EX_WORK/explain.err"
+tap_is "explain exits 0" "$?" 0
+sed 's/^/# /' "$EX_WORK/explain.txt" "$EX_WORK/explain.err"
+J=$EX_WORK/out/explain.json
+R="r['reports'][0]"
+
+# How long the holder slept with the lock, from the trace itself
+# (babeltrace2's own reading): its longest clock_nanosleep.
+sleep_ns=$(babeltrace2 --clock-cycles "$snap" 2>/dev/null |
+	grep -E "syscall_(entry|exit)_clock_nanosleep: \{ cpu_id = [0-9]+ \}, \{ tid = $H," |
+	sed -n 's/^\[0*\([0-9]*\)\].*syscall_\(entry\|exit\).*/\2 \1/p' |
+	awk '$1 == "entry" { s = $2 } $1 == "exit" && s { if ($2 - s > m) m = $2 - s; s = 0 } END { print m + 0 }')
+dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $H and $R['graph']['nodes'][e['from']]['label'] == 'futex')")
+tap_diag "holder slept $((sleep_ns / 1000)) us in the trace; dependency futex -> holder $((dep_ns / 1000)) us"
+tap_cmp "the holder's sleep is in the trace" "${sleep_ns:-0}" -gt 50000000
+tap_cmp "direct dependency on the holder >= 90% of its sleep" $((dep_ns * 10)) -ge $((sleep_ns * 9))
+tap_cmp "direct dependency on the holder <= 110% of its sleep" $((dep_ns * 10)) -le $((sleep_ns * 11))
+futex_blocked=$(ex_json "$J" "sum(c['blocked_ns'] for c in $R['states']['contexts'] if c['name'] == 'futex')")
+tap_cmp "the waiter was blocked in futex for most of the interval" $((futex_blocked * 10)) -ge $(( (E - S) * 8 ))
+tap_is "the main cause is synchronisation" "$(ex_json "$J" "$R['classification']['causes'][0]['class']")" synchronisation
+tap_cmp "synchronisation >= 80% of the interval" \
+	$(( $(ex_json "$J" "$R['classification']['synchronisation']['ns']") * 10 )) -ge $(( (E - S) * 8 ))
+tap_is "the lock view names the mutex" "$(ex_json "$J" "$R['locks'][0]['uaddr']")" "$MUTEX"
+tap_is "the lock view names the holder as releaser" "$(ex_json "$J" "$R['locks'][0]['releasers'][0]['tid']")" "$H"
+tap_ok "text tree: futex -> ex_holder [$H]" grep -qE "^ *[|\`]- ex_holder \[$H\]" "$EX_WORK/explain.txt"
+tap_ok "DOT graph written" grep -q '^digraph' "$EX_WORK/out/explain-1.dot"
+if command -v dot >/dev/null; then
+	tap_ok "SVG rendered" grep -q '<svg' "$EX_WORK/out/explain-1.svg"
+fi
+"$EXPLAIN" "$snap" --tid "$W" --at "$E" --window $((E - S)) --format dot >"$EX_WORK/stdout.dot"
+tap_ok "--format dot on stdout" grep -q '^digraph' "$EX_WORK/stdout.dot"
+[ "$_tap_failed" = 0 ] || ex_keep lock lock.out out
+tap_done

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host tests of the explain analysis (tools/explain/): the state model, the
+# waiting dependency graph, the classification and lock view on synthetic
+# event sequences; k-means and the comparison of clusters.  The analysis
+# core builds without libbabeltrace2 (only ex_trace.c uses it).
+
+UNIT_TESTS += test_explain_graph test_explain_compare
+
+EXPLAIN_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/explain
+EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_model.c ex_graph.c \
+	ex_depgraph.c ex_classify.c ex_kmeans.c ex_compare.c ex_report.c \
+	ex_out_text.c ex_out_dot.c ex_out_json.c ex_out_compare.c)
+
+test_explain_graph_SRCS := tests/unit/test_explain_graph.c $(EXPLAIN_CORE)
+test_explain_graph_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
+test_explain_graph_LDLIBS := -lm
+test_explain_compare_SRCS := tests/unit/test_explain_compare.c $(EXPLAIN_CORE)
+test_explain_compare_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
+test_explain_compare_LDLIBS := -lm

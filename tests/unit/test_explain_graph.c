@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_explain_graph.c - the explain state model, waiting dependency graph
+ * (DepGraph Algorithm 1) and GAPP classification on synthetic event
+ * sequences with known answers: lock contention, CPU contention, disk
+ * contention, a syscall entered before the trace began.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ex_classify.h"
+#include "ex_depgraph.h"
+#include "ex_model.h"
+#include "ex_report.h"
+#include "tap.h"
+
+static struct ex_model m;
+
+static void feed(struct ex_ev *ev)
+{
+	ex_model_feed(&m, ev);
+}
+
+static void sw(uint64_t ts, int cpu, int prev, long state, int next)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, EV_SWITCH, ts, cpu);
+	ev.tid = prev;
+	ev.state = state;
+	ev.next_tid = next;
+	snprintf(ev.comm, sizeof(ev.comm), "t%d", prev);
+	snprintf(ev.next_comm, sizeof(ev.next_comm), "t%d", next);
+	feed(&ev);
+}
+
+static void wake(uint64_t ts, int cpu, int tid)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, EV_WAKING, ts, cpu);
+	ev.tid = tid;
+	ev.target_cpu = cpu;
+	feed(&ev);
+}
+
+static void sys(uint64_t ts, int cpu, int tid, bool entry, const char *name,
+		int64_t arg)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
+	ev.ctx_tid = tid;
+	snprintf(ev.name, sizeof(ev.name), "%s", name);
+	if (entry && !strcmp(name, "futex"))
+		ev.uaddr = arg;
+	else if (entry)
+		ev.fd = arg;
+	else
+		ev.ret = arg;
+	feed(&ev);
+}
+
+static void simple(enum ex_ev_type type, uint64_t ts, int cpu)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, type, ts, cpu);
+	feed(&ev);
+}
+
+static void blk(enum ex_ev_type type, uint64_t ts, int cpu, uint64_t sector,
+		int tid)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, type, ts, cpu);
+	ev.dev = 251ULL << 20;	/* 251:0 */
+	ev.sector = sector;
+	ev.tid = tid;
+	feed(&ev);
+}
+
+/* Weight of edge from the node labelled a to the node labelled b. */
+static uint64_t edge(const struct ex_graph *g, const char *a, const char *b)
+{
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < g->nedges; i++)
+		if (!strcmp(g->nodes[g->edges[i].from].label, a) &&
+		    !strcmp(g->nodes[g->edges[i].to].label, b))
+			w += g->edges[i].weight;
+	return w;
+}
+
+static void test_lock(void)
+{
+	struct ex_report r = { 0 };
+	struct ex_class_report *cr = &r.cr;
+
+	ex_model_init(&m);
+	/* holder 10 on CPU 0, waiter 20 on CPU 1 */
+	sw(0, 0, 0, 0, 10);
+	sw(0, 1, 0, 0, 20);
+	sys(1000, 0, 10, true, "clock_nanosleep", -1);
+	sw(1100, 0, 10, 1, 0);
+	sys(2000, 1, 20, true, "futex", 0x1000);
+	sw(2100, 1, 20, 1, 0);
+	simple(EV_TIMER_ENTRY, 101000, 0);
+	wake(101000, 0, 10);
+	simple(EV_TIMER_EXIT, 101050, 0);
+	sw(101200, 0, 0, 0, 10);
+	sys(101300, 0, 10, false, "clock_nanosleep", 0);
+	sys(101400, 0, 10, true, "futex", 0x1000);
+	wake(101500, 0, 20);
+	sys(101600, 0, 10, false, "futex", 1);
+	sw(101700, 1, 0, 0, 20);
+	sys(101800, 1, 20, false, "futex", 0);
+	sw(102000, 1, 20, 1, 0);
+	ex_model_finish(&m);
+
+	ex_report_build(&r, &m, "synthetic", 20, 2000, 101800);
+	tap_eq(r.g.total, 99800, "lock: root total is the interval");
+	tap_eq(edge(&r.g, "t20 [20]", "futex"), 99800, "lock: waiter -> futex over the whole interval");
+	tap_eq(edge(&r.g, "futex", "t10 [10]"), 99400, "lock: futex -> holder = blocked time (direct dependency)");
+	tap_eq(edge(&r.g, "t10 [10]", "clock_nanosleep"), 98900 + 200 + 100,
+	       "lock: holder -> clock_nanosleep (followed recursively)");
+	tap_eq(edge(&r.g, "clock_nanosleep", "timer"), 98900, "lock: holder's sleep ended by the timer");
+	tap_eq(edge(&r.g, "CPU 1", "idle (CPU waking up)"), 200,
+	       "lock: runnable on an idle CPU -> the CPU waking up");
+	tap_eq(cr->state_ns[ST_BLOCKED], 99400, "lock: blocked time");
+	tap_eq(cr->state_ns[ST_RUNNABLE], 200, "lock: runnable time");
+	tap_eq(cr->state_ns[ST_RUNNING], 200, "lock: running time");
+	tap_eq(cr->class_ns[C_SYNC], 99400, "lock: classified synchronisation");
+	tap_eq(cr->class_ns[C_CPU], 200, "lock: runnable classified CPU");
+	tap_ok(cr->ncauses && cr->causes[0].cls == C_SYNC &&
+	       strstr(cr->causes[0].what, "0x1000") &&
+	       strstr(cr->causes[0].what, "t10 [10]"),
+	       "lock: main cause names the futex and the releaser (%s)",
+	       cr->ncauses ? cr->causes[0].what : "none");
+	tap_eq(cr->nlocks, 1, "lock view: one futex");
+	tap_eq(cr->nlocks ? (uint64_t)cr->locks[0].uaddr : 0, 0x1000, "lock view: its address");
+	tap_eq(cr->nlocks && cr->locks[0].nreleasers ? (uint64_t)cr->locks[0].releasers[0].tid : 0,
+	       10, "lock view: released by the holder");
+	tap_eq(cr->nlocks && cr->locks[0].nwaiters ? (uint64_t)cr->locks[0].waiters[0].tid : 0,
+	       20, "lock view: the waiter");
+
+	/* The formats run and say the essentials. */
+	{
+		char buf[16384] = "";
+		FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+		ex_out_text(f, &r, 0.005);
+		ex_out_json(f, &r);
+		ex_out_dot(f, &r, 0.005);
+		fclose(f);
+		tap_ok(strstr(buf, "`- futex (99800 us") == NULL &&
+		       strstr(buf, "- futex (100 us") && strstr(buf, "- t10 [10] (99 us"),
+		       "text tree shows thread -> futex -> holder");
+		tap_ok(strstr(buf, "\"kind\":\"woken_by\"") != NULL, "JSON has the woken_by edge");
+		tap_ok(strstr(buf, "digraph depgraph") != NULL, "DOT output");
+	}
+	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
+static void test_cpu(void)
+{
+	struct ex_report r = { 0 };
+
+	ex_model_init(&m);
+	sw(0, 1, 0, 0, 30);
+	/* preempted: LTTng's TASK_REPORT_MAX encoding */
+	sw(100, 1, 30, 0x100, 40);
+	sw(200100, 1, 40, 1, 30);
+	sw(200200, 1, 30, 1, 0);
+	ex_model_finish(&m);
+	ex_report_build(&r, &m, "synthetic", 30, 0, 200200);
+	tap_eq(r.cr.state_ns[ST_RUNNABLE], 200000, "cpu: preempted time is runnable");
+	tap_eq(edge(&r.g, "user space", "CPU 1"), 200000, "cpu: runnable -> CPU 1");
+	tap_eq(edge(&r.g, "CPU 1", "t40 [40]"), 200000, "cpu: CPU 1 -> the thread that ran");
+	tap_eq(r.cr.class_ns[C_CPU], 200000, "cpu: classified CPU contention");
+	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
+static void test_disk(void)
+{
+	struct ex_report r = { 0 };
+	struct ex_ev ev;
+
+	ex_model_init(&m);
+	sw(0, 1, 0, 0, 50);
+	sw(0, 0, 0, 0, 60);
+	ex_ev_init(&ev, EV_SD_FD, 0, 0);
+	ev.pid = 50;
+	ev.fd = 3;
+	snprintf(ev.filename, sizeof(ev.filename), "/dev/nullb0");
+	feed(&ev);
+	sys(1, 1, 50, true, "pwrite64", 3);
+	blk(EV_BLK_INSERT, 5, 0, 8, 60);
+	sw(6, 0, 60, 2, 0);
+	blk(EV_BLK_INSERT, 10, 1, 0, 50);
+	blk(EV_BLK_ISSUE, 11, 1, 0, 50);
+	sw(20, 1, 50, 2, 0);
+	simple(EV_TIMER_ENTRY, 100010, 0);
+	blk(EV_BLK_COMPLETE, 100010, 0, 0, -1);
+	wake(100010, 0, 50);
+	blk(EV_BLK_COMPLETE, 100020, 0, 8, -1);
+	wake(100020, 0, 60);
+	simple(EV_TIMER_EXIT, 100030, 0);
+	sw(100100, 1, 0, 0, 50);
+	sys(100200, 1, 50, false, "pwrite64", 4096);
+	ex_model_finish(&m);
+	ex_report_build(&r, &m, "synthetic", 50, 0, 100200);
+	tap_eq(edge(&r.g, "pwrite64", "disk 251:0"), 99990, "disk: blocked -> disk (own request)");
+	tap_eq(edge(&r.g, "disk 251:0", "t60 [60]"), 99990, "disk: disk -> the other writer in flight");
+	tap_eq(r.cr.class_ns[C_IO], 99990, "disk: classified I/O");
+	tap_ok(r.cr.ncauses && strstr(r.cr.causes[0].what, "/dev/nullb0") != NULL,
+	       "disk: the cause names the file (%s)", r.cr.ncauses ? r.cr.causes[0].what : "none");
+	tap_eq(r.cr.bytes_written, 4096, "disk: bytes written");
+	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
+static void test_syscall_before_trace(void)
+{
+	struct ex_report r = { 0 };
+
+	ex_model_init(&m);
+	sw(0, 0, 70, 1, 0);		/* blocked since before the trace */
+	sw(50, 0, 0, 0, 80);
+	wake(1000, 0, 70);		/* woken by 80 */
+	sw(1100, 0, 80, 1, 70);
+	sys(1200, 0, 70, false, "read", 10);
+	ex_model_finish(&m);
+	ex_report_build(&r, &m, "synthetic", 70, 0, 1200);
+	tap_eq(edge(&r.g, "t70 [70]", "read"), 1200, "open syscall at trace start gets the time before its exit");
+	tap_eq(edge(&r.g, "read", "t80 [80]"), 1000, "its blocked time depends on the waker");
+	tap_eq(r.cr.class_ns[C_UNKNOWN] + r.cr.class_ns[C_IO], 1000,
+	       "read without fd is classified (unknown)");
+	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
+static void test_graph_merge(void)
+{
+	struct ex_graph a, b;
+	int x, y;
+
+	ex_graph_init(&a, true);
+	ex_graph_init(&b, true);
+	x = ex_graph_node(&a, N_THREAD, 1, "w", "");
+	y = ex_graph_node(&a, N_SYSCALL, 1, "w", "futex");
+	ex_graph_add(&a, x, y, E_CONTEXT, 10);
+	ex_graph_add(&a, x, y, E_CONTEXT, 5);
+	tap_eq(a.nedges, 1, "Algorithm 2: an existing edge is not duplicated");
+	tap_eq(a.edges[0].weight, 15, "Algorithm 2: its weight is summed");
+	x = ex_graph_node(&b, N_THREAD, 2, "w", "");	/* same name: same node */
+	y = ex_graph_node(&b, N_SYSCALL, 2, "w", "futex");
+	ex_graph_add(&b, x, y, E_CONTEXT, 7);
+	ex_graph_merge(&a, &b);
+	tap_eq(a.nnodes, 2, "merge by name: nodes shared");
+	tap_eq(a.edges[0].weight, 22, "merge: weights summed");
+	tap_eq(a.edges[0].count, 3, "merge: counts summed");
+	ex_graph_free(&a);
+	ex_graph_free(&b);
+}
+
+int main(void)
+{
+	test_lock();
+	test_cpu();
+	test_disk();
+	test_syscall_before_trace();
+	test_graph_merge();
+	return tap_done();
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ex_classify.c - GAPP-style classification of the slow thread's waiting
+ * time, one state interval at a time:
+ *
+ *   runnable                              -> CPU contention (the CPU)
+ *   blocked in futex                      -> synchronisation (address, waker;
+ *                                            the lock view)
+ *   blocked while an own block request    -> I/O block (disk, file name)
+ *     completed
+ *   blocked in a sleep syscall, or woken  -> timers / sleeps
+ *     by a timer
+ *   blocked in a syscall on an fd         -> I/O file / pipe / network (name
+ *                                            from openat or the statedump)
+ *   anything else                         -> unknown (with what woke it)
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ex_classify.h"
+#include "ex_depgraph.h"
+#include "ex_util.h"
+
+static const char *const class_names[] = {
+	[C_RUNNING] = "running", [C_SYNC] = "synchronisation", [C_IO] = "io",
+	[C_CPU] = "cpu", [C_TIMER] = "timer", [C_UNKNOWN] = "unknown",
+};
+
+const char *ex_class_name(enum ex_class c)
+{
+	return class_names[c];
+}
+
+const char *ex_state_name(enum ex_state s)
+{
+	static const char *const names[] = { "running", "runnable", "blocked" };
+
+	return names[s];
+}
+
+static bool in_list(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(name, *list))
+			return true;
+	return false;
+}
+
+static const char *const sleep_calls[] = {
+	"nanosleep", "clock_nanosleep", "pause", NULL,
+};
+static const char *const wait_calls[] = {
+	"select", "pselect6", "poll", "ppoll", "epoll_wait", "epoll_pwait",
+	"epoll_pwait2", NULL,
+};
+static const char *const net_calls[] = {
+	"recvfrom", "recvmsg", "recvmmsg", "sendto", "sendmsg", "sendmmsg",
+	"accept", "accept4", "connect", NULL,
+};
+static const char *const read_calls[] = {
+	"read", "pread64", "readv", "preadv", "preadv2", "recvfrom", "recvmsg", NULL,
+};
+static const char *const write_calls[] = {
+	"write", "pwrite64", "writev", "pwritev", "pwritev2", "sendto", "sendmsg", NULL,
+};
+
+static void add_cause(struct ex_class_report *r, enum ex_class cls,
+		      const char *what, uint64_t ns)
+{
+	struct ex_cause *c;
+
+	r->class_ns[cls] += ns;
+	r->class_count[cls]++;
+	for (size_t i = 0; i < r->ncauses; i++)
+		if (r->causes[i].cls == cls && !strcmp(r->causes[i].what, what)) {
+			r->causes[i].ns += ns;
+			r->causes[i].count++;
+			return;
+		}
+	c = EX_PUSH(r->causes, r->ncauses, r->cap_causes);
+	c->cls = cls;
+	ex_strlcpy(c->what, what, sizeof(c->what));
+	c->ns = ns;
+	c->count = 1;
+}
+
+static void add_who(struct ex_who **arr, size_t *n, size_t *cap, int tid,
+		    uint64_t ns)
+{
+	struct ex_who *w;
+
+	for (size_t i = 0; i < *n; i++)
+		if ((*arr)[i].tid == tid) {
+			(*arr)[i].ns += ns;
+			(*arr)[i].count++;
+			return;
+		}
+	w = ex_push(arr, n, cap, sizeof(**arr));
+	w->tid = tid;
+	w->ns = ns;
+	w->count = 1;
+}
+
+static void add_lock(struct ex_class_report *r, int64_t uaddr, int waiter,
+		     int releaser, uint64_t ns)
+{
+	struct ex_lock *l = NULL;
+
+	for (size_t i = 0; i < r->nlocks; i++)
+		if (r->locks[i].uaddr == uaddr)
+			l = &r->locks[i];
+	if (!l) {
+		l = EX_PUSH(r->locks, r->nlocks, r->cap_locks);
+		l->uaddr = uaddr;
+	}
+	l->ns += ns;
+	l->count++;
+	if (ns > l->max_ns)
+		l->max_ns = ns;
+	add_who(&l->waiters, &l->nwaiters, &l->cap_waiters, waiter, ns);
+	if (releaser > 0)
+		add_who(&l->releasers, &l->nreleasers, &l->cap_releasers,
+			releaser, ns);
+}
+
+static struct ex_ctx_time *ctx_time(struct ex_class_report *r, const char *name)
+{
+	struct ex_ctx_time *c;
+
+	for (size_t i = 0; i < r->nctx; i++)
+		if (!strcmp(r->ctx[i].name, name))
+			return &r->ctx[i];
+	c = EX_PUSH(r->ctx, r->nctx, r->cap_ctx);
+	ex_strlcpy(c->name, name, sizeof(c->name));
+	return c;
+}
+
+static void waker_text(const struct ex_model *m, const struct ex_interval *iv,
+		       char *buf, size_t size)
+{
+	switch (iv->wake) {
+	case WK_THREAD:
+		snprintf(buf, size, "%s [%d]", ex_model_comm(m, iv->waker_tid),
+			 iv->waker_tid);
+		break;
+	case WK_TIMER:
+		snprintf(buf, size, "timer");
+		break;
+	case WK_IRQ:
+	case WK_SOFTIRQ:
+		snprintf(buf, size, "%s", iv->wname);
+		break;
+	default:
+		snprintf(buf, size, "nothing in the trace");
+		break;
+	}
+}
+
+static void classify_blocked(const struct ex_model *m, const struct ex_thread *t,
+			     const struct ex_interval *iv, uint64_t ns,
+			     struct ex_class_report *r)
+{
+	const struct ex_syscall *sc = iv->sys >= 0 ? &t->sys[iv->sys] : NULL;
+	const char *sys = sc ? sc->name : "";
+	int pid = t->pid > 0 ? t->pid : t->tid;
+	const struct ex_request *own;
+	char what[200], waker[96];
+	const char *fname;
+
+	waker_text(m, iv, waker, sizeof(waker));
+	if (!strcmp(sys, "futex")) {
+		snprintf(what, sizeof(what), "futex 0x%" PRIx64 " released by %s",
+			 (uint64_t)sc->uaddr, waker);
+		add_cause(r, C_SYNC, what, ns);
+		add_lock(r, sc->uaddr, t->tid,
+			 iv->wake == WK_THREAD ? iv->waker_tid : -1, ns);
+		return;
+	}
+	own = ex_dg_own_request(m, t->tid, iv);
+	fname = sc && sc->fd >= 0 ? ex_model_fdname(m, pid, sc->fd, iv->start) : "";
+	if (own) {
+		snprintf(what, sizeof(what), "block disk %u:%u in %s%s%s",
+			 (unsigned int)(own->dev >> 20),
+			 (unsigned int)(own->dev & 0xfffff), sys[0] ? sys : "kernel",
+			 fname[0] ? " on " : "", fname);
+		add_cause(r, C_IO, what, ns);
+		return;
+	}
+	if (in_list(sys, sleep_calls) ||
+	    (iv->wake == WK_TIMER && (in_list(sys, wait_calls) || !sys[0]))) {
+		snprintf(what, sizeof(what), "%s in %s", iv->wake == WK_TIMER ?
+			 "timer expiry" : "sleep", sys[0] ? sys : "kernel");
+		add_cause(r, C_TIMER, what, ns);
+		return;
+	}
+	if ((sc && sc->fd >= 0) || in_list(sys, net_calls)) {
+		const char *kind = "file";
+
+		if (!strncmp(fname, "socket", 6) || in_list(sys, net_calls))
+			kind = "network";
+		else if (!strncmp(fname, "pipe", 4))
+			kind = "pipe";
+		snprintf(what, sizeof(what), "%s %s fd %" PRId64 "%s%s, woken by %s",
+			 kind, sys, sc ? sc->fd : -1, fname[0] ? " " : "", fname,
+			 waker);
+		add_cause(r, C_IO, what, ns);
+		return;
+	}
+	if (iv->wake == WK_TIMER) {
+		snprintf(what, sizeof(what), "timer expiry in %s", sys[0] ? sys : "kernel");
+		add_cause(r, C_TIMER, what, ns);
+		return;
+	}
+	snprintf(what, sizeof(what), "blocked in %s, woken by %s",
+		 sys[0] ? sys : "kernel (no syscall)", waker);
+	add_cause(r, C_UNKNOWN, what, ns);
+}
+
+static int by_cause(const void *a, const void *b)
+{
+	const struct ex_cause *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static int by_lock(const void *a, const void *b)
+{
+	const struct ex_lock *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static int by_who(const void *a, const void *b)
+{
+	const struct ex_who *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
+		 struct ex_class_report *r)
+{
+	const struct ex_thread *t = ex_model_thread(m, tid);
+
+	memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->start = s;
+	r->end = e;
+	if (!t)
+		return;
+	for (size_t i = ex_thread_first_iv(t, s); i < t->niv && t->iv[i].start < e; i++) {
+		const struct ex_interval *iv = &t->iv[i];
+		uint64_t ns = ex_overlap(iv->start, iv->end, s, e);
+		char what[64];
+
+		if (!ns)
+			continue;
+		r->state_ns[iv->state] += ns;
+		ctx_time(r, iv->sys >= 0 ? t->sys[iv->sys].name : "user space")
+			->ns[iv->state] += ns;
+		switch (iv->state) {
+		case ST_RUNNING:
+			r->class_ns[C_RUNNING] += ns;
+			break;
+		case ST_RUNNABLE:
+			snprintf(what, sizeof(what), "waiting for CPU %d", iv->cpu);
+			add_cause(r, C_CPU, what, ns);
+			break;
+		case ST_BLOCKED:
+			classify_blocked(m, t, iv, ns, r);
+			break;
+		}
+	}
+	for (size_t i = 0; i < t->nsys; i++) {
+		const struct ex_syscall *sc = &t->sys[i];
+
+		if (sc->start < s || sc->start >= e)
+			continue;
+		r->syscalls++;
+		ctx_time(r, sc->name)->count++;
+		if (sc->ret > 0 && sc->end != EX_TS_OPEN) {
+			if (in_list(sc->name, read_calls))
+				r->bytes_read += (uint64_t)sc->ret;
+			else if (in_list(sc->name, write_calls))
+				r->bytes_written += (uint64_t)sc->ret;
+		}
+	}
+	for (uint64_t i = 0; i < t->faults; i++)
+		r->faults += t->fault_ts[i] >= s && t->fault_ts[i] < e;
+	if (r->ncauses > 1)
+		qsort(r->causes, r->ncauses, sizeof(*r->causes), by_cause);
+	if (r->nlocks > 1)
+		qsort(r->locks, r->nlocks, sizeof(*r->locks), by_lock);
+	for (size_t i = 0; i < r->nlocks; i++) {
+		if (r->locks[i].nwaiters > 1)
+			qsort(r->locks[i].waiters, r->locks[i].nwaiters,
+			      sizeof(struct ex_who), by_who);
+		if (r->locks[i].nreleasers > 1)
+			qsort(r->locks[i].releasers, r->locks[i].nreleasers,
+			      sizeof(struct ex_who), by_who);
+	}
+}
+
+void ex_class_report_free(struct ex_class_report *r)
+{
+	for (size_t i = 0; i < r->nlocks; i++) {
+		free(r->locks[i].waiters);
+		free(r->locks[i].releasers);
+	}
+	free(r->locks);
+	free(r->causes);
+	free(r->ctx);
+	memset(r, 0, sizeof(*r));
+}

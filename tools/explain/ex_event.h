@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ex_event.h - one kernel trace event, decoded into the few fields the
+ * explain analysis uses.  The trace reader (ex_trace.c, libbabeltrace2)
+ * produces them; the unit tests build them by hand.  Absent values are -1
+ * (integers) or "" (strings).
+ */
+#ifndef LT_EX_EVENT_H
+#define LT_EX_EVENT_H
+
+#include <stdint.h>
+
+enum ex_ev_type {
+	EV_OTHER,
+	EV_SWITCH,		/* tid=prev, next_tid, state=prev_state */
+	EV_WAKING,		/* tid woken, target_cpu (sched_waking/wakeup) */
+	EV_WAKEUP_NEW,		/* tid, a new thread becomes runnable */
+	EV_FORK,		/* parent_tid, tid=child, pid=child tgid */
+	EV_EXIT,		/* tid */
+	EV_SYS_ENTRY,		/* name, fd/uaddr/op/filename when present */
+	EV_SYS_EXIT,		/* name, ret */
+	EV_IRQ_ENTRY,		/* name = handler name or irq number */
+	EV_IRQ_EXIT,
+	EV_SOFTIRQ_ENTRY,	/* name = vector */
+	EV_SOFTIRQ_EXIT,
+	EV_TIMER_ENTRY,		/* hrtimer / timer expiry */
+	EV_TIMER_EXIT,
+	EV_BLK_INSERT,		/* dev, sector, tid (submitter) */
+	EV_BLK_ISSUE,
+	EV_BLK_COMPLETE,	/* dev, sector */
+	EV_SD_PROCESS,		/* statedump: tid, pid, comm, ftable */
+	EV_SD_FD,		/* statedump: pid or ftable, fd, filename */
+	EV_ALERT,		/* latency_tracker:*: name=tracker, tid, delay */
+	EV_PAGE_FAULT,
+};
+
+#define EX_COMM_LEN 24
+#define EX_NAME_LEN 48
+#define EX_PATH_LEN 256
+
+struct ex_ev {
+	enum ex_ev_type type;
+	uint64_t ts;		/* CLOCK_MONOTONIC ns */
+	int cpu;
+	int ctx_tid;		/* "tid" context of the event, or -1 */
+	int ctx_pid;		/* "pid" context, or -1 */
+	int tid;
+	int next_tid;
+	int pid;
+	int parent_tid;
+	int target_cpu;
+	long state;
+	char comm[EX_COMM_LEN];
+	char next_comm[EX_COMM_LEN];
+	char name[EX_NAME_LEN];
+	char filename[EX_PATH_LEN];
+	int64_t fd;
+	int64_t uaddr;
+	int64_t op;
+	int64_t ret;
+	uint64_t dev;
+	uint64_t sector;
+	uint64_t delay;
+	uint64_t ftable;
+};
+
+/* An event with every field absent. */
+void ex_ev_init(struct ex_ev *ev, enum ex_ev_type type, uint64_t ts, int cpu);
+
+#endif /* LT_EX_EVENT_H */

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ex_main.c - `latency-tracker explain`: options, choice of the slow
+ * interval(s) (--tid/--at/--window, or the latency_tracker alert events of
+ * the snapshot), one report each, in the requested formats.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "ex_model.h"
+#include "ex_opts.h"
+#include "ex_report.h"
+#include "ex_trace.h"
+#include "ex_util.h"
+#include "explain.h"
+
+extern char **environ;
+
+static const char usage[] =
+"usage: latency-tracker explain SNAPSHOT [--tid T] [--at TS --window D]\n"
+"                               [--format text|json|dot] [-o DIR] [--min-share PCT]\n"
+"       latency-tracker explain --compare SNAPSHOT... [--tid T --between SYSCALL]\n"
+"                               [-k 2..4] [--format text|json|dot] [-o DIR]\n"
+"\n"
+"Explain why a thread was slow, from an LTTng kernel snapshot: its states\n"
+"(running, runnable, blocked per syscall), its waiting dependency graph and\n"
+"the classification of its waiting time (synchronisation, I/O, CPU, timer).\n"
+"Without --tid, every latency_tracker alert event of the snapshot is\n"
+"explained; --at TS (CLOCK_MONOTONIC ns, the alert's ts) --window D gives\n"
+"the interval [TS-D, TS].  D takes ns or a unit: 100ms, 250us, 1s.\n"
+"--compare clusters executions (the alerts, or the spans of --tid between\n"
+"consecutive calls of SYSCALL) with k-means and compares the fastest and\n"
+"slowest clusters' graphs.  -o DIR also writes explain.txt, explain.json,\n"
+"explain-N.dot (and explain-N.svg when Graphviz is installed).\n";
+
+int ex_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("latency-tracker explain: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EX_EXIT_BAD;
+}
+
+int ex_render_svg(const char *dot, const char *svg)
+{
+	char *argv[] = { "dot", "-Tsvg", "-o", (char *)svg, (char *)dot, NULL };
+	pid_t pid;
+	int st;
+
+	if (posix_spawnp(&pid, "dot", NULL, NULL, argv, environ))
+		return -1;
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -1;
+	return 0;
+}
+
+/* "123", "100ms", "250us", "2s", "10ns" -> ns; -1 on error. */
+static int parse_ns(const char *s, uint64_t *out)
+{
+	static const struct { const char *u; uint64_t mul; } units[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 },
+	};
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (!strcmp(end, units[i].u)) {
+			*out = v * units[i].mul;
+			return 0;
+		}
+	return -1;
+}
+
+struct interval {
+	int tid;
+	uint64_t s, e;
+	char origin[96];
+};
+
+static int pick_intervals(const struct ex_opts *o, const struct ex_model *m,
+			  struct interval **out, size_t *n)
+{
+	size_t cap = 0;
+	struct interval *iv;
+
+	*out = NULL;
+	*n = 0;
+	if (o->tid >= 0) {
+		const struct ex_thread *t = ex_model_thread(m, o->tid);
+
+		if (!t || !t->niv)
+			return ex_fail("thread %d does not appear in the trace", o->tid);
+	}
+	if (o->at) {
+		if (o->tid < 0 || !o->window)
+			return ex_fail("--at needs --tid and --window");
+		if (o->window > o->at)
+			return ex_fail("--window is longer than --at");
+		if (o->at <= m->first_ts || o->at - o->window >= m->last_ts)
+			return ex_fail("interval [%" PRIu64 ", %" PRIu64 "] is outside the trace [%" PRIu64 ", %" PRIu64 "]",
+				       o->at - o->window, o->at, m->first_ts, m->last_ts);
+		iv = EX_PUSH(*out, *n, cap);
+		iv->tid = o->tid;
+		iv->e = o->at;
+		iv->s = o->at - o->window;
+		snprintf(iv->origin, sizeof(iv->origin), "--at --window");
+		return 0;
+	}
+	for (size_t i = 0; i < m->nalerts; i++) {
+		const struct ex_alert *a = &m->alerts[i];
+
+		if (o->tid >= 0 && a->tid != o->tid)
+			continue;
+		if (!ex_model_thread(m, a->tid))
+			continue;
+		iv = EX_PUSH(*out, *n, cap);
+		iv->tid = a->tid;
+		iv->e = a->ts;
+		iv->s = a->delay < a->ts ? a->ts - a->delay : 0;
+		snprintf(iv->origin, sizeof(iv->origin), "latency_tracker %s alert",
+			 a->tracker);
+	}
+	if (*n)
+		return 0;
+	if (o->tid < 0)
+		return ex_fail("no latency_tracker alert event in the snapshot: give --tid (and --at/--window)");
+	{
+		const struct ex_thread *t = ex_model_thread(m, o->tid);
+
+		iv = EX_PUSH(*out, *n, cap);
+		iv->tid = o->tid;
+		iv->s = t->iv[0].start;
+		iv->e = t->iv[t->niv - 1].end;
+		snprintf(iv->origin, sizeof(iv->origin), "the whole trace");
+	}
+	return 0;
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t size)
+{
+	FILE *f;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		ex_fail("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static int write_outdir(const struct ex_opts *o, struct ex_report *r, size_t n)
+{
+	char path[4096], svg[4096], name[64];
+	FILE *f;
+
+	if (mkdir(o->outdir, 0755) && errno != EEXIST)
+		return ex_fail("%s: %s", o->outdir, strerror(errno));
+	if (!(f = open_out(o->outdir, "explain.txt", path, sizeof(path))))
+		return EX_EXIT_BAD;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs("\n====\n\n", f);
+		ex_out_text(f, &r[i], o->min_share);
+	}
+	fclose(f);
+	if (!(f = open_out(o->outdir, "explain.json", path, sizeof(path))))
+		return EX_EXIT_BAD;
+	fputs("{\"reports\":[", f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		ex_out_json(f, &r[i]);
+	}
+	fputs("]}\n", f);
+	fclose(f);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "explain-%zu.dot", i + 1);
+		if (!(f = open_out(o->outdir, name, path, sizeof(path))))
+			return EX_EXIT_BAD;
+		ex_out_dot(f, &r[i], o->min_share);
+		fclose(f);
+		snprintf(svg, sizeof(svg), "%s/explain-%zu.svg", o->outdir, i + 1);
+		if (!ex_render_svg(path, svg) && o->format == FMT_TEXT)
+			printf("graph: %s\n", svg);
+	}
+	return 0;
+}
+
+static int explain_one(const struct ex_opts *o)
+{
+	struct ex_model m;
+	struct interval *iv = NULL;
+	struct ex_report *r;
+	size_t n = 0;
+	char err[512];
+	int ret;
+
+	ex_model_init(&m);
+	if (ex_trace_read(o->traces[0], &m, err, sizeof(err))) {
+		ex_model_free(&m);
+		return ex_fail("%s", err);
+	}
+	ret = pick_intervals(o, &m, &iv, &n);
+	if (ret) {
+		ex_model_free(&m);
+		return ret;
+	}
+	r = ex_xcalloc(n, sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		ex_report_build(&r[i], &m, o->traces[0], iv[i].tid, iv[i].s, iv[i].e);
+		ex_strlcpy(r[i].origin, iv[i].origin, sizeof(r[i].origin));
+	}
+	if (o->format == FMT_JSON)
+		fputs("{\"reports\":[", stdout);
+	for (size_t i = 0; i < n; i++) {
+		switch (o->format) {
+		case FMT_TEXT:
+			if (i)
+				fputs("\n====\n\n", stdout);
+			ex_out_text(stdout, &r[i], o->min_share);
+			break;
+		case FMT_JSON:
+			if (i)
+				fputc(',', stdout);
+			ex_out_json(stdout, &r[i]);
+			break;
+		case FMT_DOT:
+			ex_out_dot(stdout, &r[i], o->min_share);
+			break;
+		}
+	}
+	if (o->format == FMT_JSON)
+		fputs("]}\n", stdout);
+	fflush(stdout);
+	if (o->outdir)
+		ret = write_outdir(o, r, n);
+	for (size_t i = 0; i < n; i++)
+		ex_report_free(&r[i]);
+	free(r);
+	free(iv);
+	ex_model_free(&m);
+	return ret;
+}
+
+int lt_explain_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tid", required_argument, NULL, 't' },
+		{ "at", required_argument, NULL, 'a' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "min-share", required_argument, NULL, 'm' },
+		{ "compare", no_argument, NULL, 'c' },
+		{ "between", required_argument, NULL, 'b' },
+		{ "clusters", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ex_opts o = { .tid = -1, .min_share = 0.005, .k = 2 };
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:a:w:f:o:m:cb:k:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o.tid = (int)strtol(optarg, &end, 10);
+			if (*end || o.tid <= 0)
+				return ex_fail("--tid: not a thread id: %s", optarg);
+			break;
+		case 'a':
+			if (parse_ns(optarg, &o.at) || !o.at)
+				return ex_fail("--at: not a timestamp in ns: %s", optarg);
+			break;
+		case 'w':
+			if (parse_ns(optarg, &o.window) || !o.window)
+				return ex_fail("--window: not a duration: %s", optarg);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				o.format = FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o.format = FMT_JSON;
+			else if (!strcmp(optarg, "dot"))
+				o.format = FMT_DOT;
+			else
+				return ex_fail("--format: text, json or dot, not %s", optarg);
+			break;
+		case 'o':
+			o.outdir = optarg;
+			break;
+		case 'm':
+			o.min_share = strtod(optarg, &end) / 100.0;
+			if (*end || o.min_share < 0 || o.min_share > 1)
+				return ex_fail("--min-share: a percentage, not %s", optarg);
+			break;
+		case 'c':
+			o.compare = true;
+			break;
+		case 'b':
+			o.between = optarg;
+			break;
+		case 'k':
+			o.k = (int)strtol(optarg, &end, 10);
+			if (*end || o.k < 2 || o.k > 4)
+				return ex_fail("-k: 2 to 4 clusters, not %s", optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return EX_EXIT_BAD;
+		}
+	}
+	o.traces = argv + optind;
+	o.ntraces = argc - optind;
+	if (o.ntraces < 1) {
+		fputs(usage, stderr);
+		return EX_EXIT_BAD;
+	}
+	if (o.compare)
+		return ex_compare_main(&o);
+	if (o.ntraces > 1)
+		return ex_fail("one snapshot at a time (several only with --compare)");
+	if (o.between)
+		return ex_fail("--between goes with --compare");
+	return explain_one(&o);
+}

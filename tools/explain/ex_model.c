@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ex_model.c - the per-thread state machine that turns the event stream
+ * into the state database of ex_model.h (DepGraph III-B, Figures 2-3):
+ *
+ *   sched_switch  prev: running -> runnable (preempted, prev_state has no
+ *                 sleep bit) or blocked; next: -> running.  CPU slices.
+ *   sched_waking  blocked -> runnable; the waker is the CPU's interrupt
+ *                 context when one is open there (timer, irq, softirq),
+ *                 else the thread running on that CPU (with its syscall).
+ *   syscalls      entry/exit per thread; a running interval is split at
+ *                 each so running time is attributed to its syscall.
+ *   block_rq_*    requests in flight, per submitter.
+ *
+ * Threads first seen in the middle of the trace get the state the first
+ * event implies; a syscall whose entry predates the trace is opened at the
+ * thread's first appearance when its exit is seen.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ex_model.h"
+#include "ex_util.h"
+
+/* sched_switch prev_state as LTTng encodes it: 0 (TASK_RUNNING) or
+ * TASK_REPORT_MAX (preempted) mean runnable; otherwise one bit per state
+ * in the order of the kernel's task state letters. */
+#define EX_STATE_SLEEP_MASK 0xffL
+static const char state_letters[] = "SDTtXZPI";
+
+static char state_letter(long state)
+{
+	for (unsigned int i = 0; i < sizeof(state_letters) - 1; i++)
+		if (state & (1L << i))
+			return state_letters[i];
+	return '?';
+}
+
+void ex_model_init(struct ex_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	for (int i = 0; i < EX_MAX_CPUS; i++)
+		m->cpu[i].cur = -1;
+}
+
+void ex_model_free(struct ex_model *m)
+{
+	for (size_t i = 0; i < m->nth; i++) {
+		struct ex_thread *t = m->th[i];
+
+		free(t->iv);
+		free(t->sys);
+		free(t->fault_ts);
+		free(t->pending_open);
+		free(t);
+	}
+	free(m->th);
+	free(m->th_index);
+	for (int i = 0; i < EX_MAX_CPUS; i++)
+		free(m->cpu[i].sl);
+	free(m->rq);
+	for (size_t i = 0; i < m->nfds; i++)
+		free(m->fds[i].name);
+	free(m->fds);
+	free(m->ftab);
+	free(m->alerts);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- thread table (open addressing on tid) ---- */
+
+static size_t tid_slot(const struct ex_model *m, int tid)
+{
+	size_t mask = m->th_index_cap - 1;
+	size_t i = ((unsigned int)tid * 2654435761u) & mask;
+
+	while (m->th_index[i] && m->th[m->th_index[i] - 1]->tid != tid)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void tid_rehash(struct ex_model *m)
+{
+	size_t cap = m->th_index_cap ? m->th_index_cap * 2 : 256;
+
+	free(m->th_index);
+	m->th_index = ex_xcalloc(cap, sizeof(*m->th_index));
+	m->th_index_cap = cap;
+	for (size_t i = 0; i < m->nth; i++)
+		m->th_index[tid_slot(m, m->th[i]->tid)] = (int)i + 1;
+}
+
+struct ex_thread *ex_model_thread(const struct ex_model *m, int tid)
+{
+	size_t i;
+
+	if (!m->th_index_cap)
+		return NULL;
+	i = tid_slot(m, tid);
+	return m->th_index[i] ? m->th[m->th_index[i] - 1] : NULL;
+}
+
+static struct ex_thread *thread_get(struct ex_model *m, int tid, uint64_t ts)
+{
+	struct ex_thread *t = ex_model_thread(m, tid), **slot;
+	if (t)
+		return t;
+	if ((m->nth + 1) * 2 > m->th_index_cap)
+		tid_rehash(m);
+	t = ex_xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->pid = -1;
+	t->cur_sys = -1;
+	t->last_cpu = -1;
+	t->first_seen = ts;
+	slot = EX_PUSH(m->th, m->nth, m->cap_th);
+	*slot = t;
+	m->th_index[tid_slot(m, tid)] = (int)m->nth;
+	return t;
+}
+
+const char *ex_model_comm(const struct ex_model *m, int tid)
+{
+	struct ex_thread *t = ex_model_thread(m, tid);
+
+	if (tid == 0)
+		return "swapper";
+	return t && t->comm[0] ? t->comm : "?";
+}
+
+static void set_comm(struct ex_thread *t, const char *comm)
+{
+	if (comm && comm[0])
+		ex_strlcpy(t->comm, comm, sizeof(t->comm));
+}
+
+/* ---- state intervals ---- */
+
+static struct ex_interval *iv_cur(struct ex_thread *t)
+{
+	if (!t->niv || t->iv[t->niv - 1].end != EX_TS_OPEN)
+		return NULL;
+	return &t->iv[t->niv - 1];
+}
+
+static struct ex_interval *iv_open(struct ex_thread *t, enum ex_state st,
+				   uint64_t ts, int cpu)
+{
+	struct ex_interval *iv = EX_PUSH(t->iv, t->niv, t->cap_iv);
+
+	iv->start = ts;
+	iv->end = EX_TS_OPEN;
+	iv->state = st;
+	iv->cpu = cpu;
+	iv->sys = t->cur_sys;
+	iv->wake = WK_NONE;
+	iv->waker_tid = -1;
+	iv->waker_sys = -1;
+	return iv;
+}
+
+static void iv_close(struct ex_interval *iv, uint64_t ts)
+{
+	iv->end = ts < iv->start ? iv->start : ts;
+}
+
+/* Split the running interval of t at ts (its syscall changed). */
+static void running_split(struct ex_thread *t, uint64_t ts)
+{
+	struct ex_interval *cur = iv_cur(t);
+	int cpu;
+
+	if (!cur || cur->state != ST_RUNNING)
+		return;
+	cpu = cur->cpu;
+	if (ts == cur->start) {
+		cur->sys = t->cur_sys;
+		return;
+	}
+	iv_close(cur, ts);
+	iv_open(t, ST_RUNNING, ts, cpu);
+}
+
+/* ---- CPU slices ---- */
+
+static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
+		       uint64_t ts)
+{
+	struct ex_cpu *c = &m->cpu[cpu];
+
+	if (cpu + 1 > m->ncpu)
+		m->ncpu = cpu + 1;
+	if (c->cur >= 0 || c->nsl || prev >= 0) {
+		struct ex_slice *s = EX_PUSH(c->sl, c->nsl, c->cap_sl);
+
+		s->start = c->cur >= 0 ? c->cur_start : m->first_ts;
+		s->end = ts;
+		s->tid = c->cur >= 0 ? c->cur : prev;
+	}
+	c->cur = next;
+	c->cur_start = ts;
+}
+
+/* The thread a context-less event belongs to. */
+static int event_tid(const struct ex_model *m, const struct ex_ev *ev)
+{
+	if (ev->ctx_tid >= 0)
+		return ev->ctx_tid;
+	if (ev->cpu >= 0 && ev->cpu < EX_MAX_CPUS)
+		return m->cpu[ev->cpu].cur;
+	return -1;
+}
+
+/* ---- handlers ---- */
+
+static void on_switch(struct ex_model *m, const struct ex_ev *ev)
+{
+	struct ex_thread *p = NULL, *n = NULL;
+	struct ex_interval *cur;
+
+	m->nsched++;
+	if (ev->tid > 0) {
+		p = thread_get(m, ev->tid, ev->ts);
+		set_comm(p, ev->comm);
+		cur = iv_cur(p);
+		if (!cur) {
+			uint64_t s = m->cpu[ev->cpu].cur == ev->tid ?
+				m->cpu[ev->cpu].cur_start : p->first_seen;
+
+			cur = iv_open(p, ST_RUNNING, s, ev->cpu);
+		}
+		iv_close(cur, ev->ts);
+		if ((ev->state & EX_STATE_SLEEP_MASK) == 0) {
+			iv_open(p, ST_RUNNABLE, ev->ts, ev->cpu);
+		} else {
+			cur = iv_open(p, ST_BLOCKED, ev->ts, ev->cpu);
+			cur->pstate = state_letter(ev->state);
+		}
+		p->last_cpu = ev->cpu;
+		p->last_seen = ev->ts;
+	}
+	if (ev->next_tid > 0) {
+		n = thread_get(m, ev->next_tid, ev->ts);
+		set_comm(n, ev->next_comm);
+		cur = iv_cur(n);
+		if (cur) {
+			if (cur->state == ST_RUNNABLE)
+				cur->cpu = ev->cpu;
+			iv_close(cur, ev->ts);
+		}
+		iv_open(n, ST_RUNNING, ev->ts, ev->cpu);
+		n->last_cpu = ev->cpu;
+		n->last_seen = ev->ts;
+	}
+	cpu_switch(m, ev->cpu, ev->tid, ev->next_tid, ev->ts);
+}
+
+static void on_waking(struct ex_model *m, const struct ex_ev *ev)
+{
+	struct ex_thread *t;
+	struct ex_interval *cur;
+	struct ex_cpu *c;
+
+	if (ev->tid <= 0)
+		return;
+	t = thread_get(m, ev->tid, ev->ts);
+	set_comm(t, ev->comm);
+	cur = iv_cur(t);
+	if (cur && cur->state != ST_BLOCKED)
+		return;			/* already runnable (waking, then wakeup) */
+	if (cur && ev->type == EV_WAKING) {
+		c = &m->cpu[ev->cpu];
+		if (c->depth > 0) {
+			cur->wake = c->irq[c->depth - 1].kind;
+			ex_strlcpy(cur->wname, c->irq[c->depth - 1].name,
+				   sizeof(cur->wname));
+		} else {
+			int w = ev->ctx_tid >= 0 ? ev->ctx_tid : c->cur;
+			struct ex_thread *wt = w > 0 ? ex_model_thread(m, w) : NULL;
+
+			if (w > 0) {
+				cur->wake = WK_THREAD;
+				cur->waker_tid = w;
+				cur->waker_sys = wt ? wt->cur_sys : -1;
+			}
+		}
+	}
+	if (cur)
+		iv_close(cur, ev->ts);
+	iv_open(t, ST_RUNNABLE, ev->ts,
+		ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu);
+}
+
+static void on_sys_entry(struct ex_model *m, const struct ex_ev *ev)
+{
+	int tid = event_tid(m, ev);
+	struct ex_thread *t;
+	struct ex_syscall *s;
+
+	if (tid <= 0)
+		return;
+	t = thread_get(m, tid, ev->ts);
+	if (ev->ctx_pid >= 0)
+		t->pid = ev->ctx_pid;
+	if (t->cur_sys >= 0)
+		t->sys[t->cur_sys].end = ev->ts;	/* exit lost */
+	s = EX_PUSH(t->sys, t->nsys, t->cap_sys);
+	s->start = ev->ts;
+	s->end = EX_TS_OPEN;
+	ex_strlcpy(s->name, ev->name, sizeof(s->name));
+	s->fd = ev->fd;
+	s->uaddr = ev->uaddr;
+	s->op = ev->op;
+	s->ret = -1;
+	t->cur_sys = (int)t->nsys - 1;
+	free(t->pending_open);
+	t->pending_open = ev->filename[0] ? ex_xstrdup(ev->filename) : NULL;
+	running_split(t, ev->ts);
+}
+
+static void add_fdname(struct ex_model *m, int pid, int64_t fd, uint64_t ts,
+		       const char *name)
+{
+	struct ex_fdname *f = EX_PUSH(m->fds, m->nfds, m->cap_fds);
+
+	f->pid = pid;
+	f->fd = fd;
+	f->ts = ts;
+	f->name = ex_xstrdup(name);
+}
+
+static void on_sys_exit(struct ex_model *m, const struct ex_ev *ev)
+{
+	int tid = event_tid(m, ev);
+	struct ex_thread *t;
+	struct ex_syscall *s;
+
+	if (tid <= 0)
+		return;
+	t = thread_get(m, tid, ev->ts);
+	if (t->cur_sys < 0) {
+		/* Entered before the trace began: it covers all we saw. */
+		if (t->nsys)
+			return;
+		s = EX_PUSH(t->sys, t->nsys, t->cap_sys);
+		s->start = t->first_seen;
+		ex_strlcpy(s->name, ev->name, sizeof(s->name));
+		s->fd = s->uaddr = s->op = -1;
+		t->cur_sys = 0;
+		for (size_t i = 0; i < t->niv; i++)
+			if (t->iv[i].sys < 0)
+				t->iv[i].sys = 0;
+	}
+	s = &t->sys[t->cur_sys];
+	s->end = ev->ts;
+	s->ret = ev->ret;
+	if (t->pending_open && ev->ret >= 0)
+		add_fdname(m, t->pid > 0 ? t->pid : t->tid, ev->ret, ev->ts,
+			   t->pending_open);
+	free(t->pending_open);
+	t->pending_open = NULL;
+	t->cur_sys = -1;
+	running_split(t, ev->ts);
+}
+
+static void irq_push(struct ex_model *m, const struct ex_ev *ev,
+		     enum ex_wake kind)
+{
+	struct ex_cpu *c = &m->cpu[ev->cpu];
+
+	if (c->depth < EX_IRQ_DEPTH) {
+		c->irq[c->depth].kind = kind;
+		ex_strlcpy(c->irq[c->depth].name, ev->name,
+			   sizeof(c->irq[c->depth].name));
+	}
+	c->depth++;
+}
+
+static void irq_pop(struct ex_model *m, const struct ex_ev *ev)
+{
+	struct ex_cpu *c = &m->cpu[ev->cpu];
+
+	if (c->depth > 0)
+		c->depth--;
+}
+
+static struct ex_request *rq_find_open(struct ex_model *m, uint64_t dev,
+				       uint64_t sector)
+{
+	for (size_t i = m->nrq; i-- > 0;)
+		if (m->rq[i].end == EX_TS_OPEN && m->rq[i].dev == dev &&
+		    m->rq[i].sector == sector)
+			return &m->rq[i];
+	return NULL;
+}
+
+static void on_block(struct ex_model *m, const struct ex_ev *ev)
+{
+	struct ex_request *r = rq_find_open(m, ev->dev, ev->sector);
+	int tid = ev->tid > 0 ? ev->tid : event_tid(m, ev);
+
+	switch (ev->type) {
+	case EV_BLK_INSERT:
+	case EV_BLK_ISSUE:
+		if (r)
+			return;		/* issue after insert: same request */
+		r = EX_PUSH(m->rq, m->nrq, m->cap_rq);
+		r->start = ev->ts;
+		r->end = EX_TS_OPEN;
+		r->dev = ev->dev;
+		r->sector = ev->sector;
+		r->tid = tid;
+		break;
+	case EV_BLK_COMPLETE:
+		if (r)
+			r->end = ev->ts;
+		break;
+	default:
+		break;
+	}
+}
+
+static int ftable_pid(const struct ex_model *m, uint64_t ftable)
+{
+	for (size_t i = 0; i < m->nftab; i++)
+		if (m->ftab[i].ftable == ftable)
+			return m->ftab[i].pid;
+	return -1;
+}
+
+static void on_statedump(struct ex_model *m, const struct ex_ev *ev)
+{
+	if (ev->type == EV_SD_PROCESS) {
+		struct ex_thread *t;
+
+		if (ev->tid <= 0)
+			return;
+		t = thread_get(m, ev->tid, ev->ts);
+		if (ev->pid > 0)
+			t->pid = ev->pid;
+		set_comm(t, ev->comm);
+		if (ev->ftable && ev->pid > 0 && ftable_pid(m, ev->ftable) < 0) {
+			m->nftab++;
+			if (m->nftab > m->cap_ftab) {
+				m->cap_ftab = m->cap_ftab ? m->cap_ftab * 2 : 64;
+				m->ftab = ex_xrealloc(m->ftab,
+						m->cap_ftab * sizeof(*m->ftab));
+			}
+			m->ftab[m->nftab - 1].ftable = ev->ftable;
+			m->ftab[m->nftab - 1].pid = ev->pid;
+		}
+	} else {
+		int pid = ev->pid > 0 ? ev->pid : ftable_pid(m, ev->ftable);
+
+		if (pid > 0 && ev->fd >= 0 && ev->filename[0])
+			add_fdname(m, pid, ev->fd, ev->ts, ev->filename);
+	}
+}
+
+void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)
+{
+	if (ev->cpu < 0 || ev->cpu >= EX_MAX_CPUS)
+		return;
+	if (!m->nevents++)
+		m->first_ts = ev->ts;
+	if (ev->ts > m->last_ts)
+		m->last_ts = ev->ts;
+	if (ev->cpu + 1 > m->ncpu)
+		m->ncpu = ev->cpu + 1;
+
+	switch (ev->type) {
+	case EV_SWITCH:
+		on_switch(m, ev);
+		break;
+	case EV_WAKING:
+	case EV_WAKEUP_NEW:
+		on_waking(m, ev);
+		break;
+	case EV_FORK:
+		if (ev->tid > 0) {
+			struct ex_thread *t = thread_get(m, ev->tid, ev->ts);
+
+			if (ev->pid > 0)
+				t->pid = ev->pid;
+			set_comm(t, ev->comm);
+		}
+		break;
+	case EV_SYS_ENTRY:
+		on_sys_entry(m, ev);
+		break;
+	case EV_SYS_EXIT:
+		on_sys_exit(m, ev);
+		break;
+	case EV_IRQ_ENTRY:
+		irq_push(m, ev, WK_IRQ);
+		break;
+	case EV_SOFTIRQ_ENTRY:
+		irq_push(m, ev, WK_SOFTIRQ);
+		break;
+	case EV_TIMER_ENTRY:
+		irq_push(m, ev, WK_TIMER);
+		break;
+	case EV_IRQ_EXIT:
+	case EV_SOFTIRQ_EXIT:
+	case EV_TIMER_EXIT:
+		irq_pop(m, ev);
+		break;
+	case EV_BLK_INSERT:
+	case EV_BLK_ISSUE:
+	case EV_BLK_COMPLETE:
+		on_block(m, ev);
+		break;
+	case EV_SD_PROCESS:
+	case EV_SD_FD:
+		on_statedump(m, ev);
+		break;
+	case EV_ALERT: {
+		struct ex_alert *a;
+
+		if (ev->tid <= 0)
+			break;
+		a = EX_PUSH(m->alerts, m->nalerts, m->cap_alerts);
+		a->ts = ev->ts;
+		a->delay = ev->delay;
+		a->tid = ev->tid;
+		ex_strlcpy(a->tracker, ev->name, sizeof(a->tracker));
+		break;
+	}
+	case EV_PAGE_FAULT: {
+		int tid = event_tid(m, ev);
+		struct ex_thread *t;
+
+		if (tid <= 0)
+			break;
+		t = thread_get(m, tid, ev->ts);
+		t->faults++;
+		if (t->faults > t->cap_faults) {
+			t->cap_faults = t->cap_faults ? t->cap_faults * 2 : 64;
+			t->fault_ts = ex_xrealloc(t->fault_ts,
+					t->cap_faults * sizeof(*t->fault_ts));
+		}
+		t->fault_ts[t->faults - 1] = ev->ts;
+		break;
+	}
+	default:
+		break;
+	}
+	/* Threads named by a context (procname) get it when they have none. */
+	if (ev->ctx_tid > 0 && ev->type != EV_SWITCH) {
+		struct ex_thread *t = ex_model_thread(m, ev->ctx_tid);
+
+		if (t && ev->ctx_pid > 0)
+			t->pid = ev->ctx_pid;
+	}
+}
+
+void ex_model_finish(struct ex_model *m)
+{
+	for (size_t i = 0; i < m->nth; i++) {
+		struct ex_interval *cur = iv_cur(m->th[i]);
+
+		if (cur)
+			iv_close(cur, m->last_ts);
+	}
+	for (int c = 0; c < m->ncpu; c++)
+		if (m->cpu[c].cur >= 0)
+			cpu_switch(m, c, -1, -1, m->last_ts);
+	for (size_t i = 0; i < m->nrq; i++)
+		if (m->rq[i].end == EX_TS_OPEN)
+			m->rq[i].end = m->last_ts;
+	m->finished = true;
+}
+
+const char *ex_model_fdname(const struct ex_model *m, int pid, int64_t fd,
+			    uint64_t ts)
+{
+	const struct ex_fdname *best = NULL;
+
+	for (size_t i = 0; i < m->nfds; i++) {
+		const struct ex_fdname *f = &m->fds[i];
+
+		if (f->pid != pid || f->fd != fd)
+			continue;
+		if (f->ts <= ts) {
+			if (!best || best->ts > ts || f->ts > best->ts)
+				best = f;
+		} else if (!best || (best->ts > ts && f->ts < best->ts)) {
+			best = f;
+		}
+	}
+	return best ? best->name : "";
+}
+
+size_t ex_thread_first_iv(const struct ex_thread *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->niv;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->iv[mid].end <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t ex_cpu_first_slice(const struct ex_cpu *c, uint64_t ts)
+{
+	size_t lo = 0, hi = c->nsl;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->sl[mid].end <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

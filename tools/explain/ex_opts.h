@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ex_opts.h - options of `latency-tracker explain`, shared by the single
+ * explanation (ex_main.c) and the comparison (ex_compare.c).
+ */
+#ifndef LT_EX_OPTS_H
+#define LT_EX_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum ex_format { FMT_TEXT, FMT_JSON, FMT_DOT };
+
+struct ex_opts {
+	char **traces;
+	int ntraces;
+	int tid;			/* -1: not given */
+	uint64_t at, window;		/* 0: not given */
+	enum ex_format format;
+	const char *outdir;		/* -o */
+	double min_share;		/* fraction */
+	bool compare;
+	const char *between;		/* --between SYSCALL */
+	int k;
+};
+
+#define EX_EXIT_BAD 2
+
+/* Print "latency-tracker explain: <msg>" on stderr; returns EX_EXIT_BAD. */
+int ex_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Render a DOT file to SVG with Graphviz's dot when installed; 0 on
+ * success, -1 when dot is missing or failed. */
+int ex_render_svg(const char *dot, const char *svg);
+
+int ex_compare_main(const struct ex_opts *o);
+
+#endif /* LT_EX_OPTS_H */

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ex_out_text.c - the explanation as text: state breakdown, the dependency
+ * graph as an indented tree in the manner of DepGraph Figure 4
+ * (thread (total us) -> syscall (us, %) -> dependency (us, %)), the
+ * classification by class and cause, and the lock view.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "ex_report.h"
+
+#define EX_TREE_MAX_DEPTH 12
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
+		 size_t plen, int *path, int depth, double min_share)
+{
+	const struct ex_graph *g = &r->g;
+	int *out;
+	size_t n = ex_graph_out_edges(g, node, &out), shown = 0;
+
+	for (size_t i = 0; i < n; i++)
+		shown += g->edges[out[i]].weight >= min_share * (double)g->total;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		const struct ex_edge *e = &g->edges[out[i]];
+		const struct ex_node *c = &g->nodes[e->to];
+		bool last, loop = false;
+
+		if (e->weight < min_share * (double)g->total)
+			continue;
+		last = ++k == shown;
+		for (int d = 0; d < depth; d++)
+			loop |= path[d] == e->to;
+		fprintf(f, "%s%s %s (%.0f us, %.1f%%", prefix, last ? "`-" : "|-",
+			c->label, us(e->weight), ex_pct(e->weight, g->total));
+		if (c->run_ns && (c->type == N_SYSCALL || c->type == N_USER))
+			fprintf(f, "; running %.0f us", us(c->run_ns));
+		if (e->count > 1)
+			fprintf(f, "; x%" PRIu64, e->count);
+		fprintf(f, ")%s\n", loop ? " (cycle)" : "");
+		if (loop || depth + 1 >= EX_TREE_MAX_DEPTH || plen + 4 >= 256)
+			continue;
+		snprintf(prefix + plen, 256 - plen, "%s", last ? "   " : "|  ");
+		path[depth] = e->to;
+		tree(f, r, e->to, prefix, plen + 3, path, depth + 1, min_share);
+		prefix[plen] = '\0';
+	}
+	free(out);
+}
+
+void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
+{
+	const struct ex_class_report *cr = &r->cr;
+	uint64_t total = r->end - r->start;
+
+	fprintf(f, "%s [%d] from %" PRIu64 " to %" PRIu64 " (%.0f us, %s)\n",
+		ex_model_comm(r->m, r->tid), r->tid, r->start, r->end,
+		us(total), r->origin);
+	fprintf(f, "\nstates: running %.0f us (%.1f%%), runnable %.0f us (%.1f%%), blocked %.0f us (%.1f%%)\n",
+		us(cr->state_ns[ST_RUNNING]), ex_pct(cr->state_ns[ST_RUNNING], total),
+		us(cr->state_ns[ST_RUNNABLE]), ex_pct(cr->state_ns[ST_RUNNABLE], total),
+		us(cr->state_ns[ST_BLOCKED]), ex_pct(cr->state_ns[ST_BLOCKED], total));
+	for (size_t i = 0; i < cr->nctx; i++) {
+		const struct ex_ctx_time *c = &cr->ctx[i];
+
+		fprintf(f, "  %-16s running %.0f us, runnable %.0f us, blocked %.0f us",
+			c->name, us(c->ns[ST_RUNNING]), us(c->ns[ST_RUNNABLE]),
+			us(c->ns[ST_BLOCKED]));
+		if (c->count)
+			fprintf(f, " (%" PRIu64 " calls)", c->count);
+		fputc('\n', f);
+	}
+
+	fprintf(f, "\nwaiting dependency graph:\n");
+	if (r->g.root >= 0) {
+		char prefix[256] = "";
+		int path[EX_TREE_MAX_DEPTH];
+
+		fprintf(f, "%s (%.0f us)\n", r->g.nodes[r->g.root].label, us(total));
+		path[0] = r->g.root;
+		tree(f, r, r->g.root, prefix, 0, path, 1, min_share);
+	}
+
+	fprintf(f, "\nclassification:\n");
+	for (int c = 0; c < C_NCLASS; c++)
+		if (cr->class_ns[c])
+			fprintf(f, "  %-16s %10.0f us %5.1f%%\n", ex_class_name(c),
+				us(cr->class_ns[c]), ex_pct(cr->class_ns[c], total));
+	for (size_t i = 0; i < cr->ncauses; i++) {
+		const struct ex_cause *c = &cr->causes[i];
+
+		fprintf(f, "  %-16s %10.0f us %5.1f%%  %s", ex_class_name(c->cls),
+			us(c->ns), ex_pct(c->ns, total), c->what);
+		if (c->count > 1)
+			fprintf(f, " (x%" PRIu64 ")", c->count);
+		fputc('\n', f);
+	}
+
+	if (cr->nlocks)
+		fprintf(f, "\nlocks:\n");
+	for (size_t i = 0; i < cr->nlocks; i++) {
+		const struct ex_lock *l = &cr->locks[i];
+
+		fprintf(f, "  futex 0x%" PRIx64 ": %.0f us waited, %" PRIu64 " waits, longest %.0f us\n",
+			(uint64_t)l->uaddr, us(l->ns), l->count, us(l->max_ns));
+		for (size_t j = 0; j < l->nwaiters; j++)
+			fprintf(f, "    waiter   %s [%d] %.0f us\n",
+				ex_model_comm(r->m, l->waiters[j].tid),
+				l->waiters[j].tid, us(l->waiters[j].ns));
+		for (size_t j = 0; j < l->nreleasers; j++)
+			fprintf(f, "    released by %s [%d] %.0f us (%" PRIu64 " wakeups)\n",
+				ex_model_comm(r->m, l->releasers[j].tid),
+				l->releasers[j].tid, us(l->releasers[j].ns),
+				l->releasers[j].count);
+	}
+	if (r->m->discarded)
+		fprintf(f, "\nnote: the tracer discarded %" PRIu64 " events; dependencies may be missing\n",
+			r->m->discarded);
+}

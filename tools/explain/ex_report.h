@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ex_report.h - one explanation (a slow thread over a slow interval: its
+ * graph and its classification) and the output formats: indented text tree
+ * (DepGraph Figure 4), Graphviz DOT, JSON.
+ */
+#ifndef LT_EX_REPORT_H
+#define LT_EX_REPORT_H
+
+#include <stdio.h>
+
+#include "ex_classify.h"
+#include "ex_graph.h"
+#include "ex_model.h"
+
+struct ex_report {
+	const struct ex_model *m;
+	const char *trace;		/* the snapshot directory */
+	char origin[96];		/* "latency_tracker_wakeup alert", "--at" */
+	int tid;
+	uint64_t start, end;
+	struct ex_graph g;
+	struct ex_class_report cr;
+};
+
+/* Build the graph and the classification of tid over [s, e). */
+void ex_report_build(struct ex_report *r, const struct ex_model *m,
+		     const char *trace, int tid, uint64_t s, uint64_t e);
+void ex_report_free(struct ex_report *r);
+
+/* Edges below min_share (fraction of the total) are left out of the tree. */
+void ex_out_text(FILE *f, const struct ex_report *r, double min_share);
+void ex_out_dot(FILE *f, const struct ex_report *r, double min_share);
+void ex_out_json(FILE *f, const struct ex_report *r);
+
+/* Helpers shared by the formats. */
+double ex_pct(uint64_t part, uint64_t total);
+void ex_json_str(FILE *f, const char *s);
+void ex_dot_str(FILE *f, const char *s);
+
+#endif /* LT_EX_REPORT_H */
