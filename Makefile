@@ -28,22 +28,23 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
 tools:
+	@$(DEPS) tools
 	$(MAKE) -C tools
 
 # The whole test suite; the last line is "N passed, M failed".  The guest
 # tests run on both Debian kernel lines and on the debug kernel (KASAN,
 # lockdep), built once and cached.
 check:
-	@$(DEPS) build unit vm dkms lint debugkernel
+	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
 	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm dkms
 
 check-unit:
-	@$(DEPS) unit
+	@$(DEPS) unit tools
 	@$(CHECK) unit
 
 # One test alone: make check-vm T=<name> KERNEL=<6.1|6.12>
 check-vm:
-	@$(DEPS) build vm
+	@$(DEPS) build vm tools lttng
 	@KERNEL="$(KERNEL)" T="$(T)" $(CHECK) vm
 
 check-dkms:
@@ -67,13 +68,13 @@ selftest:
 	@$(CHECK) selftest
 
 demo:
-	@$(DEPS) build vm
+	@$(DEPS) build vm tools lttng
 	@$(TOP)/tests/vm/demo.sh
 
 # Benchmarks side by side with their peers; table on stdout, JSON in
 # BENCH_JSON (default bench-results.json).
 bench:
-	@$(DEPS) build unit vm bench
+	@$(DEPS) build unit vm tools lttng bench
 	@$(TOP)/tests/bench/run.sh
 
 install: modules tools

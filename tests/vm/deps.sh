@@ -6,7 +6,8 @@
 # only then).  Fails naming the packages that could not be had.
 #
 # Profiles: build (modules against the Debian kernel lines), unit (host
-# tests), vm (QEMU guests), dkms, lint, bench, debugkernel (the KASAN/lockdep kernel).
+# tests), vm (QEMU guests), dkms, tools (daemon, CLI, explain), lttng
+# (LTTng in the guests), lint, bench, debugkernel (the KASAN/lockdep kernel).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -15,6 +16,8 @@ declare -A PKGS=(
 	[unit]="make gcc libc6-dev liburcu-dev perl"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng"
 	[dkms]="dkms"
+	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz"
+	[lttng]="lttng-tools babeltrace2 dpkg-dev xz-utils make gcc"
 	[bench]="rt-tests bpftrace python3"
 	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"
 	[debugkernel]="linux-source-6.1 make gcc bc flex bison libelf-dev libssl-dev xz-utils kmod"
