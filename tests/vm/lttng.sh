@@ -52,6 +52,20 @@ apt_private() { # suite apt-args...
 		-o Dir::Cache::srcpkgcache="" "$@"
 }
 
+# apt-cache in the right configuration for $suite.
+apt_for_suite_cache() {
+	local dir=$LT_CACHE/lttng/apt-$suite
+	if [ "$suite" = bookworm ]; then
+		apt-cache "$@"
+	else
+		apt-cache -o Dir::Etc::SourceList="$dir/etc/sources.list" \
+			-o Dir::Etc::SourceParts=/dev/null \
+			-o Dir::State::Lists="$dir/lists" \
+			-o Dir::Cache="$dir" -o Dir::Cache::pkgcache="" \
+			-o Dir::Cache::srcpkgcache="" "$@"
+	fi
+}
+
 # apt in the right configuration for $suite.
 apt_for_suite() {
 	if [ "$suite" = bookworm ]; then
@@ -66,11 +80,9 @@ if [ "$suite" != bookworm ] && [ ! -e "$LT_CACHE/lttng/apt-$suite/lists/.updated
 	apt_private "$suite" update >/dev/null 2>&1 || lt_die "apt-get update for $suite failed"
 	touch "$LT_CACHE/lttng/apt-$suite/lists/.updated"
 fi
-# apt-get -s prints "Inst pkg (version ...)" without installing anything.
-srcver=$(apt_for_suite install -s -y --no-install-recommends lttng-modules-dkms 2>/dev/null |
-	sed -n 's/^Inst lttng-modules-dkms (\([^ ]*\) .*/\1/p' | head -n 1)
-[ -n "$srcver" ] || srcver=$(apt_for_suite show lttng-modules-dkms 2>/dev/null |
-	sed -n 's/^Version: //p' | head -n 1)
+srcver=$(apt_for_suite_cache policy lttng-modules-dkms 2>/dev/null |
+	sed -n 's/^  Candidate: //p' | head -n 1)
+[ "$srcver" = "(none)" ] && srcver=
 [ -n "$srcver" ] || lt_die "cannot find lttng-modules-dkms in $suite"
 
 src=$LT_CACHE/lttng/src/$srcver
@@ -120,25 +132,37 @@ if [ ! -e "$build/.built" ]; then
 	touch "$build/.built"
 fi
 
-# Our probe for the latency_tracker events, against that tree.
+# Our probe for the latency_tracker events, against that tree; rebuilt
+# when its sources or the lttng-modules build change.
 ours=$LT_CACHE/lttng/probe/$kver
-rm -rf "$ours" && mkdir -p "$ours" || exit 1
-cp -a "$LT_TOP/probes/lttng/." "$ours/" || exit 1
-if ! make -C "$ours" KDIR="$kdir" LTTNG_MODULES_DIR="$build" LT_TOP="$LT_TOP" \
-	>"$ours/build.log" 2>&1; then
-	grep -E 'error|warning' "$ours/build.log" | head -n 30 >&2
-	lt_die "probes/lttng build failed for $kver (log: $ours/build.log)"
-fi
-if grep -q 'warning:' "$ours/build.log"; then
-	grep 'warning:' "$ours/build.log" >&2
-	lt_die "probes/lttng build for $kver printed warnings"
+key=$(cat "$LT_TOP"/probes/lttng/* "$LT_TOP/tracker/lt_trace.h" \
+	"$LT_TOP/include/latency_tracker_compat.h" "$build/Module.symvers" |
+	sha256sum | cut -c1-16)
+if [ "$(cat "$ours/.key" 2>/dev/null)" != "$key" ] || ! ls "$ours"/*.ko >/dev/null 2>&1; then
+	rm -rf "$ours" && mkdir -p "$ours" || exit 1
+	cp -a "$LT_TOP/probes/lttng/." "$ours/" || exit 1
+	if ! make -C "$ours" KDIR="$kdir" LTTNG_MODULES_DIR="$build" LT_TOP="$LT_TOP" \
+		>"$ours/build.log" 2>&1; then
+		grep -E 'error|warning' "$ours/build.log" | head -n 30 >&2
+		lt_die "probes/lttng build failed for $kver (log: $ours/build.log)"
+	fi
+	if grep -q 'warning:' "$ours/build.log"; then
+		grep 'warning:' "$ours/build.log" >&2
+		lt_die "probes/lttng build for $kver printed warnings"
+	fi
+	echo "$key" >"$ours/.key"
 fi
 
-# Install into the guest's module tree (bind-mounted as /lib/modules/<kver>).
+# Install into the guest's module tree (bind-mounted as /lib/modules/<kver>)
+# when something changed, then depmod.
 extra=$kroot/lib/modules/$kver/extra
-rm -rf "$extra/lttng" && mkdir -p "$extra/lttng" || exit 1
-(cd "$build" && find . -name '*.ko' -print0 | xargs -0 cp --parents -t "$extra/lttng") ||
-	lt_die "cannot install lttng-modules into $extra"
-cp "$ours"/*.ko "$extra/lttng/" || lt_die "cannot install our LTTng probe"
-depmod -b "$kroot" "$kver" || lt_die "depmod -b $kroot $kver failed"
+stamp="$build $key"
+if [ "$(cat "$extra/lttng/.installed" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$extra/lttng" && mkdir -p "$extra/lttng" || exit 1
+	(cd "$build" && find . -name '*.ko' -print0 | xargs -0 cp --parents -t "$extra/lttng") ||
+		lt_die "cannot install lttng-modules into $extra"
+	cp "$ours"/*.ko "$extra/lttng/" || lt_die "cannot install our LTTng probe"
+	depmod -b "$kroot" "$kver" || lt_die "depmod -b $kroot $kver failed"
+	echo "$stamp" >"$extra/lttng/.installed"
+fi
 echo "$build"

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * offcpu.c - latency_tracker_offcpu: how long a task stays off CPU once it
+ * blocks, and where it blocked.
+ *
+ * Starts at the sched_switch that takes a task off the CPU in a sleeping
+ * state (not a preemption, not an exit), ends at the sched_switch that
+ * brings it back.  Key: pid (idle tasks never tracked).  sched_waking
+ * notes the waker in the pending event (stateful lookup).
+ *
+ * Over the threshold, the task's stack is saved at switch-in: it has not
+ * run yet, so the stack is still the one it blocked with.  With a timeout,
+ * a task still blocked is reported while blocked, its stack saved by the
+ * report work (process context) if it still sleeps then.  Stacks reach
+ * dmesg (rate limited) and our tracepoint from process context only.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#include "probe_common.h"
+#include "lt_trace.h"
+
+/*
+ * 1 s: off-CPU time is long by nature (every idle daemon sleeps); lower
+ * it for a task known to be latency-sensitive.  Every blocked thread holds
+ * a pending event, hence the large pool.
+ */
+LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384);
+
+/* Saved at switch-out (and sched_waking), in the event's private data. */
+struct lt_offcpu_priv {
+	pid_t tgid;
+	char state;
+	char comm[TASK_COMM_LEN];
+	/* From here on zeroed at switch-out, set by sched_waking. */
+	u32 woken;
+	pid_t waker_pid;
+	char waker_comm[TASK_COMM_LEN];
+};
+
+/* The alert record's payload, also the data of a report. */
+struct lt_offcpu_alert {
+	struct lt_task_id task;
+	struct lt_task_id waker;
+	s32 cpu;
+	char state;
+};
+
+static struct lt_probe lt_offcpu;
+static struct lt_reports lt_offcpu_reports;
+
+static void lt_offcpu_trace(u8 cause, u64 delay_ns,
+			    const struct lt_offcpu_alert *a, const char *stack)
+{
+	trace_offcpu(cause, delay_ns, a->task.pid, a->task.tgid, a->task.comm,
+		     a->cpu, a->state, a->waker.pid, a->waker.comm, stack);
+}
+
+/* Report work: tracepoint with the stack as text, then dmesg. */
+static void lt_offcpu_handle(struct lt_report *r)
+{
+	const struct lt_offcpu_alert *a = (const void *)r->data;
+
+	/* A timeout: the task is (maybe) still blocked, take its stack now. */
+	if (r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
+		lt_stack_save_blocked(a->task.pid, r);
+	lt_offcpu_trace(r->cause, r->delay_ns, a, lt_report_stack_text(r));
+	if (!r->print)
+		return;
+	pr_info("%s (%d) %llu us\n", a->task.comm, a->task.pid,
+		div_u64(r->delay_ns, NSEC_PER_USEC));
+	lt_report_print_stack(r);
+}
+
+static void lt_offcpu_cb(const struct latency_tracker_report *r)
+{
+	const struct lt_offcpu_priv *priv =
+		latency_tracker_event_priv(r->event);
+	struct task_struct *next = r->ctx;
+	struct lt_offcpu_alert a = { };
+	struct lt_report *rep;
+	const pid_t *pid;
+	bool print;
+	u32 len;
+
+	pid = latency_tracker_event_key(r->event, &len);
+	a.task.pid = *pid;
+	a.task.tgid = priv->tgid;
+	memcpy(a.task.comm, priv->comm, TASK_COMM_LEN);
+	a.waker.pid = priv->waker_pid;
+	memcpy(a.waker.comm, priv->waker_comm, TASK_COMM_LEN);
+	a.state = priv->state;
+	/* The CPU the task gets back; unknown while it still sleeps. */
+	a.cpu = next ? smp_processor_id() : -1;
+	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
+			      &a, sizeof(a));
+
+	/* The stack is only captured for dmesg or for a tracepoint user. */
+	print = lt_report_may_print(&lt_offcpu_reports);
+	if (!print && !trace_offcpu_enabled())
+		return;
+	rep = lt_report_get(&lt_offcpu_reports);
+	if (!rep) {
+		lt_offcpu_trace(r->cause, r->delay_ns, &a, "");
+		return;
+	}
+	rep->cause = r->cause;
+	rep->delay_ns = r->delay_ns;
+	rep->print = print;
+	memcpy(rep->data, &a, sizeof(a));
+	/* Switch-in: next has not run yet, the runqueue lock pins it. */
+	if (next)
+		rep->nr_entries = lt_stack_save_tsk(next, rep->entries,
+						    LT_STACK_DEPTH);
+	lt_report_queue(rep);
+}
+
+static void lt_offcpu_fmt(struct lt_fmt *f, const void *payload, size_t len)
+{
+	const struct lt_offcpu_alert *a = payload;
+	char state[2] = { a->state, '\0' };
+
+	if (len != sizeof(*a))
+		return;
+	latency_tracker_fmt_s64(f, "pid", a->task.pid);
+	latency_tracker_fmt_s64(f, "tgid", a->task.tgid);
+	latency_tracker_fmt_str(f, "comm", a->task.comm, TASK_COMM_LEN);
+	latency_tracker_fmt_s64(f, "cpu", a->cpu);
+	latency_tracker_fmt_str(f, "state", state, sizeof(state));
+	latency_tracker_fmt_s64(f, "waker_pid", a->waker.pid);
+	latency_tracker_fmt_str(f, "waker_comm", a->waker.comm, TASK_COMM_LEN);
+}
+
+static void lt_offcpu_probe_switch(void *data, bool preempt,
+				   struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state)
+{
+	struct lt_offcpu_priv priv;
+	struct latency_tracker_in_opts opts = {
+		.priv = &priv,
+		.priv_len = offsetof(struct lt_offcpu_priv, woken),
+	};
+	pid_t pid;
+
+	pid = next->pid;
+	if (pid)
+		latency_tracker_event_out(lt_offcpu.t, &pid, sizeof(pid), 0,
+					  next);
+
+	/*
+	 * Blocked: not preempted, not running, not exiting.  prev_state
+	 * is what the scheduler saw, whatever happened to prev since.
+	 */
+	pid = prev->pid;
+	if (preempt || !pid || prev_state == TASK_RUNNING ||
+	    (prev_state & TASK_DEAD) || prev->exit_state)
+		return;
+	priv.tgid = prev->tgid;
+	priv.state = task_index_to_char(__task_state_index(prev_state,
+							    prev->exit_state));
+	memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
+	/* The waker fields are zeroed by the core (beyond priv_len). */
+	latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);
+}
+
+static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
+{
+	struct latency_tracker_event *ev;
+	struct lt_offcpu_priv *priv;
+	pid_t pid = p->pid;
+
+	if (!pid)
+		return;
+	ev = latency_tracker_get_event(lt_offcpu.t, &pid, sizeof(pid));
+	if (!ev)
+		return;
+	priv = latency_tracker_event_priv(ev);
+	/*
+	 * The first wakeup of this blocking period is the one that counts
+	 * (the waker may be an idle task, pid 0, when an interrupt wakes).
+	 */
+	if (!xchg(&priv->woken, 1)) {
+		priv->waker_pid = current->pid;
+		memcpy(priv->waker_comm, current->comm, TASK_COMM_LEN);
+	}
+	latency_tracker_put_event(ev);
+}
+
+static struct latency_tracker_tp lt_offcpu_tps[] = {
+	{ .name = "sched_waking", .probe = lt_offcpu_probe_waking },
+	{ .name = "sched_switch", .probe = lt_offcpu_probe_switch },
+};
+
+static struct lt_probe lt_offcpu = {
+	.params = {
+		.name = "offcpu",
+		.key_size = sizeof(pid_t),
+		.priv_size = sizeof(struct lt_offcpu_priv),
+		.callback = lt_offcpu_cb,
+		.alert_fmt = lt_offcpu_fmt,
+	},
+	.tps = lt_offcpu_tps,
+	.nr_tps = ARRAY_SIZE(lt_offcpu_tps),
+	.reports = &lt_offcpu_reports,
+};
+
+static int __init lt_offcpu_init(void)
+{
+	lt_reports_init(&lt_offcpu_reports, lt_offcpu_handle);
+	return lt_probe_start(&lt_offcpu, threshold, timeout, max_events);
+}
+
+static void __exit lt_offcpu_exit(void)
+{
+	lt_probe_stop(&lt_offcpu);
+}
+
+module_init(lt_offcpu_init);
+module_exit(lt_offcpu_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("latency-tracker project");
+MODULE_DESCRIPTION("Off-CPU time of blocked tasks, with their kernel stacks");

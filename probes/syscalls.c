@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * syscalls.c - latency_tracker_syscalls: slow system calls, and where they
+ * block.
+ *
+ * From sys_enter to sys_exit of a thread, key: pid.  When a thread is
+ * switched out inside a system call that already lasted longer than the
+ * threshold, its stack is saved once for that call (stateful lookup of the
+ * pending event from sched_switch) and printed, deferred and rate limited,
+ * with the pid and the syscall number; the syscall tracepoint emitted at
+ * sys_exit carries it as text.  `filter_tgid` restricts tracking to one
+ * process (empty: all).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/stacktrace.h>
+#include <linux/threads.h>
+#include <linux/uaccess.h>
+#include <asm/unistd.h>
+
+#include "probe_common.h"
+#include "lt_trace.h"
+
+/*
+ * 1 s: a blocking call (read on a socket, poll) is often legitimately
+ * long; the stack says whether it should be.  One event per thread inside
+ * a system call, hence the pool size.
+ */
+LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384);
+
+/* filter_tgid accepts one decimal tgid and a newline at most. */
+#define LT_TGID_WRITE_MAX	12
+
+/* Saved at sys_enter (stack: at the first slow switch-out). */
+struct lt_syscalls_priv {
+	s32 nr;
+	pid_t tgid;
+	char comm[TASK_COMM_LEN];
+	u32 stack_taken;
+	u32 nr_entries;
+	unsigned long entries[LT_STACK_DEPTH];
+};
+
+/* The alert record's payload. */
+struct lt_syscalls_alert {
+	struct lt_task_id task;
+	s32 nr;
+};
+
+enum lt_syscalls_kind {
+	LT_SYSCALLS_REPORT_BLOCKED,	/* switched out while slow: dmesg */
+	LT_SYSCALLS_REPORT_ALERT,	/* the alert's tracepoint */
+};
+
+/* Data of a report. */
+struct lt_syscalls_report {
+	struct lt_syscalls_alert a;
+	u32 kind;
+};
+
+static struct lt_probe lt_syscalls;
+static struct lt_reports lt_syscalls_reports;
+/* 0: every process; else only this tgid starts events. */
+static u32 lt_filter_tgid;
+
+static void lt_syscalls_trace(u8 cause, u64 delay_ns,
+			      const struct lt_syscalls_alert *a,
+			      const char *stack)
+{
+	trace_syscall(cause, delay_ns, a->task.pid, a->task.tgid, a->task.comm,
+		      a->nr, stack);
+}
+
+static void lt_syscalls_print(const struct lt_report *r,
+			      const struct lt_syscalls_report *d)
+{
+	pr_info("%s (%d) syscall %d blocked, %llu us so far\n",
+		d->a.task.comm, d->a.task.pid, d->a.nr,
+		div_u64(r->delay_ns, NSEC_PER_USEC));
+	lt_report_print_stack(r);
+}
+
+/* Report work: a stack to print, or an alert's tracepoint with its stack. */
+static void lt_syscalls_handle(struct lt_report *r)
+{
+	const struct lt_syscalls_report *d = (const void *)r->data;
+
+	if (d->kind == LT_SYSCALLS_REPORT_BLOCKED) {
+		lt_syscalls_print(r, d);
+		return;
+	}
+	/* A timeout has no saved stack: take it if the task still blocks. */
+	if (!r->nr_entries && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
+		lt_stack_save_blocked(d->a.task.pid, r);
+	lt_syscalls_trace(r->cause, r->delay_ns, &d->a,
+			  lt_report_stack_text(r));
+	if (r->print && r->nr_entries)
+		lt_syscalls_print(r, d);
+}
+
+static void lt_syscalls_cb(const struct latency_tracker_report *r)
+{
+	struct lt_syscalls_priv *priv =
+		latency_tracker_event_priv(r->event);
+	struct lt_syscalls_report *d;
+	struct lt_syscalls_alert a = { };
+	struct lt_report *rep;
+	unsigned int n;
+	const pid_t *pid;
+	bool print;
+	u32 len;
+
+	pid = latency_tracker_event_key(r->event, &len);
+	a.task.pid = *pid;
+	a.task.tgid = priv->tgid;
+	memcpy(a.task.comm, priv->comm, TASK_COMM_LEN);
+	a.nr = priv->nr;
+	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
+			      &a, sizeof(a));
+
+	n = READ_ONCE(priv->nr_entries);
+	/* Still blocked at timeout, never printed: print where it blocks. */
+	print = !n && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT &&
+		!READ_ONCE(priv->stack_taken) &&
+		lt_report_may_print(&lt_syscalls_reports);
+	if (!print && (!trace_syscall_enabled() ||
+		       (!n && r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD))) {
+		/* No stack to format (or nobody to show it to). */
+		lt_syscalls_trace(r->cause, r->delay_ns, &a, "");
+		return;
+	}
+	/* Formatting the stack waits for process context. */
+	rep = lt_report_get(&lt_syscalls_reports);
+	if (!rep) {
+		lt_syscalls_trace(r->cause, r->delay_ns, &a, "");
+		return;
+	}
+	rep->cause = r->cause;
+	rep->delay_ns = r->delay_ns;
+	rep->print = print;
+	if (print)
+		WRITE_ONCE(priv->stack_taken, 1);	/* once per syscall */
+	rep->nr_entries = min_t(unsigned int, n, LT_STACK_DEPTH);
+	memcpy(rep->entries, priv->entries,
+	       rep->nr_entries * sizeof(rep->entries[0]));
+	d = (void *)rep->data;
+	d->a = a;
+	d->kind = LT_SYSCALLS_REPORT_ALERT;
+	lt_report_queue(rep);
+}
+
+static void lt_syscalls_fmt(struct lt_fmt *f, const void *payload, size_t len)
+{
+	const struct lt_syscalls_alert *a = payload;
+
+	if (len != sizeof(*a))
+		return;
+	latency_tracker_fmt_s64(f, "pid", a->task.pid);
+	latency_tracker_fmt_s64(f, "tgid", a->task.tgid);
+	latency_tracker_fmt_str(f, "comm", a->task.comm, TASK_COMM_LEN);
+	latency_tracker_fmt_s64(f, "nr", a->nr);
+}
+
+static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct lt_syscalls_priv priv;
+	struct latency_tracker_in_opts opts = {
+		.priv = &priv,
+		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
+	};
+	u32 filter = READ_ONCE(lt_filter_tgid);
+	pid_t pid = current->pid;
+
+	if (filter && current->tgid != filter)
+		return;
+	/* These never reach sys_exit. */
+	if (id == __NR_exit || id == __NR_exit_group)
+		return;
+	priv.nr = id;
+	priv.tgid = current->tgid;
+	memcpy(priv.comm, current->comm, TASK_COMM_LEN);
+	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
+}
+
+static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
+{
+	pid_t pid = current->pid;
+
+	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
+}
+
+/*
+ * Saves the stack of @p, in a syscall pending as @ev, once per syscall and
+ * only when the syscall already lasted longer than the threshold, and
+ * queues its printing (rate limited).  @p is current (switched out) or
+ * about to run (switched in, its stack still the one it blocked with).
+ */
+static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
+				   struct task_struct *p)
+{
+	struct lt_syscalls_priv *priv = latency_tracker_event_priv(ev);
+	struct lt_syscalls_report *d;
+	struct lt_report *rep;
+	u64 elapsed;
+
+	elapsed = ktime_get_mono_fast_ns() - latency_tracker_event_start(ev);
+	if (READ_ONCE(priv->stack_taken) ||
+	    elapsed <= latency_tracker_threshold(lt_syscalls.t))
+		return;
+	priv->stack_taken = 1;
+	if (p == current)
+		priv->nr_entries = stack_trace_save(priv->entries,
+						    LT_STACK_DEPTH, 0);
+	else
+		priv->nr_entries = lt_stack_save_tsk(p, priv->entries,
+						     LT_STACK_DEPTH);
+	if (!lt_report_may_print(&lt_syscalls_reports))
+		return;
+	rep = lt_report_get(&lt_syscalls_reports);
+	if (!rep)
+		return;
+	rep->delay_ns = elapsed;
+	rep->print = true;
+	rep->nr_entries = priv->nr_entries;
+	memcpy(rep->entries, priv->entries,
+	       rep->nr_entries * sizeof(rep->entries[0]));
+	d = (void *)rep->data;
+	d->a.task.pid = p->pid;
+	d->a.task.tgid = priv->tgid;
+	memcpy(d->a.task.comm, priv->comm, TASK_COMM_LEN);
+	d->a.nr = priv->nr;
+	d->kind = LT_SYSCALLS_REPORT_BLOCKED;
+	lt_report_queue(rep);
+}
+
+/*
+ * A slow syscall going off CPU (prev), or coming back after blocking
+ * longer than the threshold (next: a single long sleep is switched out
+ * before it is slow), gets its stack saved.  The runqueue lock keeps next
+ * from running meanwhile.
+ */
+static void lt_syscalls_probe_switch(void *data, bool preempt,
+				     struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	struct task_struct *tasks[] = { prev, next };
+	struct latency_tracker_event *ev;
+	unsigned int i;
+	pid_t pid;
+
+	for (i = 0; i < ARRAY_SIZE(tasks); i++) {
+		pid = tasks[i]->pid;
+		if (!pid)
+			continue;
+		ev = latency_tracker_get_event(lt_syscalls.t, &pid,
+					       sizeof(pid));
+		if (!ev)
+			continue;
+		lt_syscalls_take_stack(ev, tasks[i]);
+		latency_tracker_put_event(ev);
+	}
+}
+
+/*
+ * filter_tgid: reads "<tgid>\n", or nothing when off; accepts a decimal
+ * tgid (1..PID_MAX_LIMIT), or an empty line to track every process.
+ */
+static ssize_t lt_filter_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[LT_TGID_WRITE_MAX + 1];
+	u32 tgid = READ_ONCE(lt_filter_tgid);
+	int len = 0;
+
+	if (tgid)
+		len = scnprintf(buf, sizeof(buf), "%u\n", tgid);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+/* Strict: digits only, one trailing newline allowed; "" or "\n" = off. */
+static int lt_parse_tgid(const char *s, size_t len, u32 *out)
+{
+	u64 v = 0;
+	size_t i;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	if (!len) {
+		*out = 0;
+		return 0;
+	}
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (s[i] - '0');
+		if (v > PID_MAX_LIMIT)
+			return -EINVAL;
+	}
+	if (!v)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static ssize_t lt_filter_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[LT_TGID_WRITE_MAX];
+	u32 tgid;
+	int ret;
+
+	if (count > sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	ret = lt_parse_tgid(buf, count, &tgid);
+	if (ret)
+		return ret;
+	WRITE_ONCE(lt_filter_tgid, tgid);
+	return count;
+}
+
+static const struct proc_ops lt_filter_ops = {
+	.proc_read = lt_filter_read,
+	.proc_write = lt_filter_write,
+	.proc_lseek = default_llseek,
+};
+
+static int lt_syscalls_setup(struct latency_tracker *t)
+{
+	if (!proc_create_data("filter_tgid", 0600, latency_tracker_proc_dir(t),
+			      &lt_filter_ops, NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+static struct latency_tracker_tp lt_syscalls_tps[] = {
+	{ .name = "sys_enter", .probe = lt_syscalls_probe_enter },
+	{ .name = "sys_exit", .probe = lt_syscalls_probe_exit },
+	{ .name = "sched_switch", .probe = lt_syscalls_probe_switch },
+};
+
+static struct lt_probe lt_syscalls = {
+	.params = {
+		.name = "syscalls",
+		.key_size = sizeof(pid_t),
+		.priv_size = sizeof(struct lt_syscalls_priv),
+		.callback = lt_syscalls_cb,
+		.alert_fmt = lt_syscalls_fmt,
+	},
+	.tps = lt_syscalls_tps,
+	.nr_tps = ARRAY_SIZE(lt_syscalls_tps),
+	.reports = &lt_syscalls_reports,
+	.setup = lt_syscalls_setup,
+};
+
+static int __init lt_syscalls_init(void)
+{
+	lt_reports_init(&lt_syscalls_reports, lt_syscalls_handle);
+	return lt_probe_start(&lt_syscalls, threshold, timeout, max_events);
+}
+
+static void __exit lt_syscalls_exit(void)
+{
+	lt_probe_stop(&lt_syscalls);
+}
+
+module_init(lt_syscalls_init);
+module_exit(lt_syscalls_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("latency-tracker project");
+MODULE_DESCRIPTION("Slow system calls, with the stack where they block");

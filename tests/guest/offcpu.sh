@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# offcpu.sh - latency_tracker_offcpu: a sleep of known length is reported
+# with state S, its delay, and its stack in dmesg; a pipe reader names the
+# thread that wrote; with a timeout, a task still asleep is reported while
+# it sleeps.
+. tests/guest/lib.sh
+. tests/guest/progs/trk.sh
+TRK=offcpu TRK_MOD=latency_tracker_offcpu
+TRK_EVENTS="sched/sched_waking sched/sched_switch"
+TRK_COMPANION=latency_tracker_wakeup
+
+THRESHOLD=400000000		# 400 ms
+SLEEP_MS=700
+PIPE_MS=600
+TP=/sys/kernel/tracing/events/latency_tracker/offcpu
+TRACE=/sys/kernel/tracing/trace
+
+tap_ok "load" trk_load threshold=$THRESHOLD
+echo 1 >$TP/enable && echo >$TRACE
+
+# dmesg is rate limited and every idle thread sleeping longer than the
+# threshold competes for it: try a few sleeps until ours is printed.
+alerts=$(mktemp) out=$(mktemp)
+trk_reader_start "$alerts"
+for try in 1 2 3 4; do
+	sleep 0.$SLEEP_MS &
+	spid=$!
+	wait $spid
+	sleep 0.5
+	dmesg | grep -q "latency_tracker_offcpu: sleep ($spid) " && break
+	sleep 5		# next rate-limit window
+done
+trk_reader_stop
+rec=$(grep " pid=$spid " "$alerts" | head -n 1)
+tap_diag "sleep $spid (try $try): $rec"
+tap_ok "record header" trk_header_ok "$rec" threshold
+delay=$(field "$rec" delay)
+tap_cmp "delay >= sleep time" "${delay:-0}" -ge $((SLEEP_MS * 1000000))
+tap_cmp "delay < 5 s" "${delay:-0}" -lt 5000000000
+tap_is "state=S" "$(field "$rec" state)" S
+tap_is "comm=sleep" "$(field "$rec" comm)" sleep
+tap_is "tgid" "$(field "$rec" tgid)" "$spid"
+tap_ok "cpu and waker fields" bash -c "[[ '$rec' =~ \ cpu=[0-9]+\ state=S\ waker_pid=[0-9]+\ waker_comm=[^\ ]+ ]]"
+
+# dmesg: the contract's line, then the frames, one per line.
+hdr=$(dmesg | grep -n "latency_tracker_offcpu: sleep ($spid) [0-9]* us$" | tail -n 1)
+tap_ok "dmesg line 'latency_tracker_offcpu: sleep ($spid) <us> us'" test -n "$hdr"
+us=$(sed -n 's/.* \([0-9]*\) us$/\1/p' <<<"$hdr")
+tap_cmp "dmesg delay in us >= sleep time" "${us:-0}" -ge $((SLEEP_MS * 1000))
+frames=$(dmesg | tail -n +"$(( ${hdr%%:*} + 1 ))" | head -n 16 |
+	grep -E 'latency_tracker_offcpu:   ?[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+')
+tap_diag "$(head -n 8 <<<"$frames")"
+tap_cmp "stack frames printed" "$(grep -c . <<<"$frames")" -ge 3
+tap_ok "the stack is the sleep's (nanosleep)" grep -q nanosleep <<<"$frames"
+tap_ok "tracepoint with the stack as text" \
+	grep -qE "offcpu: cause=threshold .* pid=$spid .*state=S .*stack=.*nanosleep" $TRACE
+
+# A pipe reader woken by a writer thread: the waker is the writer.
+trk_reader_start "$alerts"
+$LTPROG pipe $PIPE_MS >"$out"
+trk_reader_stop
+reader=$(sed -n 's/^reader_tid=//p' "$out")
+writer=$(sed -n 's/^writer_tid=//p' "$out")
+rec=$(grep " pid=$reader " "$alerts" | head -n 1)
+tap_diag "reader $reader writer $writer: $rec"
+tap_is "reader's comm" "$(field "$rec" comm)" lt_reader
+tap_is "waker_comm names the writer" "$(field "$rec" waker_comm)" lt_writer
+tap_is "waker_pid is the writer thread" "$(field "$rec" waker_pid)" "$writer"
+tap_cmp "reader's delay >= writer's delay" "$(field "$rec" delay)" -ge $((PIPE_MS * 1000000))
+
+# Timeout: reported while the task still sleeps.
+tap_ok "timeout set to 300 ms" trk_set timeout 300000000
+sleep 1		# the first scan reports every long sleeper; let it pass
+trk_reader_start "$alerts"
+sleep 4 &
+spid=$!
+sleep 2
+tap_ok "sleeper still asleep" kill -0 $spid
+trk_reader_stop 0.5
+rec=$(grep "cause=timeout .* pid=$spid " "$alerts" | head -n 1)
+tap_diag "timeout: $rec"
+tap_ok "cause=timeout record while the task sleeps" test -n "$rec"
+tap_cmp "timeout delay >= 300 ms" "$(field "$rec" delay)" -ge 300000000
+tap_is "timeout record: state=S" "$(field "$rec" state)" S
+tap_ok "timeout tracepoint carries the sleeping stack" \
+	grep -qE "offcpu: cause=timeout .* pid=$spid .*stack=.*nanosleep" $TRACE
+wait $spid
+tap_cmp "stats: timeouts" "$(trk_stat timeouts)" -ge 1
+tap_ok "timeout back to 0" trk_set timeout 0
+echo 0 >$TP/enable
+
+tap_cmp "stats: over_threshold >= 2" "$(trk_stat over_threshold)" -ge 2
+tap_cmp "stats: tracked" "$(trk_stat tracked)" -gt 10
+tap_cmp "stats: pending (blocked threads)" "$(trk_stat pending)" -ge 1
+tap_ok "histogram has the sleep's delay" trk_hist_has "$delay"
+
+trk_common_checks
+trk_bad_params
+trk_rounds 4 $LTPROG wakers 4 30
+trk_tiny_pool 2 $LTPROG wakers 8 1
+tap_ok "core unloads" lt_unload latency_tracker
+rm -f "$out" "$alerts"
+tap_done

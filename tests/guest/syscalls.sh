@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# syscalls.sh - latency_tracker_syscalls: a nanosleep(2) of known length is
+# reported with its syscall number and delay, and its stack is printed;
+# filter_tgid restricts tracking to one process.
+. tests/guest/lib.sh
+. tests/guest/progs/trk.sh
+TRK=syscalls TRK_MOD=latency_tracker_syscalls TRK_EXTRA_FILES=filter_tgid
+TRK_EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch syscalls/sys_enter_nanosleep syscalls/sys_exit_nanosleep"
+TRK_COMPANION=latency_tracker_offcpu
+
+THRESHOLD=300000000		# 300 ms
+SLEEP_MS=600
+TP=/sys/kernel/tracing/events/latency_tracker/syscall
+TRACE=/sys/kernel/tracing/trace
+F=/proc/latency_tracker/syscalls/filter_tgid
+
+tap_ok "load" trk_load threshold=$THRESHOLD
+tap_is "filter_tgid empty by default" "$(cat $F)" ""
+echo 1 >$TP/enable && echo >$TRACE
+
+alerts=$(mktemp) out=$(mktemp)
+for try in 1 2 3 4; do
+	trk_reader_start "$alerts"
+	$LTPROG nanosleep $SLEEP_MS >"$out"
+	pid=$(sed -n 's/^pid=//p' "$out")
+	nr=$(sed -n 's/^nr=//p' "$out")
+	trk_reader_stop 0.5
+	dmesg | grep -q "latency_tracker_syscalls: lt_sleeper ($pid) syscall $nr blocked" && break
+	sleep 5		# next rate-limit window
+done
+rec=$(grep " pid=$pid " "$alerts" | grep " nr=$nr$" | head -n 1)
+tap_diag "nanosleep by $pid (try $try): $rec"
+tap_ok "record header" trk_header_ok "$rec" threshold
+tap_is "nr is nanosleep's" "$(field "$rec" nr)" "$nr"
+tap_is "comm" "$(field "$rec" comm)" lt_sleeper
+tap_is "tgid" "$(field "$rec" tgid)" "$pid"
+delay=$(field "$rec" delay)
+tap_cmp "delay >= sleep time" "${delay:-0}" -ge $((SLEEP_MS * 1000000))
+tap_cmp "delay < 5 s" "${delay:-0}" -lt 5000000000
+hdr=$(dmesg | grep -n "latency_tracker_syscalls: lt_sleeper ($pid) syscall $nr blocked, [0-9]* us so far" | tail -n 1)
+tap_ok "dmesg names pid and syscall" test -n "$hdr"
+frames=$(dmesg | tail -n +"$(( ${hdr%%:*} + 1 ))" | head -n 16 |
+	grep -E 'latency_tracker_syscalls:   ?[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+')
+tap_diag "$(head -n 8 <<<"$frames")"
+tap_cmp "stack frames printed" "$(grep -c . <<<"$frames")" -ge 3
+tap_ok "the stack shows where it blocks (nanosleep)" grep -q nanosleep <<<"$frames"
+tap_ok "tracepoint with nr and the stack" \
+	grep -qE "syscall: cause=threshold .* pid=$pid .*nr=$nr stack=.*nanosleep" $TRACE
+echo 0 >$TP/enable
+tap_cmp "stats: over_threshold" "$(trk_stat over_threshold)" -ge 1
+tap_cmp "stats: matched (every syscall)" "$(trk_stat matched)" -gt 100
+tap_ok "histogram has the delay" trk_hist_has "${delay:-0}"
+
+# filter_tgid: only this shell; its child's sleep is not tracked, the
+# shell's own wait for it is.
+tap_ok "filter_tgid accepts our tgid" trk_set filter_tgid $$
+tap_is "filter_tgid reads it back" "$(cat $F)" "$$"
+trk_reader_start "$alerts"
+sleep 0.$SLEEP_MS &
+child=$!
+wait $child
+trk_reader_stop 0.5
+tap_is "no alert for the child" "$(grep -c " tgid=$child " "$alerts")" 0
+tap_cmp "alert for the shell itself (waiting)" "$(grep -c " tgid=$$ " "$alerts")" -ge 1
+for bad in abc -1 0 "1 2" 99999999 "+5" " 5" "5x"; do
+	tap_ok "filter_tgid '$bad' refused" trk_refuse filter_tgid "$bad"
+done
+tap_ok "non-root cannot read filter_tgid" bash -c "! $NOBODY cat $F >/dev/null 2>&1"
+tap_ok "non-root cannot write filter_tgid" bash -c "! $NOBODY sh -c 'echo 1 >$F' 2>/dev/null"
+tap_ok "empty line clears the filter" trk_set filter_tgid ""
+tap_is "filter_tgid empty again" "$(cat $F)" ""
+
+# Timeout: a long nanosleep is reported, with its stack, while it sleeps.
+tap_ok "timeout 300 ms" trk_set timeout 300000000
+echo 1 >$TP/enable && echo >$TRACE
+trk_reader_start "$alerts"
+$LTPROG nanosleep 8000 >"$out" &
+job=$!
+pid=$(trk_wait_pid "$out")
+sleep 1.5
+tap_ok "still in the syscall" kill -0 $job
+trk_reader_stop 0.5
+tap_ok "cause=timeout record while in the syscall" grep -q "cause=timeout .* pid=$pid .*nr=$nr" "$alerts"
+tap_ok "timeout tracepoint carries the blocked stack" \
+	grep -qE "syscall: cause=timeout .* pid=$pid .*stack=.*nanosleep" $TRACE
+kill $job
+wait $job 2>/dev/null
+echo 0 >$TP/enable
+tap_ok "timeout back to 0" trk_set timeout 0
+
+trk_common_checks
+trk_bad_params
+trk_rounds 4 $LTPROG wakers 4 30
+trk_tiny_pool 1 $LTPROG wakers 8 1
+tap_ok "core unloads" lt_unload latency_tracker
+rm -f "$out" "$alerts"
+tap_done

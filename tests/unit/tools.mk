@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host tests of the userspace tools (tools/): alert record parsing and its
+# JSON, human units, the stats/histogram formats, latency-trackerd's
+# configuration.  Built as C11 like the tools themselves.
+
+UNIT_TESTS += test_tools_record test_tools_num test_tools_procfmt \
+	test_tools_config
+
+TOOLS_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools
+
+test_tools_record_SRCS := tests/unit/test_tools_record.c tools/lt_record.c \
+	tools/lt_json.c tools/lt_num.c
+test_tools_record_CFLAGS := $(TOOLS_UNIT_CFLAGS)
+test_tools_num_SRCS := tests/unit/test_tools_num.c tools/lt_num.c
+test_tools_num_CFLAGS := $(TOOLS_UNIT_CFLAGS)
+test_tools_procfmt_SRCS := tests/unit/test_tools_procfmt.c \
+	tools/lt_procfmt.c tools/lt_proc.c tools/lt_num.c
+test_tools_procfmt_CFLAGS := $(TOOLS_UNIT_CFLAGS)
+test_tools_config_SRCS := tests/unit/test_tools_config.c \
+	tools/daemon_config.c tools/lt_num.c
+test_tools_config_CFLAGS := $(TOOLS_UNIT_CFLAGS)

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli_knob.c - `latency-tracker get <tracker> [knob] [--raw]` and
+ * `latency-tracker set <tracker> <knob> <value>`: the rw files of a
+ * tracker, times with units.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lt_num.h"
+#include "lt_proc.h"
+
+static int check_knob(const char *name, const struct lt_knob **k)
+{
+	size_t i;
+	char known[128] = "";
+
+	*k = lt_knob_find(name);
+	if (*k)
+		return CLI_OK;
+	for (i = 0; i < lt_nknobs; i++) {
+		strcat(known, i ? ", " : "");
+		strcat(known, lt_knobs[i].name);
+	}
+	cli_err("unknown knob '%s' (knobs: %s)", name, known);
+	return CLI_USAGE;
+}
+
+static int show(const char *tracker, const struct lt_knob *k, bool raw,
+		bool named)
+{
+	char buf[32];
+	uint64_t v;
+	int ret = lt_knob_read(tracker, k->name, &v);
+
+	if (ret) {
+		cli_err("cannot read %s/%s: %s", tracker, k->name,
+			strerror(-ret));
+		return CLI_FAIL;
+	}
+	if (named)
+		printf("%-16s ", k->name);
+	if (raw || k->kind == LT_KNOB_BOOL)
+		printf("%llu\n", (unsigned long long)v);
+	else if (!v && !strcmp(k->name, "timeout"))
+		printf("0 (off)\n");
+	else
+		printf("%s\n", lt_format_duration(v, buf, sizeof(buf)));
+	return CLI_OK;
+}
+
+int cli_get(int argc, char **argv)
+{
+	const char *tracker = NULL, *knob = NULL;
+	bool raw = false;
+	const struct lt_knob *k;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--raw"))
+			raw = true;
+		else if (!tracker)
+			tracker = argv[i];
+		else if (!knob)
+			knob = argv[i];
+		else
+			tracker = NULL, i = argc;
+	}
+	if (!tracker) {
+		cli_err("usage: latency-tracker get <tracker> [knob] [--raw]");
+		return CLI_USAGE;
+	}
+	if (knob && (ret = check_knob(knob, &k)))
+		return ret;
+	ret = cli_check_tracker(tracker);
+	if (ret)
+		return ret;
+	if (knob)
+		return show(tracker, k, raw, false);
+	for (size_t j = 0; j < lt_nknobs; j++) {
+		ret = show(tracker, &lt_knobs[j], raw, true);
+		if (ret)
+			return ret;
+	}
+	return CLI_OK;
+}
+
+static int parse_value(const struct lt_knob *k, const char *s, uint64_t *v)
+{
+	if (k->kind == LT_KNOB_BOOL) {
+		if (!strcmp(s, "1") || !strcmp(s, "on") || !strcmp(s, "yes")) {
+			*v = 1;
+			return 0;
+		}
+		if (!strcmp(s, "0") || !strcmp(s, "off") || !strcmp(s, "no")) {
+			*v = 0;
+			return 0;
+		}
+		cli_err("bad value '%s' for %s (want 1/0, on/off)", s, k->name);
+		return -1;
+	}
+	if (!strcmp(s, "off") && !strcmp(k->name, "timeout")) {
+		*v = 0;
+		return 0;
+	}
+	if (lt_parse_duration(s, v)) {
+		cli_err("bad duration '%s' for %s (examples: 5ms, 200us, 1.5s, 100ns)",
+			s, k->name);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_set(int argc, char **argv)
+{
+	const struct lt_knob *k;
+	uint64_t v;
+	int ret;
+
+	if (argc != 4) {
+		cli_err("usage: latency-tracker set <tracker> <knob> <value>");
+		return CLI_USAGE;
+	}
+	ret = check_knob(argv[2], &k);
+	if (ret)
+		return ret;
+	if (parse_value(k, argv[3], &v))
+		return CLI_USAGE;
+	ret = cli_check_tracker(argv[1]);
+	if (ret)
+		return ret;
+	ret = lt_knob_write(argv[1], k->name, v);
+	if (ret == -EINVAL) {
+		cli_err("%s: the kernel refused %s = %llu ns (out of range)",
+			argv[1], k->name, (unsigned long long)v);
+		return CLI_USAGE;
+	}
+	if (ret) {
+		cli_err("cannot write %s/%s: %s", argv[1], k->name,
+			strerror(-ret));
+		return CLI_FAIL;
+	}
+	if (k->kind == LT_KNOB_BOOL) {
+		printf("%s %s = %llu\n", argv[1], k->name,
+		       (unsigned long long)v);
+	} else {
+		char buf[32];
+
+		printf("%s %s = %s\n", argv[1], k->name,
+		       lt_format_duration(v, buf, sizeof(buf)));
+	}
+	return CLI_OK;
+}

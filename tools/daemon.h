@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * daemon.h - latency-trackerd: follows every tracker's alerts file, logs
+ * each record as a JSON line and records LTTng snapshots of the kernel
+ * trace around the outliers (docs/design.md, "Userspace").
+ *
+ * One file per job: daemon_config.c (options and config file),
+ * daemon_log.c (the JSON log), daemon_alerts.c (records -> log, rate
+ * limit, snapshot decision), daemon_session.c (the LTTng session through
+ * liblttng-ctl), daemon_snapshot.c (one snapshot), daemon_retention.c
+ * (bounded disk use), daemon_main.c (the event loop and signals).
+ */
+#ifndef LT_DAEMON_H
+#define LT_DAEMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lt_record.h"
+
+#define LTD_NAME		"latency-trackerd"
+#define LTD_VERSION		"0.1.0"
+#define LTD_DEFAULT_CONFIG	"/etc/latency-trackerd.conf"
+#define LTD_PATH_MAX		4096
+#define LTD_NAME_MAX		128
+
+/* Exit statuses. */
+#define LTD_EXIT_OK		0
+#define LTD_EXIT_FAIL		1
+#define LTD_EXIT_CONFIG		2
+
+struct ltd_config {
+	char output[LTD_PATH_MAX];	/* absolute dir, or net://... */
+	bool output_set;		/* given explicitly */
+	char session[LTD_NAME_MAX];	/* existing session to use */
+	char session_name[LTD_NAME_MAX]; /* session the daemon creates */
+	bool snapshot;			/* take snapshots at all */
+	uint64_t rate_limit_ns;		/* min interval between snapshots */
+	uint64_t max_snapshots;		/* keep the newest N (0 = no limit) */
+	uint64_t max_bytes;		/* at most this on disk (0 = no limit) */
+	char log[LTD_PATH_MAX];		/* "-" = stdout */
+	uint64_t subbuf_size;		/* kernel channel sub-buffer size */
+	uint64_t num_subbuf;		/* and count (per CPU) */
+	uint64_t retry_ns;		/* sessiond / module retry interval */
+	char trackers[1024];		/* comma list; empty = all */
+	char proc_root[LTD_PATH_MAX];	/* /proc/latency_tracker */
+	char config_file[LTD_PATH_MAX];	/* where the file part came from */
+};
+
+/*
+ * Defaults, then the config file (--config, or the default one when it
+ * exists), then the command line.  Returns 0; or -1 with a one-line
+ * message in err (naming the file, line and key); or 1 when only help or
+ * version was asked (printed).  *check_only: --check was given.
+ */
+int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
+		    bool *check_only, char *err, size_t errlen);
+bool ltd_output_is_net(const struct ltd_config *cfg);
+
+/* ---- the JSON log ---- */
+int ltd_log_open(const char *path);	/* 0 or -errno */
+void ltd_log_close(void);
+/*
+ * A log line is built with begin / fields / end: begin writes
+ * {"time":"<UTC ISO 8601>","type":"<type>" and end the closing brace.
+ */
+void ltd_log_begin(const char *type);
+void ltd_log_str(const char *key, const char *val);
+void ltd_log_u64(const char *key, uint64_t v);
+void ltd_log_s64(const char *key, int64_t v);
+void ltd_log_record(const struct lt_record *r);
+/* ,"key":{<the record's fields>} */
+void ltd_log_nested_record(const char *key, const struct lt_record *r);
+void ltd_log_end(void);
+/* {"type":"<level>","msg":"..."} */
+void ltd_log_msg(const char *level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- the LTTng session ---- */
+enum ltd_session_state {
+	LTD_SESSION_OFF,	/* snapshots disabled */
+	LTD_SESSION_DOWN,	/* not usable now; retried */
+	LTD_SESSION_READY,
+};
+
+void ltd_session_init(const struct ltd_config *cfg);
+/* Make the session usable if it is not; log state changes. */
+enum ltd_session_state ltd_session_ensure(void);
+/* Check a ready session still exists (sessiond may have restarted). */
+void ltd_session_check(void);
+/* An operation failed with an lttng error: maybe mark the session down. */
+void ltd_session_failed(int lttng_err);
+const char *ltd_session_name(void);
+/* Destroy the session if the daemon created it. */
+void ltd_session_teardown(void);
+
+/* ---- snapshots ---- */
+struct ltd_snapshot_result {
+	char path[LTD_PATH_MAX];	/* local dir or URL */
+	char name[LTD_NAME_MAX];
+	uint64_t start_ns;		/* CLOCK_MONOTONIC before recording */
+	uint64_t end_ns;
+	int err;			/* lttng error code, 0 = ok */
+};
+
+int ltd_snapshot_take(const struct ltd_config *cfg,
+		      struct ltd_snapshot_result *res);
+
+/* Remove the oldest local snapshots beyond the limits; log removals. */
+void ltd_retention_apply(const struct ltd_config *cfg, const char *keep);
+
+/* ---- alert handling ---- */
+struct ltd_counters {
+	uint64_t alerts, lost, malformed, snapshots, suppressed, failed;
+};
+
+void ltd_alerts_init(const struct ltd_config *cfg);
+void ltd_alerts_line(const char *tracker, char *line);
+const struct ltd_counters *ltd_alerts_counters(void);
+
+uint64_t ltd_now_ns(void);	/* CLOCK_MONOTONIC */
+
+#endif /* LT_DAEMON_H */

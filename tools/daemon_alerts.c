@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * daemon_alerts.c - what latency-trackerd does with each line of an alerts
+ * file: parse it, decide on a snapshot (rate limited), log it.
+ *
+ * Every alert is logged, snapshot or not ("action": snapshot, suppressed,
+ * unavailable, failed, off).  The snapshot is recorded before the alert's
+ * log line is written, to keep the delay from the alert to the snapshot
+ * short; the snapshot line follows it and carries the alert.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <lttng/lttng.h>
+
+#include "daemon.h"
+#include "lt_json.h"
+
+static const struct ltd_config *ltd_cfg;
+static struct ltd_counters ltd_count;
+static uint64_t ltd_last_snapshot_ns;
+static bool ltd_have_last;
+static uint64_t ltd_suppressed_since;	/* since the last snapshot */
+
+void ltd_alerts_init(const struct ltd_config *cfg)
+{
+	ltd_cfg = cfg;
+}
+
+const struct ltd_counters *ltd_alerts_counters(void)
+{
+	return &ltd_count;
+}
+
+static void log_malformed(const char *tracker, const char *orig,
+			  const char *why)
+{
+	ltd_count.malformed++;
+	ltd_log_begin("malformed");
+	ltd_log_str("tracker", tracker);
+	ltd_log_str("error", why);
+	ltd_log_str("line", orig);
+	ltd_log_end();
+}
+
+static bool rate_limited(uint64_t now)
+{
+	return ltd_have_last && ltd_cfg->rate_limit_ns &&
+	       now - ltd_last_snapshot_ns < ltd_cfg->rate_limit_ns;
+}
+
+static void log_snapshot(const struct lt_record *r,
+			 const struct ltd_snapshot_result *s,
+			 uint64_t suppressed)
+{
+	ltd_log_begin("snapshot");
+	ltd_log_str("session", ltd_session_name());
+	ltd_log_str("name", s->name);
+	ltd_log_str(ltd_output_is_net(ltd_cfg) ? "url" : "path", s->path);
+	ltd_log_u64("start_ts", s->start_ns);
+	ltd_log_u64("duration_ns", s->end_ns - s->start_ns);
+	ltd_log_s64("latency_ns", (int64_t)(s->start_ns - r->ts));
+	ltd_log_u64("suppressed_before", suppressed);
+	ltd_log_nested_record("alert", r);
+	ltd_log_end();
+}
+
+void ltd_alerts_line(const char *tracker, char *line)
+{
+	struct ltd_snapshot_result snap;
+	const char *why, *action;
+	struct lt_record r;
+	bool took = false;
+	char *orig = strdup(line);
+	uint64_t now, suppressed = 0;
+
+	if (!orig)
+		return;
+	if (lt_record_parse(line, &r, &why)) {
+		log_malformed(tracker, orig, why);
+		free(orig);
+		return;
+	}
+	free(orig);
+	if (r.cause == LT_CAUSE_LOST) {
+		ltd_count.lost += r.count;
+		ltd_log_begin("lost");
+		ltd_log_record(&r);
+		ltd_log_end();
+		return;
+	}
+	ltd_count.alerts++;
+	now = ltd_now_ns();
+	if (!ltd_cfg->snapshot) {
+		action = "off";
+	} else if (rate_limited(now)) {
+		action = "suppressed";
+		ltd_count.suppressed++;
+		ltd_suppressed_since++;
+	} else if (ltd_session_ensure() != LTD_SESSION_READY) {
+		action = "unavailable";
+	} else if (ltd_snapshot_take(ltd_cfg, &snap)) {
+		action = "failed";
+		ltd_count.failed++;
+	} else {
+		action = "snapshot";
+		took = true;
+		ltd_count.snapshots++;
+		ltd_last_snapshot_ns = snap.start_ns;
+		ltd_have_last = true;
+		suppressed = ltd_suppressed_since;
+		ltd_suppressed_since = 0;
+	}
+	ltd_log_begin("alert");
+	ltd_log_record(&r);
+	ltd_log_str("action", action);
+	if (!strcmp(action, "suppressed"))
+		ltd_log_u64("suppressed_total", ltd_count.suppressed);
+	ltd_log_end();
+	if (took) {
+		log_snapshot(&r, &snap, suppressed);
+		ltd_retention_apply(ltd_cfg, snap.name);
+	} else if (!strcmp(action, "failed")) {
+		ltd_log_begin("snapshot_failed");
+		ltd_log_str("session", ltd_session_name());
+		ltd_log_str("error", lttng_strerror(-snap.err));
+		ltd_log_u64("alert_ts", r.ts);
+		ltd_log_str("tracker", r.tracker);
+		ltd_log_end();
+		ltd_session_failed(snap.err);
+	}
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * daemon_config.c - latency-trackerd's configuration: defaults, the
+ * config file, the command line (which wins), validated as a whole.
+ *
+ * Config file: one `key = value` per line; blank lines and lines starting
+ * with '#' are ignored; keys are the long option names.  Any error names
+ * the file, the line and the key, and nothing is applied.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "lt_num.h"
+#include "lt_proc.h"
+
+enum ltd_key_type {
+	KT_STRING,
+	KT_DURATION,
+	KT_SIZE,
+	KT_COUNT,
+	KT_BOOL,
+};
+
+struct ltd_key {
+	const char *name;
+	enum ltd_key_type type;
+	size_t off;
+	size_t size;		/* KT_STRING: buffer size */
+	const char *help;
+};
+
+#define STR_KEY(n, field, h) \
+	{ n, KT_STRING, offsetof(struct ltd_config, field), \
+	  sizeof(((struct ltd_config *)0)->field), h }
+#define NUM_KEY(n, t, field, h) \
+	{ n, t, offsetof(struct ltd_config, field), 0, h }
+
+static const struct ltd_key ltd_keys[] = {
+	STR_KEY("output", output, "snapshot destination: an absolute directory or net://host[:ctrl[:data]]"),
+	STR_KEY("session", session, "use this existing snapshot session instead of creating one"),
+	STR_KEY("session-name", session_name, "name of the session the daemon creates"),
+	NUM_KEY("snapshot", KT_BOOL, snapshot, "take snapshots (on) or only log alerts (off)"),
+	NUM_KEY("rate-limit", KT_DURATION, rate_limit_ns, "minimum interval between snapshots (0 = none)"),
+	NUM_KEY("max-snapshots", KT_COUNT, max_snapshots, "keep at most N local snapshots (0 = no limit)"),
+	NUM_KEY("max-bytes", KT_SIZE, max_bytes, "keep at most this much on disk (0 = no limit)"),
+	STR_KEY("log", log, "JSON log file, - for stdout"),
+	NUM_KEY("subbuf-size", KT_SIZE, subbuf_size, "kernel channel sub-buffer size (power of 2)"),
+	NUM_KEY("num-subbuf", KT_COUNT, num_subbuf, "kernel channel sub-buffers per CPU (power of 2)"),
+	NUM_KEY("retry-interval", KT_DURATION, retry_ns, "how often to retry sessiond and the modules"),
+	STR_KEY("trackers", trackers, "comma-separated trackers to follow (default: all)"),
+	STR_KEY("proc-root", proc_root, "the trackers' proc directory"),
+};
+
+#define LTD_NKEYS	(sizeof(ltd_keys) / sizeof(ltd_keys[0]))
+
+/* Defaults. */
+#define LTD_DEF_OUTPUT		"/var/lib/latency-tracker/snapshots"
+#define LTD_DEF_SESSION_NAME	"latency-trackerd"
+#define LTD_DEF_RATE_NS		LT_NSEC_PER_SEC
+#define LTD_DEF_MAX_SNAPSHOTS	20
+#define LTD_DEF_MAX_BYTES	(1ULL << 30)
+#define LTD_DEF_SUBBUF_SIZE	(256ULL << 10)
+#define LTD_DEF_NUM_SUBBUF	4
+#define LTD_DEF_RETRY_NS	(2 * LT_NSEC_PER_SEC)
+#define LTD_MIN_SUBBUF_SIZE	4096
+#define LTD_MAX_NUM_SUBBUF	1024
+#define LTD_MIN_RETRY_NS	(100 * LT_NSEC_PER_MSEC)
+
+static void defaults(struct ltd_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	strcpy(c->output, LTD_DEF_OUTPUT);
+	strcpy(c->session_name, LTD_DEF_SESSION_NAME);
+	c->snapshot = true;
+	c->rate_limit_ns = LTD_DEF_RATE_NS;
+	c->max_snapshots = LTD_DEF_MAX_SNAPSHOTS;
+	c->max_bytes = LTD_DEF_MAX_BYTES;
+	strcpy(c->log, "-");
+	c->subbuf_size = LTD_DEF_SUBBUF_SIZE;
+	c->num_subbuf = LTD_DEF_NUM_SUBBUF;
+	c->retry_ns = LTD_DEF_RETRY_NS;
+	strcpy(c->proc_root, LT_PROC_DEFAULT_ROOT);
+}
+
+static const struct ltd_key *find_key(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < LTD_NKEYS; i++)
+		if (strlen(ltd_keys[i].name) == len &&
+		    !strncmp(ltd_keys[i].name, name, len))
+			return &ltd_keys[i];
+	return NULL;
+}
+
+static bool power_of_2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+bool ltd_output_is_net(const struct ltd_config *cfg)
+{
+	return !strncmp(cfg->output, "net://", 6) ||
+	       !strncmp(cfg->output, "net6://", 7);
+}
+
+/* The value just set for k is acceptable; else a reason in why. */
+static int check_value(const struct ltd_config *c, const struct ltd_key *k,
+		       char *why, size_t whylen)
+{
+	const char *n = k->name;
+
+	if (!strcmp(n, "output")) {
+		bool net = ltd_output_is_net(c);
+
+		if (c->output[0] != '/' && !net)
+			snprintf(why, whylen, "'%.200s' is neither an absolute directory nor net://host",
+				 c->output);
+		else if (net && !c->output[c->output[3] == '6' ? 7 : 6])
+			snprintf(why, whylen, "'%.200s' has no host", c->output);
+		else
+			return 0;
+	} else if (!strcmp(n, "session-name") || !strcmp(n, "session")) {
+		const char *v = (const char *)c + k->off;
+
+		if ((!strcmp(n, "session-name") && !*v) || strchr(v, '/') ||
+		    strchr(v, ' '))
+			snprintf(why, whylen, "'%.100s' is not a valid session name", v);
+		else
+			return 0;
+	} else if (!strcmp(n, "subbuf-size")) {
+		if (c->subbuf_size < LTD_MIN_SUBBUF_SIZE || !power_of_2(c->subbuf_size))
+			snprintf(why, whylen, "%llu is not a power of 2 >= %d",
+				 (unsigned long long)c->subbuf_size,
+				 LTD_MIN_SUBBUF_SIZE);
+		else
+			return 0;
+	} else if (!strcmp(n, "num-subbuf")) {
+		if (!power_of_2(c->num_subbuf) || c->num_subbuf < 2 ||
+		    c->num_subbuf > LTD_MAX_NUM_SUBBUF)
+			snprintf(why, whylen, "%llu is not a power of 2 in 2..%d",
+				 (unsigned long long)c->num_subbuf,
+				 LTD_MAX_NUM_SUBBUF);
+		else
+			return 0;
+	} else if (!strcmp(n, "retry-interval")) {
+		if (c->retry_ns < LTD_MIN_RETRY_NS)
+			snprintf(why, whylen, "must be at least 100ms");
+		else
+			return 0;
+	} else if (!strcmp(n, "proc-root")) {
+		if (c->proc_root[0] != '/')
+			snprintf(why, whylen, "'%.200s' is not an absolute path",
+				 c->proc_root);
+		else
+			return 0;
+	} else if (!strcmp(n, "log")) {
+		if (!c->log[0])
+			snprintf(why, whylen, "empty (use - for stdout)");
+		else
+			return 0;
+	} else {
+		return 0;
+	}
+	return -1;
+}
+
+/* Set one key from text; on error a reason (no key, no place) in why. */
+static int set_key(struct ltd_config *c, const struct ltd_key *k,
+		   const char *val, char *why, size_t whylen)
+{
+	char *base = (char *)c + k->off;
+	uint64_t v;
+
+	switch (k->type) {
+	case KT_STRING:
+		if (strlen(val) >= k->size) {
+			snprintf(why, whylen, "value too long (max %zu bytes)",
+				 k->size - 1);
+			return -1;
+		}
+		strcpy(base, val);
+		if (!strcmp(k->name, "output"))
+			c->output_set = true;
+		return check_value(c, k, why, whylen);
+	case KT_BOOL:
+		if (!strcmp(val, "on") || !strcmp(val, "yes") ||
+		    !strcmp(val, "true") || !strcmp(val, "1")) {
+			*(bool *)base = true;
+		} else if (!strcmp(val, "off") || !strcmp(val, "no") ||
+			   !strcmp(val, "false") || !strcmp(val, "0")) {
+			*(bool *)base = false;
+		} else {
+			snprintf(why, whylen, "'%s' is not on/off", val);
+			return -1;
+		}
+		return 0;
+	case KT_DURATION:
+		if (lt_parse_duration(val, &v)) {
+			snprintf(why, whylen, "'%s' is not a duration (e.g. 1s, 500ms)",
+				 val);
+			return -1;
+		}
+		break;
+	case KT_SIZE:
+		if (lt_parse_size(val, &v)) {
+			snprintf(why, whylen, "'%s' is not a size (e.g. 512K, 100M, 1G)",
+				 val);
+			return -1;
+		}
+		break;
+	case KT_COUNT:
+		if (lt_parse_u64(val, &v)) {
+			snprintf(why, whylen, "'%s' is not a whole number", val);
+			return -1;
+		}
+		break;
+	}
+	*(uint64_t *)base = v;
+	return check_value(c, k, why, whylen);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' ||
+			 e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+static int load_file(struct ltd_config *c, const char *path, bool must,
+		     char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	char line[LTD_PATH_MAX + 128], why[256];
+	unsigned int no = 0;
+
+	if (!f) {
+		if (!must && errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(c->config_file, sizeof(c->config_file), "%s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *s, *eq, *key, *val;
+		const struct ltd_key *k;
+
+		no++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%u: line too long", path, no);
+			goto fail;
+		}
+		s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value'",
+				 path, no);
+			goto fail;
+		}
+		*eq = '\0';
+		key = trim(s);
+		val = trim(eq + 1);
+		k = find_key(key, strlen(key));
+		if (!k) {
+			snprintf(err, errlen, "%s:%u: unknown key '%s'", path,
+				 no, key);
+			goto fail;
+		}
+		if (set_key(c, k, val, why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%u: %s: %s", path, no, key,
+				 why);
+			goto fail;
+		}
+	}
+	fclose(f);
+	return 0;
+fail:
+	fclose(f);
+	return -1;
+}
+
+
+static void usage(void)
+{
+	size_t i;
+
+	printf("usage: %s [--config FILE] [--check] [--KEY VALUE]...\n\n", LTD_NAME);
+	printf("Logs every latency_tracker alert as a JSON line and records an LTTng\n");
+	printf("snapshot of the kernel trace around it.  Keys (command line: --KEY VALUE\n");
+	printf("or --KEY=VALUE; config file, default %s: KEY = VALUE):\n",
+	       LTD_DEFAULT_CONFIG);
+	for (i = 0; i < LTD_NKEYS; i++)
+		printf("  %-15s %s\n", ltd_keys[i].name, ltd_keys[i].help);
+	printf("  --check         validate the configuration and exit\n");
+}
+
+int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
+		    bool *check_only, char *err, size_t errlen)
+{
+	struct ltd_config c;
+	const char *file = NULL;
+	char why[256];
+	int i;
+
+	*check_only = false;
+	defaults(&c);
+	/* First pass: --config, --help, --version, --check. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage();
+			return 1;
+		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("%s %s\n", LTD_NAME, LTD_VERSION);
+			return 1;
+		}
+		if (!strcmp(argv[i], "--check")) {
+			*check_only = true;
+		} else if (!strcmp(argv[i], "--config")) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "--config: missing file name");
+				return -1;
+			}
+			file = argv[++i];
+		} else if (!strncmp(argv[i], "--config=", 9)) {
+			file = argv[i] + 9;
+		}
+	}
+	if (load_file(&c, file ? file : LTD_DEFAULT_CONFIG, file != NULL, err,
+		      errlen))
+		return -1;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq, *val;
+		const struct ltd_key *k;
+
+		if (!strcmp(a, "--check"))
+			continue;
+		if (!strcmp(a, "--config")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(a, "--config=", 9))
+			continue;
+		if (strncmp(a, "--", 2)) {
+			snprintf(err, errlen, "unexpected argument '%s' (see --help)", a);
+			return -1;
+		}
+		a += 2;
+		eq = strchr(a, '=');
+		k = find_key(a, eq ? (size_t)(eq - a) : strlen(a));
+		if (!k) {
+			snprintf(err, errlen, "unknown option '%s' (see --help)", argv[i]);
+			return -1;
+		}
+		if (eq) {
+			val = eq + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			snprintf(err, errlen, "--%s: missing value", k->name);
+			return -1;
+		}
+		if (set_key(&c, k, val, why, sizeof(why))) {
+			snprintf(err, errlen, "--%s: %s", k->name, why);
+			return -1;
+		}
+	}
+	*cfg = c;
+	return 0;
+}

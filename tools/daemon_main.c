@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * daemon_main.c - latency-trackerd's event loop.
+ *
+ * One epoll set holds the alerts files (lt_watch), a signalfd (SIGTERM and
+ * SIGINT: clean exit; SIGHUP: reload the configuration) and a periodic
+ * timerfd that rescans the trackers (new ones are picked up, gone ones
+ * dropped) and, every retry-interval, checks and re-creates the LTTng
+ * session.  Alerts are handled in daemon_alerts.c.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "lt_num.h"
+#include "lt_watch.h"
+
+#define LTD_TICK_NS		(250 * LT_NSEC_PER_MSEC)
+#define LTD_RESCAN_NS		LT_NSEC_PER_SEC
+#define LTD_MAX_EVENTS		16
+#define LTD_MAX_TRACKERS	32
+
+struct ltd {
+	struct ltd_config cfg;
+	int argc;
+	char **argv;
+	int epfd;
+	struct lt_epoll_src sig, timer;
+	struct lt_watch watch;
+	char trackers_buf[sizeof(((struct ltd_config *)0)->trackers)];
+	char *only[LTD_MAX_TRACKERS + 1];
+	uint64_t next_scan, next_retry;
+	bool stop;
+};
+
+static void on_line(void *ctx, const char *tracker, char *line)
+{
+	(void)ctx;
+	ltd_alerts_line(tracker, line);
+}
+
+static void on_tracker(void *ctx, const char *tracker, bool added)
+{
+	(void)ctx;
+	ltd_log_begin(added ? "watch" : "unwatch");
+	ltd_log_str("tracker", tracker);
+	ltd_log_end();
+}
+
+static void on_root(void *ctx, bool present)
+{
+	struct ltd *d = ctx;
+
+	if (present)
+		ltd_log_msg("info", "%s present: following its trackers",
+			    d->cfg.proc_root);
+	else
+		ltd_log_msg("error", "%s missing: the latency_tracker module is not loaded; retrying",
+			    d->cfg.proc_root);
+}
+
+static void on_error(void *ctx, const char *tracker, const char *what, int err)
+{
+	(void)ctx;
+	ltd_log_begin("error");
+	ltd_log_str("tracker", tracker);
+	ltd_log_str("msg", what);
+	ltd_log_str("error", strerror(err));
+	ltd_log_end();
+}
+
+static const struct lt_watch_ops ltd_watch_ops = {
+	.line = on_line,
+	.tracker = on_tracker,
+	.root = on_root,
+	.error = on_error,
+};
+
+/* The `trackers` list as a NULL-terminated array (NULL = all). */
+static char *const *tracker_filter(struct ltd *d)
+{
+	char *save = NULL, *tok;
+	size_t n = 0;
+
+	if (!d->cfg.trackers[0])
+		return NULL;
+	snprintf(d->trackers_buf, sizeof(d->trackers_buf), "%s", d->cfg.trackers);
+	for (tok = strtok_r(d->trackers_buf, ", ", &save);
+	     tok && n < LTD_MAX_TRACKERS; tok = strtok_r(NULL, ", ", &save))
+		d->only[n++] = tok;
+	d->only[n] = NULL;
+	return d->only;
+}
+
+static void start_watching(struct ltd *d)
+{
+	setenv("LT_PROC_ROOT", d->cfg.proc_root, 1);
+	lt_watch_init(&d->watch, d->epfd, &ltd_watch_ops, d, tracker_filter(d));
+	lt_watch_scan(&d->watch);
+}
+
+static void log_start(const struct ltd *d, const char *type)
+{
+	ltd_log_begin(type);
+	ltd_log_str("version", LTD_VERSION);
+	ltd_log_str("config", d->cfg.config_file[0] ? d->cfg.config_file : "(none)");
+	ltd_log_str("snapshot", d->cfg.snapshot ? "on" : "off");
+	ltd_log_str("output", d->cfg.output);
+	ltd_log_str("session", d->cfg.session[0] ? d->cfg.session : d->cfg.session_name);
+	ltd_log_u64("rate_limit_ns", d->cfg.rate_limit_ns);
+	ltd_log_u64("max_snapshots", d->cfg.max_snapshots);
+	ltd_log_u64("max_bytes", d->cfg.max_bytes);
+	ltd_log_end();
+}
+
+static bool session_settings_differ(const struct ltd_config *a,
+				    const struct ltd_config *b)
+{
+	return a->snapshot != b->snapshot || strcmp(a->session, b->session) ||
+	       strcmp(a->session_name, b->session_name) ||
+	       a->subbuf_size != b->subbuf_size || a->num_subbuf != b->num_subbuf;
+}
+
+static void reload(struct ltd *d)
+{
+	struct ltd_config c;
+	char err[1024];
+	bool check;
+	int ret = ltd_config_load(d->argc, d->argv, &c, &check, err, sizeof(err));
+
+	if (ret) {
+		ltd_log_msg("error", "reload refused, configuration unchanged: %s",
+			    ret < 0 ? err : "help/version asked");
+		return;
+	}
+	if (strcmp(c.log, d->cfg.log)) {
+		ret = ltd_log_open(c.log);
+		if (ret) {
+			ltd_log_msg("error", "reload refused: cannot open log %s: %s",
+				    c.log, strerror(-ret));
+			return;
+		}
+	}
+	if (session_settings_differ(&c, &d->cfg)) {
+		ltd_session_teardown();
+		d->cfg = c;
+		ltd_session_init(&d->cfg);
+	} else {
+		d->cfg = c;
+	}
+	/* Watch again: the filter or the root may have changed. */
+	lt_watch_close_all(&d->watch);
+	start_watching(d);
+	d->next_retry = 0;
+	log_start(d, "reload");
+}
+
+static void tick(struct ltd *d)
+{
+	uint64_t now = ltd_now_ns(), exp;
+
+	if (read(d->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		ltd_log_msg("warning", "timerfd read: %s", strerror(errno));
+	if (now >= d->next_scan) {
+		lt_watch_scan(&d->watch);
+		d->next_scan = now + LTD_RESCAN_NS;
+	}
+	if (now >= d->next_retry) {
+		ltd_session_check();
+		ltd_session_ensure();
+		d->next_retry = now + d->cfg.retry_ns;
+	}
+}
+
+static void on_signal(struct ltd *d)
+{
+	struct signalfd_siginfo si;
+
+	while (read(d->sig.fd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP) {
+			reload(d);
+		} else {
+			ltd_log_msg("info", "signal %d: exiting", (int)si.ssi_signo);
+			d->stop = true;
+		}
+	}
+}
+
+static int setup_fds(struct ltd *d)
+{
+	struct itimerspec its = {
+		.it_interval = { 0, (long)LTD_TICK_NS },
+		.it_value = { 0, (long)LTD_TICK_NS },
+	};
+	struct epoll_event ev = { .events = EPOLLIN };
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL))
+		return -1;
+	/* liblttng-ctl writes to sockets a dead sessiond may have closed. */
+	signal(SIGPIPE, SIG_IGN);
+	d->epfd = epoll_create1(EPOLL_CLOEXEC);
+	d->sig.kind = LT_SRC_SIGNAL;
+	d->sig.fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	d->timer.kind = LT_SRC_TIMER;
+	d->timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (d->epfd < 0 || d->sig.fd < 0 || d->timer.fd < 0 ||
+	    timerfd_settime(d->timer.fd, 0, &its, NULL))
+		return -1;
+	ev.data.ptr = &d->sig;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->sig.fd, &ev))
+		return -1;
+	ev.data.ptr = &d->timer;
+	return epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->timer.fd, &ev);
+}
+
+int main(int argc, char **argv)
+{
+	static struct ltd d;
+	struct epoll_event evs[LTD_MAX_EVENTS];
+	const struct ltd_counters *c;
+	char err[1024];
+	bool check;
+	int ret, i;
+
+	d.argc = argc;
+	d.argv = argv;
+	ret = ltd_config_load(argc, argv, &d.cfg, &check, err, sizeof(err));
+	if (ret > 0)
+		return LTD_EXIT_OK;
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", LTD_NAME, err);
+		return LTD_EXIT_CONFIG;
+	}
+	if (check) {
+		printf("%s: configuration OK\n", LTD_NAME);
+		return LTD_EXIT_OK;
+	}
+	ret = ltd_log_open(d.cfg.log);
+	if (ret) {
+		fprintf(stderr, "%s: cannot open log %s: %s\n", LTD_NAME,
+			d.cfg.log, strerror(-ret));
+		return LTD_EXIT_FAIL;
+	}
+	if (setup_fds(&d)) {
+		fprintf(stderr, "%s: setup: %s\n", LTD_NAME, strerror(errno));
+		return LTD_EXIT_FAIL;
+	}
+	log_start(&d, "start");
+	ltd_alerts_init(&d.cfg);
+	ltd_session_init(&d.cfg);
+	ltd_session_ensure();
+	d.next_retry = ltd_now_ns() + d.cfg.retry_ns;
+	start_watching(&d);
+	d.next_scan = ltd_now_ns() + LTD_RESCAN_NS;
+	while (!d.stop) {
+		int n = epoll_wait(d.epfd, evs, LTD_MAX_EVENTS, -1);
+
+		if (n < 0 && errno != EINTR) {
+			ltd_log_msg("error", "epoll_wait: %s", strerror(errno));
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			struct lt_epoll_src *src = evs[i].data.ptr;
+
+			switch (src->kind) {
+			case LT_SRC_ALERTS:
+				lt_watch_ready(&d.watch, (struct lt_watch_file *)src,
+					       evs[i].events);
+				break;
+			case LT_SRC_SIGNAL:
+				on_signal(&d);
+				break;
+			case LT_SRC_TIMER:
+				tick(&d);
+				break;
+			}
+			/* A reload or a dropped file invalidates the rest. */
+			if (src->kind != LT_SRC_TIMER)
+				break;
+		}
+	}
+	lt_watch_close_all(&d.watch);
+	ltd_session_teardown();
+	c = ltd_alerts_counters();
+	ltd_log_begin("exit");
+	ltd_log_u64("alerts", c->alerts);
+	ltd_log_u64("snapshots", c->snapshots);
+	ltd_log_u64("suppressed", c->suppressed);
+	ltd_log_u64("failed", c->failed);
+	ltd_log_u64("lost", c->lost);
+	ltd_log_u64("malformed", c->malformed);
+	ltd_log_end();
+	ltd_log_close();
+	return LTD_EXIT_OK;
+}

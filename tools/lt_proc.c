@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lt_proc.c - access to /proc/latency_tracker (see lt_proc.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lt_num.h"
+#include "lt_proc.h"
+
+const struct lt_knob lt_knobs[] = {
+	{ "threshold", LT_KNOB_DURATION, "report events slower than this" },
+	{ "timeout", LT_KNOB_DURATION, "report pending events older than this (0 = off)" },
+	{ "wakeup_interval", LT_KNOB_DURATION, "minimum interval between wakeups of alert readers" },
+	{ "enable", LT_KNOB_BOOL, "1 = tracking, 0 = stopped" },
+};
+const size_t lt_nknobs = sizeof(lt_knobs) / sizeof(lt_knobs[0]);
+
+/* Largest file we read whole (stats, histogram: a few hundred bytes). */
+#define LT_PROC_FILE_MAX	(64 * 1024)
+
+const char *lt_proc_root(void)
+{
+	const char *r = getenv("LT_PROC_ROOT");
+
+	return r && *r ? r : LT_PROC_DEFAULT_ROOT;
+}
+
+const struct lt_knob *lt_knob_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < lt_nknobs; i++)
+		if (!strcmp(lt_knobs[i].name, name))
+			return &lt_knobs[i];
+	return NULL;
+}
+
+bool lt_tracker_name_ok(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") &&
+	       strcmp(name, "..") && strlen(name) < 64;
+}
+
+int lt_proc_path(char *buf, size_t size, const char *tracker,
+		 const char *file)
+{
+	int n = snprintf(buf, size, "%s/%s/%s", lt_proc_root(), tracker, file);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+bool lt_tracker_exists(const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	return lt_tracker_name_ok(name) &&
+	       !lt_proc_path(path, sizeof(path), name, "threshold") &&
+	       !stat(path, &st);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int lt_tracker_list(char ***names)
+{
+	DIR *d = opendir(lt_proc_root());
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !lt_tracker_exists(e->d_name))
+			continue;
+		if (n + 2 > cap) {
+			char **nv;
+
+			cap = cap ? cap * 2 : 8;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				goto nomem;
+			v = nv;
+		}
+		v[n] = strdup(e->d_name);
+		if (!v[n])
+			goto nomem;
+		n++;
+	}
+	closedir(d);
+	if (!v) {
+		v = calloc(1, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+	}
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), cmp_names);
+	*names = v;
+	return (int)n;
+nomem:
+	closedir(d);
+	if (v) {
+		v[n] = NULL;
+		lt_tracker_list_free(v);
+	}
+	return -ENOMEM;
+}
+
+void lt_tracker_list_free(char **names)
+{
+	char **p;
+
+	for (p = names; p && *p; p++)
+		free(*p);
+	free(names);
+}
+
+char *lt_tracker_list_str(char *buf, size_t size)
+{
+	char **names;
+	int n = lt_tracker_list(&names), i;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (n <= 0) {
+		snprintf(buf, size, "%s", n == 0 ? "none" :
+			 "none: latency_tracker is not loaded");
+		return buf;
+	}
+	for (i = 0; i < n && len < size; i++) {
+		int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+				 names[i]);
+
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	lt_tracker_list_free(names);
+	return buf;
+}
+
+char *lt_proc_read_file(const char *tracker, const char *file)
+{
+	char path[4096];
+	char *buf;
+	size_t len = 0;
+	int fd, err;
+
+	if (lt_proc_path(path, sizeof(path), tracker, file)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(LT_PROC_FILE_MAX + 1);
+	if (!buf) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + len, LT_PROC_FILE_MAX - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = errno;
+			free(buf);
+			close(fd);
+			errno = err;
+			return NULL;
+		}
+		if (r == 0 || (len += (size_t)r) == LT_PROC_FILE_MAX)
+			break;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+int lt_knob_read(const char *tracker, const char *knob, uint64_t *v)
+{
+	char *s = lt_proc_read_file(tracker, knob);
+	size_t n;
+	int ret = 0;
+
+	if (!s)
+		return -errno;
+	n = strlen(s);
+	if (n && s[n - 1] == '\n')
+		s[n - 1] = '\0';
+	if (lt_parse_u64(s, v))
+		ret = -EPROTO;
+	free(s);
+	return ret;
+}
+
+int lt_knob_write(const char *tracker, const char *knob, uint64_t v)
+{
+	char path[4096], val[32];
+	int fd, n, ret = 0;
+	ssize_t w;
+
+	if (lt_proc_path(path, sizeof(path), tracker, knob))
+		return -ENAMETOOLONG;
+	/* O_TRUNC for a fake tree of regular files; procfs ignores it. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(val, sizeof(val), "%llu\n", (unsigned long long)v);
+	do {
+		w = write(fd, val, (size_t)n);
+	} while (w < 0 && errno == EINTR);
+	if (w < 0)
+		ret = -errno;
+	else if (w != n)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}

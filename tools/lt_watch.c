@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lt_watch.c - following the alerts files (see lt_watch.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include "lt_proc.h"
+#include "lt_watch.h"
+
+void lt_watch_init(struct lt_watch *w, int epfd,
+		   const struct lt_watch_ops *ops, void *ctx,
+		   char *const *only)
+{
+	memset(w, 0, sizeof(*w));
+	w->epfd = epfd;
+	w->ops = ops;
+	w->ctx = ctx;
+	w->only = only;
+	w->root_state = -1;
+}
+
+static bool wanted(const struct lt_watch *w, const char *name)
+{
+	char *const *p;
+
+	if (!w->only)
+		return true;
+	for (p = w->only; *p; p++)
+		if (!strcmp(*p, name))
+			return true;
+	return false;
+}
+
+static struct lt_watch_file *find(struct lt_watch *w, const char *name)
+{
+	struct lt_watch_file *f;
+
+	for (f = w->files; f; f = f->next)
+		if (!strcmp(f->tracker, name))
+			return f;
+	return NULL;
+}
+
+static void drop(struct lt_watch *w, struct lt_watch_file *f, bool report)
+{
+	struct lt_watch_file **pp;
+
+	for (pp = &w->files; *pp; pp = &(*pp)->next) {
+		if (*pp == f) {
+			*pp = f->next;
+			break;
+		}
+	}
+	epoll_ctl(w->epfd, EPOLL_CTL_DEL, f->src.fd, NULL);
+	close(f->src.fd);
+	if (report && w->ops->tracker)
+		w->ops->tracker(w->ctx, f->tracker, false);
+	free(f);
+}
+
+static void add(struct lt_watch *w, const char *name)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct lt_watch_file *f;
+	char path[4096];
+	int fd;
+
+	if (lt_proc_path(path, sizeof(path), name, "alerts"))
+		return;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (w->ops->error)
+			w->ops->error(w->ctx, name, "open alerts", errno);
+		return;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		close(fd);
+		return;
+	}
+	f->src.kind = LT_SRC_ALERTS;
+	f->src.fd = fd;
+	snprintf(f->tracker, sizeof(f->tracker), "%s", name);
+	ev.data.ptr = f;
+	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		if (w->ops->error)
+			w->ops->error(w->ctx, name, "epoll alerts", errno);
+		close(fd);
+		free(f);
+		return;
+	}
+	f->next = w->files;
+	w->files = f;
+	if (w->ops->tracker)
+		w->ops->tracker(w->ctx, name, true);
+}
+
+size_t lt_watch_scan(struct lt_watch *w)
+{
+	struct lt_watch_file *f, *next;
+	char **names;
+	size_t n = 0;
+	int count, i;
+
+	count = lt_tracker_list(&names);
+	if (w->root_state != (count >= 0)) {
+		w->root_state = count >= 0;
+		if (w->ops->root)
+			w->ops->root(w->ctx, count >= 0);
+	}
+	if (count < 0)
+		names = NULL;
+	/* Files of trackers that went away (unloaded, maybe reloaded). */
+	for (f = w->files; f; f = next) {
+		bool present = false;
+
+		next = f->next;
+		for (i = 0; i < count; i++)
+			present |= !strcmp(names[i], f->tracker);
+		if (!present)
+			drop(w, f, true);
+	}
+	for (i = 0; i < count; i++)
+		if (wanted(w, names[i]) && !find(w, names[i]))
+			add(w, names[i]);
+	for (f = w->files; f; f = f->next)
+		n++;
+	lt_tracker_list_free(names);
+	return n;
+}
+
+/* Hand every complete line of f->buf to the callback; keep the rest. */
+static void split_lines(struct lt_watch *w, struct lt_watch_file *f)
+{
+	char *start = f->buf, *nl;
+	size_t left = f->len;
+
+	while ((nl = memchr(start, '\n', left))) {
+		*nl = '\0';
+		w->ops->line(w->ctx, f->tracker, start);
+		left -= (size_t)(nl + 1 - start);
+		start = nl + 1;
+	}
+	if (left >= LT_WATCH_LINE_MAX) {
+		/* No newline in a whole line's worth: give it as it is. */
+		f->buf[f->len] = '\0';
+		w->ops->line(w->ctx, f->tracker, start);
+		left = 0;
+	}
+	memmove(f->buf, start, left);
+	f->len = left;
+}
+
+void lt_watch_ready(struct lt_watch *w, struct lt_watch_file *f,
+		    unsigned int events)
+{
+	for (;;) {
+		ssize_t r = read(f->src.fd, f->buf + f->len,
+				 sizeof(f->buf) - 1 - f->len);
+
+		if (r > 0) {
+			f->len += (size_t)r;
+			split_lines(w, f);
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == EAGAIN) {
+			if (events & EPOLLHUP && !(events & EPOLLIN))
+				drop(w, f, true);
+			return;
+		}
+		/* EOF (tracker going away) or an error (entry removed). */
+		drop(w, f, true);
+		return;
+	}
+}
+
+void lt_watch_close_all(struct lt_watch *w)
+{
+	while (w->files)
+		drop(w, w->files, false);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lt_watch.h - following the `alerts` files of every loaded tracker with
+ * epoll.  Used by latency-trackerd and `latency-tracker follow`.
+ *
+ * lt_watch_scan() opens the alerts file of each tracker not watched yet
+ * (call it periodically: trackers loaded later are picked up; procfs has
+ * no inotify) and adds it to the caller's epoll set; lt_watch_ready()
+ * reads the lines of one ready file.  A file whose tracker went away
+ * (read error or EOF, EPOLLHUP) is closed and reported.
+ *
+ * Each epoll registration carries a pointer to a struct lt_epoll_src: the
+ * caller's own fds use the same header with another kind.
+ */
+#ifndef LT_WATCH_H
+#define LT_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum lt_src_kind {
+	LT_SRC_ALERTS,
+	LT_SRC_SIGNAL,
+	LT_SRC_TIMER,
+};
+
+struct lt_epoll_src {
+	enum lt_src_kind kind;
+	int fd;
+};
+
+/* Largest line kept while waiting for its end. */
+#define LT_WATCH_LINE_MAX	4096
+
+struct lt_watch_file {
+	struct lt_epoll_src src;	/* first: epoll data points here */
+	struct lt_watch_file *next;
+	char tracker[64];
+	size_t len;			/* bytes of a partial line in buf */
+	char buf[2 * LT_WATCH_LINE_MAX];
+};
+
+struct lt_watch_ops {
+	/* One complete line (NUL-terminated, '\n' removed); may modify it. */
+	void (*line)(void *ctx, const char *tracker, char *line);
+	/* A tracker appeared (added) or went away (!added). */
+	void (*tracker)(void *ctx, const char *tracker, bool added);
+	/* The root appeared (present) or disappeared (!present). */
+	void (*root)(void *ctx, bool present);
+	/* Something failed (opening a file...). */
+	void (*error)(void *ctx, const char *tracker, const char *what,
+		      int err);
+};
+
+struct lt_watch {
+	int epfd;
+	const struct lt_watch_ops *ops;
+	void *ctx;
+	char *const *only;	/* NULL-terminated names, or NULL = all */
+	struct lt_watch_file *files;
+	int root_state;		/* -1 unknown, 0 absent, 1 present */
+};
+
+void lt_watch_init(struct lt_watch *w, int epfd,
+		   const struct lt_watch_ops *ops, void *ctx,
+		   char *const *only);
+/* Returns the number of files watched. */
+size_t lt_watch_scan(struct lt_watch *w);
+void lt_watch_ready(struct lt_watch *w, struct lt_watch_file *f,
+		    unsigned int events);
+void lt_watch_close_all(struct lt_watch *w);
+
+#endif /* LT_WATCH_H */
