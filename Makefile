@@ -26,6 +26,7 @@ all: modules tools
 modules:
 	@[ -n "$(KDIR)" ] || { echo "error: no kernel headers found; install linux-headers-$$(uname -r) or set KDIR=" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	$(MAKE) -C probes/lttng KDIR=$(KDIR)
 
 tools:
 	@$(DEPS) tools
@@ -79,6 +80,7 @@ bench:
 
 install: modules tools
 	$(MAKE) -C $(KDIR) M=$(TOP) modules_install
+	$(MAKE) -C probes/lttng KDIR=$(KDIR) install
 	depmod -a $(KREL)
 	$(MAKE) -C tools install
 

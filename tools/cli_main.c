@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "lt_proc.h"
 
 struct cli_cmd {
@@ -27,6 +28,9 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "stats", cli_stats, "stats <tracker> [--raw]" },
 	{ "hist", cli_hist, "hist <tracker>" },
 	{ "follow", cli_follow, "follow [--json] [-n N] [tracker...]" },
+	/* The analysis of a snapshot (tools/explain/): no root needed. */
+	{ "explain", lt_explain_main,
+	  "explain <snapshot> [--tid T] [--at TS --window D] | explain --compare <snapshot>..." },
 };
 
 #define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
