@@ -84,5 +84,34 @@ cat /proc/latency_tracker/wakeup/histogram | show
 say "wakeup stats"
 cat /proc/latency_tracker/wakeup/stats | show
 lt_unload latency_tracker_offcpu
+
+# --- the userspace half: a snapshot of the outlier, and why it was slow ------
+. tests/guest/lttng.inc
+say "latency-trackerd: an LTTng flight-recorder snapshot of the next outlier"
+if ! lt_tools_built || ! lt_lttng_installed || ! sessiond_start; then
+	echo "   (LTTng is not usable in this guest: no snapshot)"
+	exit 0
+fi
+log=$LT_WORK/ltd.json
+daemon_start "$log" --output "$LT_WORK/snapshots" --trackers wakeup
+wait_for 60 log_has "$log" '"type":"watch"' || echo "   (the daemon did not start watching)"
+victim=$(outlier 400 | head -n 1)
+if ! wait_for 60 log_has "$log" '"type":"snapshot"'; then
+	echo "   (no snapshot was recorded; daemon log:)"
+	tail -n 5 "$log" | show
+	exit 1
+fi
+line=$(grep -m 1 '"type":"snapshot"' "$log")
+snap=$(json "$line" path)
+echo "   alert -> snapshot start: $(( $(json "$line" latency_ns) / 1000 )) us"
+echo "   snapshot: $snap"
+say "what babeltrace2 shows around our event in it"
+babeltrace2 "$snap" 2>/dev/null | grep -B 3 -A 3 -m 1 'latency_tracker_wakeup' | cut -c 1-200 | show
+say "why was it slow?  latency-tracker explain $snap --tid $victim"
+$LTC explain "$snap" --tid "$victim" -o "$LT_WORK/explain" | head -n 40 | show
+mkdir -p /lt-results/demo-explain
+cp "$LT_WORK"/explain/* /lt-results/demo-explain/ 2>/dev/null
+daemon_stop
+sessiond_stop
 lt_unload latency_tracker_wakeup
 lt_unload latency_tracker

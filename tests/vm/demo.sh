@@ -18,6 +18,8 @@ fi
 d=$("$LT_TOP/tests/vm/guest-script.sh" "$line" demo 300) || exit 1
 echo "(guest accelerator: $(cat "$d/accel" 2>/dev/null || echo unknown); kernel $(grep -o "LT_KVER='[^']*" "$d/job.env" | cut -d"'" -f2))"
 cat "$d/demo.tap" 2>/dev/null
+svg=$(ls "$d"/demo-explain/*.svg 2>/dev/null | head -n 1)
+[ -z "$svg" ] || echo "   graph (SVG): $svg"
 if [ "$(cat "$d/demo.rc" 2>/dev/null)" != 0 ]; then
 	echo "demo failed; console and logs in $d" >&2
 	tail -n 20 "$d/demo.err" "$d/console.log" >&2
