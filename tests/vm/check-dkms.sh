@@ -33,13 +33,17 @@ for line in $LT_KERNEL_LINES; do
 	rc=$?
 	[ $rc != 0 ] && tail -n 20 "$work/build.log" | sed 's/^/#   /'
 	result $rc "dkms build for $kver"
-	# Every module the tree builds must be in dkms.conf, and built.
-	want=$(cd "$work/tree/$name/$ver/build" 2>/dev/null &&
-		find tracker probes -name '*.ko' -printf '%f\n' | sed 's/\.ko$//' | sort)
+	# dkms.conf names exactly the modules the Kbuild files declare (tests
+	# excepted), and dkms built every one of them.
+	declared=$(printf 'include tracker/Kbuild\ninclude probes/Kbuild\nall:\n\t@echo $(obj-m)\n' |
+		make -s -C "$LT_TOP" -f - src=. obj=. 2>/dev/null | tr ' ' '\n' |
+		sed -n 's/\.o$//p' | sort)
 	listed=$(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"/\1/p' "$LT_TOP/dkms.conf" | sort)
-	[ -n "$want" ] && [ "$want" = "$listed" ]
+	built=$(ls "$work/tree/$name/$ver/$kver"/*/module/ 2>/dev/null |
+		sed 's/\.ko.*$//' | sort)
+	[ -n "$declared" ] && [ "$declared" = "$listed" ] && [ "$built" = "$listed" ]
 	rc=$?
-	[ $rc != 0 ] && echo "#   built: $(echo $want) / dkms.conf: $(echo $listed)"
+	[ $rc != 0 ] && echo "#   Kbuild: $(echo $declared) / dkms.conf: $(echo $listed) / built: $(echo $built)"
 	result $rc "dkms.conf lists every module built for $kver"
 done
 echo "1..$n"
