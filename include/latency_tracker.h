@@ -115,14 +115,23 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  * @name: directory name under /proc/latency_tracker/ (copied).
  * @threshold_ns: report event_out when the delay exceeds this.
  * @timeout_ns: report pending events older than this; 0 = off.
- * @max_events: number of event slots.  A slot is reusable one RCU grace
- *	period after its event ended, so size it for the pending events plus
- *	those ended during a grace period (a few ms at the event rate).
+ * @max_events: number of event slots.  The slots in use are the pending
+ *	events plus the recently ended ones: an ended event's slot goes back
+ *	to the pool with a per-CPU batch, one to two RCU grace periods after
+ *	the event ended (at most one batch per CPU waits for a grace period
+ *	while the next one fills).  Size it for the pending events plus the
+ *	events ended during two grace periods (a few ms each) at the peak
+ *	event rate.  A slot still waiting counts as in use: an event_in that
+ *	finds no free slot is refused and counted as dropped.  The hash
+ *	table has up to max_events buckets (rounded up to a power of two);
+ *	it starts smaller and follows the number of pending events.
  * @key_size: largest key, in bytes (1..LATENCY_TRACKER_KEY_MAX).
  * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
  * @alert_records: capacity of the alert ring; 0 = default.
  * @callback: called on threshold/timeout; may be NULL (stats only).
- * @hash: optional key hash; default: jhash of the key bytes.
+ * @hash: optional key hash; default: for keys of up to 8 bytes a seeded
+ *	64-bit mix of the key as one word (no collision between keys of one
+ *	length), jhash of the key bytes for longer keys.
  * @match: optional key comparison; default: same length and same bytes.
  * @alert_fmt: formats tracker-specific alert fields; may be NULL.
  * @owner_data: returned by latency_tracker_owner_data().

@@ -144,6 +144,7 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 		.priv = &priv,
 		.priv_len = offsetof(struct lt_offcpu_priv, woken),
 	};
+	unsigned int state_index;
 	pid_t pid;
 
 	pid = next->pid;
@@ -160,8 +161,8 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 	    (prev_state & TASK_DEAD) || prev->exit_state)
 		return;
 	priv.tgid = prev->tgid;
-	priv.state = task_index_to_char(__task_state_index(prev_state,
-							    prev->exit_state));
+	state_index = __task_state_index(prev_state, prev->exit_state);
+	priv.state = task_index_to_char(state_index);
 	memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
 	/* The waker fields are zeroed by the core (beyond priv_len). */
 	latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);

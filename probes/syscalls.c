@@ -314,7 +314,8 @@ static ssize_t lt_filter_write(struct file *file, const char __user *ubuf,
 	u32 tgid;
 	int ret;
 
-	if (count > sizeof(buf))
+	/* One whole value per write(), like the core's knobs. */
+	if (*ppos || count > sizeof(buf))
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;

@@ -6,6 +6,8 @@
  *	tracker.c	module init/exit, create/destroy, small accessors
  *	params.c	bounds of the knobs (one table) and their setters
  *	event.c		event_in / event_out / stateful lookup, event lifetime
+ *	reclaim.c	ended events back to the pool, in per-CPU batches that
+ *			wait for one RCU grace period each
  *	timeout.c	per-CPU FIFOs of pending events and the timeout timer
  *	stats.c		per-CPU counters and histogram, `stats`/`histogram`
  *	alerts.c	alert ring users: append, wakeups, `alerts` readers
@@ -18,10 +20,24 @@
  * (the winner of lt_lfht_del(), or the replacer in unique mode, or a drain)
  * first unlinks it from its timeout FIFO, then drops that reference.  The
  * timeout timer and get_event() users take extra references with
- * atomic_inc_not_zero().  The last reference hands the slot back to the
- * pool after an RCU grace period (call_rcu), because lock-free lookups may
- * still be reading it.  The FIFO link and the rcu_head share storage: an
- * event is always off its FIFO before its last reference drops.
+ * atomic_inc_not_zero().  The last reference hands the slot to reclaim.c,
+ * which gives it back to the pool after an RCU grace period, because
+ * lock-free lookups may still be reading it.  The FIFO link and the
+ * reclaim link share storage: an event is always off its FIFO before its
+ * last reference drops.  The probe path's read-side sections are
+ * rcu_read_lock_sched() ones (see event.c); grace periods wait for them.
+ *
+ * Reclaim batches (reclaim.c).  Each CPU keeps, per tracker, a list of
+ * ended events ("next", filled with interrupts off by whoever drops a last
+ * reference on that CPU) and at most one batch in flight, handed to
+ * call_rcu() as a whole: one call_rcu() per CPU and grace period instead of
+ * one per event.  When nothing is in flight, an ended event is handed over
+ * at once; when the batch's callback has returned its slots to the pool
+ * (all at once, lt_pool_put_chain()), the CPU's "next" list, if any,
+ * becomes the following batch.  So a slot is free again one to two grace
+ * periods after its event ended, and is counted as in use meanwhile: the
+ * slots in use are the pending events plus the events ended during about
+ * the last two grace periods (see max_events in latency_tracker.h).
  *
  * Synchronisation of the event's fields and lists (NMI: never anywhere,
  * the pool and the FIFOs take raw spinlocks):
@@ -41,8 +57,20 @@
  *   fifo_cpu               | winner / timer remove (any   | spinlock, irqs off
  *                          | CPU, any ctx)                |
  * tlist on a timer batch   | the timeout timer only       | private list, ref
- * rcu (same storage)       | last reference (any ctx)     | event off its FIFO
- * slot back to the pool    | RCU callback (softirq)       | grace period
+ * free_next (same storage) | last reference (any ctx)     | event off its FIFO
+ *                          |                              |
+ * struct lt_reclaim (one per tracker and CPU):
+ * next, busy               | the owning CPU only: last    | interrupts off on
+ *                          | reference (any ctx), batch   | that CPU (busy is
+ *                          | callback run there, or the   | also cleared by a
+ *                          | kick (IPI) sent to it by a   | callback elsewhere
+ *                          | callback run elsewhere       | when the owner is
+ *                          |                              | offline)
+ * inflight, rcu, kick      | set by the owner with busy;  | call_rcu(): one
+ *                          | read by the batch callback   | batch in flight,
+ *                          | (which may send the kick)    | so one kick
+ * slot back to the pool    | batch callback (softirq, or  | grace period
+ *                          | the rcuo kthread if offload) |
  */
 #ifndef _LT_CORE_H
 #define _LT_CORE_H
@@ -53,9 +81,11 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #include <latency_tracker.h>
 #include <latency_tracker_compat.h>
@@ -65,6 +95,17 @@
 #include "lfht.h"
 #include "pool.h"
 #include "ratelimit.h"
+
+/*
+ * Hash table sizing (tracker.c): the table starts with LT_HT_MIN_BUCKETS
+ * (or max_events rounded up, if smaller) and a deferrable work, every
+ * LT_HT_RESIZE_PERIOD, resizes it to about twice the pending events, up to
+ * max_events rounded up: grown as soon as the pending events outnumber the
+ * buckets, shrunk when they fill less than 1/8 of them.  Resizing runs in
+ * process context only, concurrently with the probe path (lfht.h).
+ */
+#define LT_HT_MIN_BUCKETS	1024UL
+#define LT_HT_RESIZE_PERIOD	(HZ / 10)
 
 /* ev->fifo_cpu when the event is on no timeout FIFO. */
 #define LT_NO_FIFO		U16_MAX
@@ -77,7 +118,8 @@ struct latency_tracker_event {
 	struct lt_lfht_node node;
 	union {
 		struct list_head tlist;	/* timeout FIFO (or timer batch) */
-		struct rcu_head rcu;	/* after the last reference */
+		/* after the last reference: next in a reclaim list */
+		struct latency_tracker_event *free_next;
 	};
 	struct latency_tracker *t;
 	u64 start_ns;
@@ -86,6 +128,20 @@ struct latency_tracker_event {
 	u16 key_len;
 	u16 fifo_cpu;			/* LT_NO_FIFO or the FIFO's CPU */
 	u8 data[] __aligned(8);		/* key (key_area bytes), then priv */
+};
+
+/*
+ * One CPU's ended events waiting to go back to the pool (reclaim.c; the
+ * rules are in the table above).
+ */
+struct lt_reclaim {
+	struct latency_tracker_event *next;	/* ended, not yet in flight */
+	struct latency_tracker_event *inflight;	/* waiting for its GP */
+	bool busy;				/* inflight is in call_rcu() */
+	int cpu;				/* the owner */
+	struct latency_tracker *t;
+	struct rcu_head rcu;
+	call_single_data_t kick;		/* resubmit on the owner */
 };
 
 /* Per-CPU pending events in start order, for the timeout scan. */
@@ -129,10 +185,15 @@ struct latency_tracker {
 	bool (*match)(const void *key_a, const void *key_b, u32 len);
 	struct lt_stats __percpu *stats;
 	struct lt_fifo __percpu *fifo;
+	struct lt_reclaim __percpu *reclaim;
 	struct lt_pool pool;
 
 	/* Timeouts. */
 	struct timer_list timeout_timer;
+
+	/* Table sizing. */
+	struct delayed_work resize_work;
+	unsigned long max_buckets;
 
 	/* Alerts. */
 	struct lt_alert_ring ring;
@@ -156,6 +217,13 @@ struct latency_tracker {
 /* event.c */
 void lt_event_put(struct latency_tracker_event *ev);
 void lt_event_drain(struct latency_tracker *t);
+
+/* reclaim.c */
+int lt_reclaim_init(struct latency_tracker *t);
+void lt_reclaim_free(struct latency_tracker *t,
+		     struct latency_tracker_event *ev);
+void lt_reclaim_flush(struct latency_tracker *t);
+void lt_reclaim_fini(struct latency_tracker *t);
 
 /* timeout.c */
 int lt_timeout_init(struct latency_tracker *t);

@@ -6,6 +6,14 @@
  * come from the preallocated pool, the table is lock-free, and the only
  * lock is the per-CPU raw spinlock of a timeout FIFO (taken only when the
  * tracker has a timeout).  See core.h for the lifetime of an event.
+ *
+ * The read-side critical sections of the probe path are
+ * rcu_read_lock_sched() ones: since the RCU flavours were consolidated
+ * (v5.0, older than any supported kernel), a grace period waits for
+ * preemption-disabled regions too, so they protect the table and the
+ * slots exactly as rcu_read_lock() would, and cost a preempt count
+ * increment instead of a function call on PREEMPT_RCU kernels.  The
+ * callback already ran with preemption disabled.
  */
 #include <linux/export.h>
 #include <linux/jhash.h>
@@ -35,7 +43,76 @@ static bool lt_match(const struct lt_lfht_node *node, const void *key)
 		return false;
 	if (k->t->match)
 		return k->t->match(ev->data, k->data, k->len);
-	return !memcmp(ev->data, k->data, k->len);
+	/*
+	 * The common sizes as one word compare (ev->data is 8-byte aligned,
+	 * the caller's key may be anywhere: a constant-size memcpy() is an
+	 * unaligned load).
+	 */
+	switch (k->len) {
+	case sizeof(u64): {
+		u64 a;
+
+		memcpy(&a, k->data, sizeof(a));
+		return *(const u64 *)ev->data == a;
+	}
+	case sizeof(u32): {
+		u32 a;
+
+		memcpy(&a, k->data, sizeof(a));
+		return *(const u32 *)ev->data == a;
+	}
+	default:
+		return !memcmp(ev->data, k->data, k->len);
+	}
+}
+
+/* Copies a key into an event (the common sizes inline, without a call). */
+static inline void lt_key_copy(u8 *dst, const void *key, u32 len)
+{
+	switch (len) {
+	case sizeof(u64):
+		memcpy(dst, key, sizeof(u64));
+		break;
+	case sizeof(u32):
+		memcpy(dst, key, sizeof(u32));
+		break;
+	default:
+		memcpy(dst, key, len);
+	}
+}
+
+/*
+ * Hash of a key of at most 8 bytes: the bytes as one word, the seed and
+ * the length folded in, then two multiply/xor-shift rounds (the finalizer
+ * of the MurmurHash3 family), so that every key bit reaches every hash
+ * bit; the table uses the low bits for the bucket and all of them for the
+ * order.  A bijection of the word for a given length and seed: distinct
+ * keys of one length never collide.
+ */
+static inline unsigned long lt_hash_word(const struct latency_tracker *t,
+					 const void *key, u32 len)
+{
+	u64 x = 0;
+	u32 w;
+
+	switch (len) {
+	case sizeof(u64):
+		memcpy(&x, key, sizeof(x));
+		break;
+	case sizeof(u32):
+		memcpy(&w, key, sizeof(w));
+		x = w;
+		break;
+	default:
+		memcpy(&x, key, len);
+	}
+	x ^= ((u64)(t->seed ^ len) << 32) | t->seed;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (unsigned long)x;
 }
 
 static inline unsigned long lt_hash(const struct latency_tracker *t,
@@ -43,22 +120,19 @@ static inline unsigned long lt_hash(const struct latency_tracker *t,
 {
 	if (t->hash)
 		return t->hash(key, len);
+	if (len <= sizeof(u64))
+		return lt_hash_word(t, key, len);
 	return jhash(key, len, t->seed);
 }
 
-static void lt_event_free_rcu(struct rcu_head *head)
-{
-	struct latency_tracker_event *ev =
-		container_of(head, struct latency_tracker_event, rcu);
-
-	lt_pool_put(&ev->t->pool, ev);
-}
-
-/* Drops one reference; the last one returns the slot after a grace period. */
+/*
+ * Drops one reference; the last one hands the slot to reclaim.c, which
+ * returns it to the pool after a grace period.
+ */
 void lt_event_put(struct latency_tracker_event *ev)
 {
 	if (atomic_dec_and_test(&ev->ref))
-		call_rcu(&ev->rcu, lt_event_free_rcu);
+		lt_reclaim_free(ev->t, ev);
 }
 
 /* Caller removed @ev from the table: drop the table reference. */
@@ -105,7 +179,7 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 	 * The read-side section spans the enable check and the insertion:
 	 * disabling waits for it (synchronize_rcu) before draining.
 	 */
-	rcu_read_lock();
+	rcu_read_lock_sched();
 	if (unlikely(!READ_ONCE(t->enabled))) {
 		ret = LATENCY_TRACKER_DISABLED;
 		goto out;
@@ -118,7 +192,7 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 	}
 	ev->t = t;
 	ev->key_len = len;
-	memcpy(ev->data, key, len);
+	lt_key_copy(ev->data, key, len);
 	ev->start_ns = (opts && opts->ts_ns) ? opts->ts_ns :
 		       ktime_get_mono_fast_ns();
 	ev->threshold_ns = opts ? opts->threshold_ns : 0;
@@ -145,7 +219,7 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 			lt_event_unlinked(t, lt_node_event(old));
 	}
 out:
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_in);
@@ -203,25 +277,33 @@ static void lt_event_end(struct latency_tracker *t,
 int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 			      u32 len, unsigned int out_id, void *ctx)
 {
-	u64 now = ktime_get_mono_fast_ns();
 	struct lt_key k = { .data = key, .len = len, .t = t };
 	struct lt_lfht_node *node;
 	struct lt_lfht_iter iter;
 	int ended = 0;
+	u64 now = 0;
 
 	if (unlikely(!len || len > t->key_size))
 		return -EINVAL;
 
-	rcu_read_lock();
+	rcu_read_lock_sched();
 	lt_lfht_lookup(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
 	while ((node = lt_lfht_iter_get_node(&iter))) {
+		/*
+		 * The clock is read once a pending event is found: a key
+		 * that is not pending (the common case of many probes)
+		 * costs no clock read.  The lookup is a few hundred ns at
+		 * most, well below any threshold.
+		 */
+		if (!now)
+			now = ktime_get_mono_fast_ns();
 		lt_lfht_next_duplicate(t->ht, lt_match, &k, &iter);
 		if (lt_lfht_del(t->ht, node))
 			continue;	/* someone else ended it */
 		lt_event_end(t, lt_node_event(node), now, out_id, ctx);
 		ended++;
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return ended;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_out);
@@ -251,7 +333,7 @@ latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len)
 	if (unlikely(!len || len > t->key_size))
 		return NULL;
 
-	rcu_read_lock();
+	rcu_read_lock_sched();
 	lt_lfht_lookup(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
 	while ((node = lt_lfht_iter_get_node(&iter))) {
 		ev = lt_node_event(node);
@@ -261,7 +343,7 @@ latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len)
 		}
 		lt_lfht_next_duplicate(t->ht, lt_match, &k, &iter);
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched();
 	return found;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_get_event);

@@ -78,16 +78,20 @@ static inline void lt_pool_cache_set_nr(struct lt_pool_cache *c, u32 nr)
 	lt_pool_cache_set(c, nr, 0);
 }
 
-/* Push @idx on the shared stack.  Called with irqs off. */
-static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
+/*
+ * Push the chain @first .. @last (already linked through next[], except
+ * next[@last]) on the shared stack with one cmpxchg.  Called with irqs off.
+ */
+static void lt_pool_stack_push_chain(struct lt_pool *pool, u32 first,
+				     u32 last)
 {
 	s64 old, seen;
 
 	old = atomic64_read(&pool->head);
 	for (;;) {
-		atomic_set(&pool->next[idx], (int)lt_pool_head_idx(old));
+		atomic_set(&pool->next[last], (int)lt_pool_head_idx(old));
 		seen = atomic64_cmpxchg(&pool->head, old,
-					lt_pool_pack(idx,
+					lt_pool_pack(first,
 						     lt_pool_head_tag(old) + 1));
 		if (seen == old)
 			return;
@@ -95,85 +99,111 @@ static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
 	}
 }
 
+/* Push @idx on the shared stack.  Called with irqs off. */
+static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
+{
+	lt_pool_stack_push_chain(pool, idx, idx);
+}
+
 /*
- * Pop one index from the shared stack, or LT_POOL_NIL when empty; then
- * *empty_head is the head value that was seen empty.  Called with irqs off.
+ * Pop up to @max (>= 1) indices from the shared stack into @out with one
+ * cmpxchg; returns how many, 0 when empty: then *empty_head is the head
+ * value that was seen empty.  Called with irqs off.
  *
  * head is read with acquire semantics (the failed cmpxchg is fully
- * ordered): next[idx] was written before the push that exposed idx, and
- * whatever a popper did before its cmpxchg (e.g. mark its cache busy in a
- * refill) is visible once its result is seen.
+ * ordered): the next[] links of the chain below it were written before
+ * the pushes that exposed them, and whatever a popper did before its
+ * cmpxchg (e.g. mark its cache busy in a refill) is visible once its
+ * result is seen.  The links are read between the load of head and the
+ * cmpxchg: if the cmpxchg succeeds, head (tag included) did not change
+ * meanwhile, so no push or pop ran and the links read were those of the
+ * stack as it was; if it fails, what was read is dropped (a stale link is
+ * still < nr_slots or LT_POOL_NIL, a valid array index).
  */
-static u32 lt_pool_stack_pop(struct lt_pool *pool, s64 *empty_head)
+static u32 lt_pool_stack_pop(struct lt_pool *pool, u32 *out, u32 max,
+			     s64 *empty_head)
 {
 	s64 old, seen;
-	u32 idx, next;
+	u32 idx, n;
 
 	old = atomic64_read_acquire(&pool->head);
 	for (;;) {
 		idx = lt_pool_head_idx(old);
 		if (idx == LT_POOL_NIL) {
 			*empty_head = old;
-			return LT_POOL_NIL;
+			return 0;
 		}
-		next = (u32)atomic_read(&pool->next[idx]);
+		for (n = 0; n < max && idx != LT_POOL_NIL; n++) {
+			out[n] = idx;
+			idx = (u32)atomic_read(&pool->next[idx]);
+		}
 		seen = atomic64_cmpxchg(&pool->head, old,
-					lt_pool_pack(next,
+					lt_pool_pack(idx,
 						     lt_pool_head_tag(old) + 1));
 		if (seen == old)
-			return idx;
+			return n;
 		old = seen;
 	}
 }
 
 /*
  * The local cache @c is empty: pop one slot to hand out, and up to half a
- * cache worth to refill @c.  Called with @c->lock held, irqs off.
+ * cache worth to refill @c, all with one pop.  Called with @c->lock held,
+ * irqs off.
  */
 static u32 lt_pool_refill(struct lt_pool *pool, struct lt_pool_cache *c,
 			  s64 *empty_head)
 {
 	u32 batch = pool->cache_cap / 2;
-	u32 idx, more, nr = 0;
-	s64 unused;
+	s64 head;
+	u32 idx, n;
 
-	idx = lt_pool_stack_pop(pool, empty_head);
-	if (idx == LT_POOL_NIL)
-		return LT_POOL_NIL;
-	c->shared_delta--;
-	if (!batch)
+	if (!batch) {
+		if (!lt_pool_stack_pop(pool, &idx, 1, empty_head))
+			return LT_POOL_NIL;
+		c->shared_delta--;
 		return idx;
+	}
+	/*
+	 * An empty stack leaves @c untouched (its generation too), as a
+	 * failing pop would: failing gets on several CPUs must not keep
+	 * each other retrying.
+	 */
+	head = atomic64_read_acquire(&pool->head);
+	if (lt_pool_head_idx(head) == LT_POOL_NIL) {
+		*empty_head = head;
+		return LT_POOL_NIL;
+	}
 	/*
 	 * Popped slots are in neither place until the final count is
-	 * written: say so first (ordered before the pops by their cmpxchg).
+	 * written: say so first (ordered before the pop by its cmpxchg).
+	 * c->idx[] is empty: pop into it, the last one is handed out.
 	 */
 	lt_pool_cache_set(c, 0, LT_POOL_BUSY);
-	while (nr < batch) {
-		more = lt_pool_stack_pop(pool, &unused);
-		if (more == LT_POOL_NIL)
-			break;
-		c->idx[nr++] = more;
-		c->shared_delta--;
-	}
-	lt_pool_cache_set_nr(c, nr);
-	return idx;
+	n = lt_pool_stack_pop(pool, c->idx, batch + 1, empty_head);
+	lt_pool_cache_set_nr(c, n ? n - 1 : 0);
+	if (!n)
+		return LT_POOL_NIL;
+	c->shared_delta -= n;
+	return c->idx[n - 1];
 }
 
 /*
- * Move the newest half of the full cache @c to the shared stack; returns
- * the new count.  Called with @c->lock held, irqs off.
+ * Move the newest half of the full cache @c to the shared stack (one
+ * chain, one cmpxchg); returns the new count.  Called with @c->lock held,
+ * irqs off.
  */
 static u32 lt_pool_spill(struct lt_pool *pool, struct lt_pool_cache *c,
 			 u32 nr)
 {
-	u32 keep = nr / 2;
+	u32 keep = nr / 2, i;
 
-	while (nr > keep) {
-		lt_pool_stack_push(pool, c->idx[--nr]);
-		c->shared_delta++;
-	}
-	lt_pool_cache_set_nr(c, nr);
-	return nr;
+	for (i = keep; i + 1 < nr; i++)
+		atomic_set(&pool->next[c->idx[i]], (int)c->idx[i + 1]);
+	lt_pool_stack_push_chain(pool, c->idx[keep], c->idx[nr - 1]);
+	c->shared_delta += nr - keep;
+	lt_pool_cache_set_nr(c, keep);
+	return keep;
 }
 
 /*
@@ -376,6 +406,58 @@ void lt_pool_put(struct lt_pool *pool, void *slot)
 	}
 	raw_spin_unlock(&c->lock);
 	local_irq_restore(flags);
+}
+
+/**
+ * lt_pool_put_chain() - give back a list of slots.
+ * @pool: the pool the slots were taken from.
+ * @first: the first slot of the list (NULL: nothing to do).
+ * @link_off: offset, inside each slot, of a pointer to the next slot of
+ *	the list (NULL at the end).
+ *
+ * Fills the local cache, and pushes what does not fit on the shared stack
+ * as one chain (one cmpxchg), by rounds of at most LT_POOL_CHAIN_ROUND
+ * slots, so that interrupts are never off for long.  Each slot's link is
+ * read before the slot is given back.  Never allocates, sleeps or prints.
+ *
+ * Context: Any context except NMI (see the table in pool.h).
+ */
+void lt_pool_put_chain(struct lt_pool *pool, void *first, size_t link_off)
+{
+	u32 nr, n, idx, over_first, over_last, over_n;
+	struct lt_pool_cache *c;
+	unsigned long flags;
+	void *slot = first;
+
+	while (slot) {
+		over_first = LT_POOL_NIL;
+		over_last = LT_POOL_NIL;
+		over_n = 0;
+		local_irq_save(flags);
+		c = this_cpu_ptr(pool->cache);
+		raw_spin_lock(&c->lock);
+		nr = lt_pool_cache_nr(c);
+		for (n = 0; slot && n < LT_POOL_CHAIN_ROUND; n++) {
+			idx = lt_pool_index(pool, slot);
+			slot = *(void **)((char *)slot + link_off);
+			if (nr < pool->cache_cap) {
+				c->idx[nr++] = idx;
+				continue;
+			}
+			if (over_n++)
+				atomic_set(&pool->next[over_last], (int)idx);
+			else
+				over_first = idx;
+			over_last = idx;
+		}
+		if (over_n) {
+			lt_pool_stack_push_chain(pool, over_first, over_last);
+			c->shared_delta += over_n;
+		}
+		lt_pool_cache_set_nr(c, nr);
+		raw_spin_unlock(&c->lock);
+		local_irq_restore(flags);
+	}
 }
 
 /**

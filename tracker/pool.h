@@ -21,9 +21,12 @@
  *    is empty, and lt_pool_nr_free() takes it to count.
  *
  * lt_pool_put() stores into the local cache; when the cache is full, half
- * of it goes to the shared stack first.  lt_pool_get() takes from the local
- * cache; when it is empty, it pops one slot from the shared stack plus half
- * a cache worth to refill.  When the shared stack is empty too, it steals
+ * of it goes to the shared stack first, as one chain (one cmpxchg).
+ * lt_pool_put_chain() gives back a list of slots (the core's reclaim
+ * batches): it fills the local cache and pushes the rest as one chain per
+ * round.  lt_pool_get() takes from the local cache; when it is empty, it
+ * pops one slot from the shared stack plus half a cache worth to refill,
+ * again with one cmpxchg.  When the shared stack is empty too, it steals
  * one slot from another CPU's cache (under that cache's lock).
  *
  * The cache capacity is nr_slots / (LT_POOL_CACHE_SHARE * nr_cpu_ids),
@@ -60,9 +63,11 @@
  * Why ABA cannot happen
  * ---------------------
  * A pop reads head = {i, t}, then next[i] = j, then replaces {i, t} with
- * {j, t + 1}.  If meanwhile i was popped and pushed back (the ABA case),
- * each of those updates incremented the tag, so head is {i, t' != t} and
- * the cmpxchg fails.  It could only succeed wrongly after exactly 2^32
+ * {j, t + 1} (a pop of k slots follows k links, from i to j, and
+ * replaces {i, t} with {j, t + 1}: the same argument holds for every link
+ * read).  If meanwhile i was popped and pushed back (the ABA case), each
+ * of those updates incremented the tag, so head is {i, t' != t} and the
+ * cmpxchg fails.  It could only succeed wrongly after exactly 2^32
  * updates of head within one pop's read-to-cmpxchg window, which is a few
  * instructions run with interrupts off.  A push needs no tag (the pushed
  * index is owned by the pusher) but bumps it too, so that every change of
@@ -70,8 +75,9 @@
  * < nr_slots or LT_POOL_NIL, so a stale next[i] read by a pop that will
  * fail is still a valid array index: nothing is dereferenced through it.
  *
- * Ordering: a push writes next[i] before its cmpxchg (fully ordered); a
- * pop reads head with acquire semantics, then next[i].  The slot
+ * Ordering: a push writes next[] (the links of its chain) before its
+ * cmpxchg (fully ordered); a pop reads head with acquire semantics, then
+ * the links.  The slot
  * contents written by a putter are visible to the next getter through the
  * cmpxchg (shared stack) or the cache lock (per-CPU cache).
  *
@@ -96,6 +102,8 @@
  *                        |         |         |         |     | irqs off
  * lt_pool_put: spill/push|   yes   |   yes   |   yes   | no  | cmpxchg on head
  *                        |         |         |         |     | (under own lock)
+ * lt_pool_put_chain      |   yes   |   yes   |   yes   | no  | as lt_pool_put,
+ *                        |         |         |         |     | per round
  * lt_pool_nr_free        |   yes   |   yes   |   yes   | no  | each cache lock
  *                        |         |         |         |     | in turn (exact
  *                        |         |         |         |     | when quiescent)
@@ -116,6 +124,8 @@
 
 #include "lt_env.h"
 
+/* Slots lt_pool_put_chain() gives back per interrupts-off section. */
+#define LT_POOL_CHAIN_ROUND	64
 /* Most slot indices one per-CPU cache holds. */
 #define LT_POOL_CACHE_MAX	32
 /* The caches together hold at most 1/LT_POOL_CACHE_SHARE of the pool. */
@@ -169,6 +179,7 @@ int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size);
 void lt_pool_destroy(struct lt_pool *pool);
 void *lt_pool_get(struct lt_pool *pool);
 void lt_pool_put(struct lt_pool *pool, void *slot);
+void lt_pool_put_chain(struct lt_pool *pool, void *first, size_t link_off);
 u32 lt_pool_nr_free(struct lt_pool *pool);
 size_t lt_pool_bytes_per_slot(const struct lt_pool *pool);
 

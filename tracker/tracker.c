@@ -26,6 +26,41 @@ struct lt_tracker_link {
 	struct latency_tracker *t;
 };
 
+/* Bucket count for @pending events: about twice as many, a power of two. */
+static unsigned long lt_ht_want(struct latency_tracker *t, u64 pending,
+				unsigned long size)
+{
+	unsigned long min = min(LT_HT_MIN_BUCKETS, t->max_buckets);
+
+	if (pending <= size && pending * 8 >= size)
+		return size;
+	if (pending >= t->max_buckets / 2)
+		return t->max_buckets;
+	return clamp_t(unsigned long,
+		       roundup_pow_of_two((unsigned long)pending * 2 + 1),
+		       min, t->max_buckets);
+}
+
+/*
+ * Follows the number of pending events with the table size (see
+ * LT_HT_MIN_BUCKETS in core.h).  A failed allocation leaves the table as
+ * it was: it stays correct, only the walks get longer.
+ */
+static void lt_ht_resize_fn(struct work_struct *work)
+{
+	struct latency_tracker *t =
+		container_of(to_delayed_work(work), struct latency_tracker,
+			     resize_work);
+	unsigned long size = lt_lfht_nr_buckets(t->ht), want;
+	struct latency_tracker_stats s;
+
+	latency_tracker_get_stats(t, &s);
+	want = lt_ht_want(t, s.pending, size);
+	if (want != size)
+		lt_lfht_resize(t->ht, want);
+	schedule_delayed_work(&t->resize_work, LT_HT_RESIZE_PERIOD);
+}
+
 static bool lt_name_valid(const char *name)
 {
 	size_t i, len;
@@ -89,8 +124,10 @@ static struct lt_tracker_link *lt_unregister_name(struct latency_tracker *t)
  * @p: parameters; see struct latency_tracker_params.  The threshold,
  *	timeout and max_events must be within the bounds of the procfs knobs.
  *
- * Preallocates max_events event slots and sizes the hash table for them,
- * allocates the per-CPU statistics and the alert ring, and creates
+ * Preallocates max_events event slots, sets up the hash table (small at
+ * first, then resized in the background with the number of pending
+ * events, up to max_events buckets), allocates the per-CPU statistics
+ * and the alert ring, and creates
  * /proc/latency_tracker/<name>/.  Tracking is enabled on return.
  *
  * Context: process context, may sleep.
@@ -143,13 +180,17 @@ latency_tracker_create(const struct latency_tracker_params *p)
 	ret = lt_timeout_init(t);
 	if (ret)
 		goto err_stats;
+	ret = lt_reclaim_init(t);
+	if (ret)
+		goto err_timeout;
 	ret = lt_pool_init(&t->pool, p->max_events,
 			   sizeof(struct latency_tracker_event) + t->key_area +
 			   t->priv_size);
 	if (ret)
-		goto err_timeout;
-	nr_buckets = roundup_pow_of_two(p->max_events);
-	t->ht = lt_lfht_new(nr_buckets, nr_buckets);
+		goto err_reclaim;
+	t->max_buckets = roundup_pow_of_two(p->max_events);
+	nr_buckets = min(LT_HT_MIN_BUCKETS, t->max_buckets);
+	t->ht = lt_lfht_new(nr_buckets, t->max_buckets);
 	if (!t->ht) {
 		ret = -ENOMEM;
 		goto err_pool;
@@ -166,6 +207,8 @@ latency_tracker_create(const struct latency_tracker_params *p)
 
 	t->enabled = true;
 	lt_timeout_kick(t);
+	INIT_DEFERRABLE_WORK(&t->resize_work, lt_ht_resize_fn);
+	schedule_delayed_work(&t->resize_work, LT_HT_RESIZE_PERIOD);
 	return t;
 
 err_alerts:
@@ -175,6 +218,8 @@ err_ht:
 	lt_lfht_destroy(t->ht);
 err_pool:
 	lt_pool_destroy(&t->pool);
+err_reclaim:
+	lt_reclaim_fini(t);
 err_timeout:
 	lt_timeout_stop(t);
 	lt_timeout_fini(t);
@@ -200,7 +245,7 @@ EXPORT_SYMBOL_GPL(latency_tracker_create);
  * probes: latency_tracker_tp_detach()).  Blocked `alerts` readers are
  * released (their read returns 0), the procfs directory is removed,
  * including files added by the owner, and every slot is back in the pool
- * (rcu_barrier()) before the memory is freed.
+ * (the reclaim batches have completed) before the memory is freed.
  *
  * Context: process context, may sleep.
  */
@@ -215,14 +260,16 @@ void latency_tracker_destroy(struct latency_tracker *t)
 	WRITE_ONCE(t->enabled, false);
 	mutex_unlock(&t->ctl_lock);
 	synchronize_rcu();
+	cancel_delayed_work_sync(&t->resize_work);	/* it re-arms itself */
 	lt_timeout_stop(t);
 	lt_alerts_stop(t);
 	lt_proc_tracker_remove(t);
 
 	lt_event_drain(t);
-	rcu_barrier();		/* every slot is back in the pool */
+	lt_reclaim_flush(t);	/* every slot is back in the pool */
 	WARN_ON_ONCE(lt_lfht_destroy(t->ht));
 	lt_pool_destroy(&t->pool);
+	lt_reclaim_fini(t);
 	lt_alerts_fini(t);
 	lt_timeout_fini(t);
 	lt_stats_fini(t);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_pool.c - host tests of tracker/pool.c: exact exhaustion with slots
- * parked in other CPUs' caches, refill, cross-CPU put, concurrent get/put
- * without double hand-out, and the bytes-per-slot budget.
+ * parked in other CPUs' caches, refill, cross-CPU put, lists of slots
+ * given back at once (lt_pool_put_chain), concurrent get/put (single and
+ * chained) without double hand-out, and the bytes-per-slot budget.
  */
 #include "lt_env.h"
 #include "pool.h"
@@ -210,6 +211,47 @@ static void test_exhaustion(u32 nr)
 	free(got);
 }
 
+/* Where test lists link their slots (after the owner marks of conc). */
+#define CHAIN_LINK_OFF		8
+
+static void chain_link(void *slot, void *next)
+{
+	*(void **)((char *)slot + CHAIN_LINK_OFF) = next;
+}
+
+/*
+ * Get every slot on CPU 0, give them all back as one list from CPU 1 (in
+ * rounds, over the cache and the shared stack), then get them all again
+ * from another CPU: exactly nr, no duplicate.
+ */
+static void test_chain(u32 nr)
+{
+	void **got = calloc(nr + 1, sizeof(*got));
+	struct lt_pool p;
+	bool dup;
+	u32 n, i;
+
+	tap_ok(lt_pool_init(&p, nr, 64) == 0, "chain nr=%u: init", nr);
+	n = drain(&p, 0, got, nr, &dup);
+	tap_eq(n, nr, "chain nr=%u: all got", nr);
+	for (i = 0; i < n; i++)
+		chain_link(got[i], i + 1 < n ? got[i + 1] : NULL);
+	lt_shim_set_cpu(1 % (int)nr_cpu_ids);
+	lt_pool_put_chain(&p, got[0], CHAIN_LINK_OFF);
+	lt_pool_put_chain(&p, NULL, CHAIN_LINK_OFF);
+	tap_ok(cached_slots(&p) <= p.cache_cap,
+	       "chain nr=%u: local cache filled to at most its capacity (%u)",
+	       nr, cached_slots(&p));
+	tap_eq(lt_pool_nr_free(&p), nr, "chain nr=%u: nr_free after put_chain",
+	       nr);
+	n = drain(&p, 2 % (int)nr_cpu_ids, got, nr, &dup);
+	tap_eq(n, nr, "chain nr=%u: every slot got again elsewhere", nr);
+	tap_ok(!dup, "chain nr=%u: no slot handed out twice", nr);
+	lt_shim_set_cpu(0);
+	lt_pool_destroy(&p);
+	free(got);
+}
+
 /* Concurrent get/put: ownership tracked with one atomic flag per slot. */
 struct conc {
 	struct lt_pool pool;
@@ -291,15 +333,31 @@ static void *conc_worker(void *arg)
 			((u32 *)s)[1] = (u32)t->id;
 			held[nheld++] = s;
 		} else {
-			pick = xorshift(&rnd) % nheld;
-			s = held[pick];
-			held[pick] = held[--nheld];
-			idx = slot_index(&c->pool, s);
-			if (*(u32 *)s != idx || ((u32 *)s)[1] != (u32)t->id)
-				__atomic_add_fetch(&c->wrong_content, 1,
-						   __ATOMIC_RELAXED);
-			__atomic_store_n(&c->owner[idx], 0, __ATOMIC_RELEASE);
-			lt_pool_put(&c->pool, s);
+			void *list = NULL;
+			u32 k, nput = 1;
+
+			/* One time in eight, give back a list of slots. */
+			if ((xorshift(&rnd) & 7) == 0)
+				nput = 1 + xorshift(&rnd) % nheld;
+			for (k = 0; k < nput; k++) {
+				pick = xorshift(&rnd) % nheld;
+				s = held[pick];
+				held[pick] = held[--nheld];
+				idx = slot_index(&c->pool, s);
+				if (*(u32 *)s != idx ||
+				    ((u32 *)s)[1] != (u32)t->id)
+					__atomic_add_fetch(&c->wrong_content, 1,
+							   __ATOMIC_RELAXED);
+				__atomic_store_n(&c->owner[idx], 0,
+						 __ATOMIC_RELEASE);
+				chain_link(s, list);
+				list = s;
+			}
+			if (nput == 1)
+				lt_pool_put(&c->pool, list);
+			else
+				lt_pool_put_chain(&c->pool, list,
+						  CHAIN_LINK_OFF);
 		}
 		t->ops++;
 	}
@@ -375,6 +433,8 @@ int main(void)
 	test_budget();
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		test_exhaustion(sizes[i]);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		test_chain(sizes[i]);
 	test_concurrent();
 	return tap_done();
 }

@@ -11,9 +11,17 @@
  *		(below the threshold: no callback)
  *	rht	rhashtable insert + lookup + remove
  *	hlist	hlist insert + lookup + remove, one spinlock per bucket
+ *	clock2	two reads of the tracker's clock, the part of ours that
+ *		depends most on the clock source (not a peer)
  * Batches of LTB_BATCH pairs are timed with preemption disabled; the cost
  * of a pair is a batch's time divided by LTB_BATCH, and the median and p99
- * are taken over all batches of all CPUs and rounds.  The peers' objects
+ * are taken over all batches of all CPUs and rounds.  Between two phases,
+ * untimed, the RCU callbacks queued so far are waited for (rcu_barrier()):
+ * the slots of our ended events go back to the pool in per-CPU batches
+ * after a grace period, and the tail of one phase would otherwise be run
+ * (and timed) inside the next implementation's batches.  Ours is charged
+ * for the reclaim work that runs during its own phase; the peers free
+ * nothing (their objects are a preallocated array).  The peers' objects
  * come from a per-CPU array never reused within a round (rounds are
  * separated by synchronize_rcu()), so no allocation is timed anywhere.
  *
@@ -38,7 +46,10 @@
 
 #define LTB_BATCH	64
 #define LTB_LIVE	4096
-#define LTB_HBITS	12	/* hlist table: 4096 buckets, like ours */
+#define LTB_HBITS	12	/* hlist table: 4096 buckets */
+#define LTB_CLOCK_READS	4096
+/* rcu_barrier()s between phases: a reclaim batch may chain one more. */
+#define LTB_SETTLE_BARRIERS	3
 
 static unsigned int pairs = 16384;
 module_param(pairs, uint, 0400);
@@ -47,8 +58,10 @@ static unsigned int rounds = 5;
 module_param(rounds, uint, 0400);
 MODULE_PARM_DESC(rounds, "rounds (implementations interleaved in each)");
 
-enum ltb_impl { LTB_OURS, LTB_RHT, LTB_HLIST, LTB_NR_IMPL };
-static const char *const ltb_names[LTB_NR_IMPL] = { "ours", "rht", "hlist" };
+enum ltb_impl { LTB_OURS, LTB_RHT, LTB_HLIST, LTB_CLOCK, LTB_NR_IMPL };
+static const char *const ltb_names[LTB_NR_IMPL] = {
+	"ours", "rht", "hlist", "clock2"
+};
 
 struct ltb_obj {
 	struct rhash_head rnode;
@@ -147,6 +160,10 @@ static bool ltb_pair(struct ltb_cpu *c, enum ltb_impl impl, unsigned int i)
 		o->key = key;
 		ltb_hlist_add(o);
 		return ltb_hlist_take(key);
+	case LTB_CLOCK:
+		/* Not a peer: the two clock reads that ours does per pair. */
+		o->key = ktime_get_mono_fast_ns();
+		return ktime_get_mono_fast_ns() >= o->key;
 	default:
 		return false;
 	}
@@ -169,6 +186,16 @@ static int ltb_thread(void *arg)
 
 	for (r = 0; r < rounds; r++) {
 		for (impl = 0; impl < LTB_NR_IMPL; impl++) {
+			/*
+			 * Settle the deferred work of the previous phase
+			 * (our reclaim batches, one or two chained
+			 * callbacks per CPU), untimed, so that it does not
+			 * land in the next implementation's batches.
+			 */
+			ltb_barrier(&gen);
+			if (c->cpu == ltb_cpus[0].cpu)
+				for (i = 0; i < LTB_SETTLE_BARRIERS; i++)
+					rcu_barrier();
 			ltb_barrier(&gen);
 			for (b = 0; b < pairs / LTB_BATCH; b++) {
 				u64 t0, t1;
@@ -240,11 +267,29 @@ static int ltb_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * Cost of one read of the tracker's clock (two per pair in ours, none in
+ * the peers): under emulation it depends a lot on the clock source.
+ */
+static u64 ltb_clock_ns(void)
+{
+	u64 t0, t1, sink = 0;
+	unsigned int i;
+
+	preempt_disable();
+	t0 = ktime_get_mono_fast_ns();
+	for (i = 0; i < LTB_CLOCK_READS; i++)
+		sink += ktime_get_mono_fast_ns();
+	t1 = ktime_get_mono_fast_ns();
+	preempt_enable();
+	return sink ? (t1 - t0) / LTB_CLOCK_READS : 0;
+}
+
 static void ltb_make_report(void)
 {
 	struct latency_tracker_stats st;
 	unsigned long failures = 0;
-	size_t len = 0, size = 1024;
+	size_t len = 0, size = 2048;
 	unsigned int c, impl;
 	u64 med, p99;
 
@@ -255,9 +300,10 @@ static void ltb_make_report(void)
 		failures += ltb_cpus[c].failures;
 	latency_tracker_get_stats(ltb_tracker, &st);
 	len += scnprintf(ltb_report + len, size - len,
-			 "cpus %u\nrounds %u\npairs_per_cpu_round %u\nbatch %u\nlive_keys %u\nslot_bytes %llu\nfailures %lu\n",
+			 "cpus %u\nrounds %u\npairs_per_cpu_round %u\nbatch %u\nlive_keys %u\nslot_bytes %llu\nfailures %lu\nclock_read_ns %llu\n",
 			 ltb_nr_cpus, rounds, pairs, LTB_BATCH, LTB_LIVE,
-			 (unsigned long long)st.slot_bytes, failures);
+			 (unsigned long long)st.slot_bytes, failures,
+			 ltb_clock_ns());
 	for (impl = 0; impl < LTB_NR_IMPL; impl++) {
 		ltb_stats(impl, &med, &p99);
 		len += scnprintf(ltb_report + len, size - len,

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * reclaim.c - ended events go back to the pool after an RCU grace period,
+ * in per-CPU batches: one call_rcu() per CPU and grace period, whatever the
+ * event rate, instead of one per event.
+ *
+ * Per tracker and CPU, struct lt_reclaim (core.h) holds the events ended
+ * on that CPU that are not in flight yet ("next", a list linked through
+ * ev->free_next) and at most one batch in flight ("inflight", waiting in
+ * call_rcu() with the structure's own rcu_head).  The owning CPU is the
+ * only one that touches next and busy, with interrupts off, which is all
+ * the probe path pays: no atomic operation, no lock.
+ *
+ *  - lt_reclaim_free() (the last reference of an event, any context but
+ *    NMI): push on next; if no batch is in flight, next becomes the batch
+ *    at once, so that a lone event is back one grace period later.
+ *  - the batch callback: returns the whole batch to the pool with one
+ *    pool operation, then, on the owning CPU, makes next (if not empty)
+ *    the following batch, or marks the CPU idle.  A callback that runs on
+ *    another CPU (callbacks offloaded to rcuo kthreads, or migrated off a
+ *    CPU going offline) asks the owner to do that with an IPI
+ *    (smp_call_function_single_async(), the "kick"); if the owner is
+ *    offline it only marks it idle: its next list, which nothing adds to
+ *    while it is offline, becomes a batch at its first event after it
+ *    comes back (or is given back by lt_reclaim_flush()).  Interrupts stay
+ *    off from the online check to the IPI being queued, so the owner
+ *    cannot go offline in between (stop_machine waits for every CPU to
+ *    enable interrupts).
+ *
+ * A slot thus waits one or two grace periods (one batch in flight, one
+ * filling) after its event ended.  lt_reclaim_flush() waits until every
+ * ended event is back in the pool; it needs no new ones to be coming.
+ */
+#include <linux/cpumask.h>
+#include <linux/smp.h>
+
+#include "core.h"
+
+static void lt_reclaim_rcu(struct rcu_head *head);
+
+/* Make next the batch in flight, or mark idle.  Owner CPU, irqs off. */
+static void lt_reclaim_submit(struct lt_reclaim *r)
+{
+	struct latency_tracker_event *batch = r->next;
+
+	if (!batch) {
+		WRITE_ONCE(r->busy, false);
+		return;
+	}
+	r->next = NULL;
+	r->inflight = batch;
+	WRITE_ONCE(r->busy, true);
+	call_rcu(&r->rcu, lt_reclaim_rcu);
+}
+
+static void lt_reclaim_rcu(struct rcu_head *head)
+{
+	struct lt_reclaim *r = container_of(head, struct lt_reclaim, rcu);
+	unsigned long flags;
+
+	lt_pool_put_chain(&r->t->pool, r->inflight,
+			  offsetof(struct latency_tracker_event, free_next));
+	local_irq_save(flags);
+	if (r->cpu == smp_processor_id())
+		lt_reclaim_submit(r);
+	else if (smp_call_function_single_async(r->cpu, &r->kick) == -ENXIO)
+		/* The owner is offline; it may reuse r once it sees this. */
+		smp_store_release(&r->busy, false);
+	local_irq_restore(flags);
+}
+
+/*
+ * The batch callback ran on another CPU: the owner takes over here, in
+ * its IPI handler (hardirq, interrupts off).  The kick is in use at most
+ * once at a time: it is sent only by the callback of the batch in flight,
+ * and only this handler starts the next batch.
+ */
+static void lt_reclaim_kick(void *arg)
+{
+	lt_reclaim_submit(arg);
+}
+
+/**
+ * lt_reclaim_free() - give back the slot of an event whose last reference
+ * was dropped.
+ * @t: the event's tracker.
+ * @ev: the event: off the table and off its timeout FIFO.
+ *
+ * The slot is back in the pool one or two RCU grace periods later.
+ *
+ * Context: any context but NMI; never sleeps.
+ */
+void lt_reclaim_free(struct latency_tracker *t,
+		     struct latency_tracker_event *ev)
+{
+	struct lt_reclaim *r;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	r = this_cpu_ptr(t->reclaim);
+	ev->free_next = r->next;
+	r->next = ev;
+	/* Pairs with the release of a callback run elsewhere (see above). */
+	if (!smp_load_acquire(&r->busy))
+		lt_reclaim_submit(r);
+	local_irq_restore(flags);
+}
+
+/**
+ * lt_reclaim_init() - set up the per-CPU reclaim state of a tracker.
+ * @t: the tracker (its pool may be set up later, before the first event).
+ *
+ * Context: process context; may sleep.
+ * Return: 0 or -ENOMEM.
+ */
+int lt_reclaim_init(struct latency_tracker *t)
+{
+	int cpu;
+
+	t->reclaim = alloc_percpu(struct lt_reclaim);
+	if (!t->reclaim)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct lt_reclaim *r = per_cpu_ptr(t->reclaim, cpu);
+
+		r->cpu = cpu;
+		r->t = t;
+		INIT_CSD(&r->kick, lt_reclaim_kick, r);
+	}
+	return 0;
+}
+
+/**
+ * lt_reclaim_flush() - wait until every ended event is back in the pool.
+ * @t: the tracker; nothing may end events any more (probes stopped,
+ *	tracking disabled and drained).
+ *
+ * Each round waits for the batches in flight (rcu_barrier()); a callback,
+ * or the kick it sent, may have started one more batch from what ended
+ * meanwhile, so go round until every CPU is idle (a CPU is busy from the
+ * submission of a batch until the callback or kick that finds nothing
+ * more to submit).  With no new events that takes at most two rounds.
+ * What is left on an idle CPU's next list (its owner was offline when its
+ * last batch completed) is given back here, after a grace period.  The
+ * final grace period also waits for a kick that was still returning
+ * (an IPI handler runs with interrupts off).
+ *
+ * Context: process context; sleeps.
+ */
+void lt_reclaim_flush(struct latency_tracker *t)
+{
+	struct latency_tracker_event *left = NULL, *ev;
+	struct lt_reclaim *r;
+	bool busy;
+	int cpu;
+
+	do {
+		rcu_barrier();
+		busy = false;
+		for_each_possible_cpu(cpu) {
+			r = per_cpu_ptr(t->reclaim, cpu);
+			/* Pairs with the callback's or kick's last store. */
+			smp_mb();
+			if (READ_ONCE(r->busy)) {
+				busy = true;
+				continue;
+			}
+			/* Idle, so nobody touches next any more. */
+			while ((ev = r->next)) {
+				r->next = ev->free_next;
+				ev->free_next = left;
+				left = ev;
+			}
+		}
+	} while (busy);
+	synchronize_rcu();
+	lt_pool_put_chain(&t->pool, left,
+			  offsetof(struct latency_tracker_event, free_next));
+}
+
+/* No batch in flight nor kick pending (lt_reclaim_flush() returned). */
+void lt_reclaim_fini(struct latency_tracker *t)
+{
+	free_percpu(t->reclaim);
+	t->reclaim = NULL;
+}
