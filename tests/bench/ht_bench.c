@@ -24,6 +24,7 @@
  */
 #include "lt_env.h"
 #include "lfht.h"
+#include "lfht_test_util.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -58,12 +59,7 @@ static const char *const wl_name[NR_WORKLOADS] = { "tracker", "lookup90" };
 
 static inline unsigned long hash_key(uint64_t k)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
+	return lt_test_hash(k);
 }
 
 static bool lt_match(const struct lt_lfht_node *node, const void *key)

@@ -7,21 +7,9 @@
  */
 #include "lt_env.h"
 #include "lfht.h"
+#include "lfht_test_util.h"
 #include "tap.h"
 
-/* Loops over the table (under rcu_read_lock()). */
-#define lt_lfht_for_each(ht, iter, node)				\
-	for (lt_lfht_first(ht, iter),					\
-	     (node) = lt_lfht_iter_get_node(iter);			\
-	     (node) != NULL;						\
-	     lt_lfht_next(ht, iter), (node) = lt_lfht_iter_get_node(iter))
-
-#define lt_lfht_for_each_duplicate(ht, hash, match, key, iter, node)	\
-	for (lt_lfht_lookup(ht, hash, match, key, iter),		\
-	     (node) = lt_lfht_iter_get_node(iter);			\
-	     (node) != NULL;						\
-	     lt_lfht_next_duplicate(ht, match, key, iter),		\
-	     (node) = lt_lfht_iter_get_node(iter))
 
 struct item {
 	struct lt_lfht_node node;
@@ -42,12 +30,7 @@ static bool match_key(const struct lt_lfht_node *node, const void *key)
 /* A mixing hash, and a degenerate one that puts every key on one hash. */
 static unsigned long hash_mix(unsigned long k)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdUL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53UL;
-	k ^= k >> 33;
-	return k;
+	return lt_test_hash(k);
 }
 
 static unsigned long (*hashf)(unsigned long) = hash_mix;

@@ -25,6 +25,7 @@
  */
 #include "lt_env.h"
 #include "lfht.h"
+#include "lfht_test_util.h"
 #include "tap.h"
 
 #include <inttypes.h>
@@ -34,19 +35,6 @@
 #include <unistd.h>
 #include <urcu/rculfhash.h>
 
-/* Loops over the table (under rcu_read_lock()). */
-#define lt_lfht_for_each(ht, iter, node)				\
-	for (lt_lfht_first(ht, iter),					\
-	     (node) = lt_lfht_iter_get_node(iter);			\
-	     (node) != NULL;						\
-	     lt_lfht_next(ht, iter), (node) = lt_lfht_iter_get_node(iter))
-
-#define lt_lfht_for_each_duplicate(ht, hash, match, key, iter, node)	\
-	for (lt_lfht_lookup(ht, hash, match, key, iter),		\
-	     (node) = lt_lfht_iter_get_node(iter);			\
-	     (node) != NULL;						\
-	     lt_lfht_next_duplicate(ht, match, key, iter),		\
-	     (node) = lt_lfht_iter_get_node(iter))
 
 #if defined(__SANITIZE_THREAD__)
 #define DEFAULT_OPS	250000UL
@@ -113,14 +101,7 @@ static uint64_t rnd(uint64_t *s)
 
 static unsigned long hash_of(unsigned long key)
 {
-	uint64_t k = key >> 1;	/* pairs of keys share a hash */
-
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
+	return lt_test_hash(key >> 1);	/* pairs of keys share a hash */
 }
 
 static bool lt_match(const struct lt_lfht_node *node, const void *key)
