@@ -36,6 +36,7 @@ struct ltd_config {
 	char session[LTD_NAME_MAX];	/* existing session to use */
 	char session_name[LTD_NAME_MAX]; /* session the daemon creates */
 	bool snapshot;			/* take snapshots at all */
+	bool explain;			/* explain each local snapshot */
 	uint64_t rate_limit_ns;		/* min interval between snapshots */
 	uint64_t max_snapshots;		/* keep the newest N (0 = no limit) */
 	uint64_t max_bytes;		/* at most this on disk (0 = no limit) */
@@ -57,6 +58,14 @@ struct ltd_config {
 int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		    bool *check_only, char *err, size_t errlen);
 bool ltd_output_is_net(const struct ltd_config *cfg);
+
+/*
+ * Run `latency-tracker explain` on a local snapshot in a child process,
+ * writing its report into <snapshot>/explain/; logs an "explain" line.
+ * Children are reaped on the next call and at exit.
+ */
+void ltd_explain_spawn(const char *snapshot_path);
+void ltd_explain_reap(bool wait_all);
 
 /* ---- the JSON log ---- */
 int ltd_log_open(const char *path);	/* 0 or -errno */

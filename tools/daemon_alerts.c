@@ -119,6 +119,8 @@ void ltd_alerts_line(const char *tracker, char *line)
 	ltd_log_end();
 	if (took) {
 		log_snapshot(&r, &snap, suppressed);
+		if (ltd_cfg->explain && !ltd_output_is_net(ltd_cfg))
+			ltd_explain_spawn(snap.path);
 		ltd_retention_apply(ltd_cfg, snap.name);
 	} else if (!strcmp(action, "failed")) {
 		ltd_log_begin("snapshot_failed");

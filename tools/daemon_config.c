@@ -45,6 +45,7 @@ static const struct ltd_key ltd_keys[] = {
 	STR_KEY("session", session, "use this existing snapshot session instead of creating one"),
 	STR_KEY("session-name", session_name, "name of the session the daemon creates"),
 	NUM_KEY("snapshot", KT_BOOL, snapshot, "take snapshots (on) or only log alerts (off)"),
+	NUM_KEY("explain", KT_BOOL, explain, "explain each local snapshot into <snapshot>/explain/ (latency-tracker explain)"),
 	NUM_KEY("rate-limit", KT_DURATION, rate_limit_ns, "minimum interval between snapshots (0 = none)"),
 	NUM_KEY("max-snapshots", KT_COUNT, max_snapshots, "keep at most N local snapshots (0 = no limit)"),
 	NUM_KEY("max-bytes", KT_SIZE, max_bytes, "keep at most this much on disk (0 = no limit)"),

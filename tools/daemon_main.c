@@ -168,6 +168,7 @@ static void tick(struct ltd *d)
 
 	if (read(d->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		ltd_log_msg("warning", "timerfd read: %s", strerror(errno));
+	ltd_explain_reap(false);
 	if (now >= d->next_scan) {
 		lt_watch_scan(&d->watch);
 		d->next_scan = now + LTD_RESCAN_NS;
@@ -292,6 +293,7 @@ int main(int argc, char **argv)
 		}
 	}
 	lt_watch_close_all(&d.watch);
+	ltd_explain_reap(true); /* reports being written are finished first */
 	ltd_session_teardown();
 	c = ltd_alerts_counters();
 	ltd_log_begin("exit");

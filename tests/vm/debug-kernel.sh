@@ -6,61 +6,76 @@
 # developers rely on: KASAN, lockdep (PROVE_LOCKING, PROVE_RCU), atomic-sleep
 # and list debugging, RCU-head debug objects, kmemleak.  Installs it into the
 # cache like an unpacked Debian image; prints its release.  About 7 minutes
-# on 2 cores; the cache key is the source version plus this script.
+# on 2 cores.  The cache key is the source version and the configuration
+# below; an interrupted build resumes where it stopped.
 set -u
 . "$(dirname "$0")/common.sh"
+
+# What our tests and modules need, and the checkers.  Built-in 9p/overlay
+# keep the initramfs trivial.
+CONFIG_OPTS=(
+	-e MODULES -e MODULE_UNLOAD -e MODULE_FORCE_UNLOAD
+	-e NET_9P -e NET_9P_VIRTIO -e 9P_FS -e 9P_FS_POSIX_ACL -e OVERLAY_FS
+	-e VIRTIO_PCI -e VIRTIO_BLK -e CONFIGFS_FS -m BLK_DEV_NULL_BLK
+	-e TMPFS -e DEVTMPFS -e MAGIC_SYSRQ -e PROC_FS
+	-e KALLSYMS -e KALLSYMS_ALL -e STACKTRACE -e IRQ_WORK
+	-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE -e FTRACE_SYSCALLS
+	-e SCHED_TRACER -e HIST_TRIGGERS -e KPROBES -e KPROBE_EVENTS
+	-e BPF_SYSCALL -e BPF_EVENTS
+	-e DEBUG_INFO_NONE -d DEBUG_INFO -d DEBUG_INFO_BTF
+	-e KASAN -e KASAN_GENERIC -e KASAN_INLINE
+	-e PROVE_LOCKING -e PROVE_RCU -e DEBUG_ATOMIC_SLEEP -e DEBUG_LIST
+	-e DEBUG_OBJECTS -e DEBUG_OBJECTS_RCU_HEAD -e DEBUG_OBJECTS_TIMERS
+	-e DEBUG_OBJECTS_WORK -e DEBUG_KMEMLEAK
+	--set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 16000
+	-d DEBUG_KMEMLEAK_DEFAULT_OFF -d DEBUG_KMEMLEAK_AUTO_SCAN
+	-d MODULE_SIG -d SECURITY_LOCKDOWN_LSM -d WERROR
+)
+MUST_HAVE="KASAN PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_LIST
+DEBUG_OBJECTS_RCU_HEAD DEBUG_KMEMLEAK 9P_FS OVERLAY_FS FTRACE_SYSCALLS KPROBES"
 
 "$LT_TOP/tests/vm/deps.sh" debugkernel || exit 1
 tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
 [ -n "$tarball" ] || lt_die "linux-source-6.1 is not installed"
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-key=$(echo "$srcver" | cat - "$0" | sha1sum | cut -c1-10)
-kver=6.1-lt-debug-$key
-out=$LT_CACHE/kernels/$kver
-[ -e "$out/.unpacked" ] && { echo "$kver"; exit 0; }
+key=$(echo "$srcver ${CONFIG_OPTS[*]}" | sha1sum | cut -c1-10)
+
+# Already built and installed into the cache?
+for d in "$LT_CACHE"/kernels/*-lt-debug; do
+	[ -e "$d/.unpacked" ] && [ "$(cat "$d/.key" 2>/dev/null)" = "$key" ] &&
+		{ basename "$d"; exit 0; }
+done
 
 src=$LT_CACHE/debug-src/$key
-rm -rf "$src" "$out"
-mkdir -p "$src" "$out/root/boot"
-lt_log "unpacking $tarball"
-tar -xf "$tarball" -C "$src" --strip-components=1 || lt_die "cannot unpack $tarball"
+if [ ! -e "$src/.configured" ]; then
+	rm -rf "$src"
+	mkdir -p "$src"
+	lt_log "unpacking $tarball"
+	tar -xf "$tarball" -C "$src" --strip-components=1 || lt_die "cannot unpack $tarball"
+	(cd "$src" && make -s x86_64_defconfig kvm_guest.config >/dev/null &&
+		scripts/config --set-str LOCALVERSION "-lt-debug" -d LOCALVERSION_AUTO \
+			"${CONFIG_OPTS[@]}" && make -s olddefconfig) ||
+		lt_die "configuring the debug kernel failed"
+	for opt in $MUST_HAVE; do
+		grep -q "^CONFIG_$opt=y" "$src/.config" ||
+			lt_die "CONFIG_$opt did not stick in the debug config"
+	done
+	touch "$src/.configured"
+fi
 cd "$src" || exit 1
-
-make -s x86_64_defconfig kvm_guest.config >/dev/null || lt_die "defconfig failed"
-# What our tests and modules need, and the checkers.  Built-in 9p/overlay
-# keep the initramfs trivial.
-scripts/config --set-str LOCALVERSION "-lt-debug-$key" -d LOCALVERSION_AUTO \
-	-e MODULES -e MODULE_UNLOAD -e MODULE_FORCE_UNLOAD \
-	-e NET_9P -e NET_9P_VIRTIO -e 9P_FS -e 9P_FS_POSIX_ACL -e OVERLAY_FS \
-	-e VIRTIO_PCI -e VIRTIO_BLK -e CONFIGFS_FS -m BLK_DEV_NULL_BLK \
-	-e TMPFS -e DEVTMPFS -e MAGIC_SYSRQ -e PROC_FS \
-	-e KALLSYMS -e KALLSYMS_ALL -e STACKTRACE -e IRQ_WORK \
-	-e FTRACE -e FUNCTION_TRACER -e DYNAMIC_FTRACE -e FTRACE_SYSCALLS \
-	-e SCHED_TRACER -e HIST_TRIGGERS -e KPROBES -e KPROBE_EVENTS \
-	-e BPF_SYSCALL -e BPF_EVENTS \
-	-e DEBUG_INFO_NONE -d DEBUG_INFO -d DEBUG_INFO_BTF \
-	-e KASAN -e KASAN_GENERIC -e KASAN_INLINE \
-	-e PROVE_LOCKING -e PROVE_RCU -e DEBUG_ATOMIC_SLEEP -e DEBUG_LIST \
-	-e DEBUG_OBJECTS -e DEBUG_OBJECTS_RCU_HEAD -e DEBUG_OBJECTS_TIMERS \
-	-e DEBUG_OBJECTS_WORK -e DEBUG_KMEMLEAK \
-	--set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 16000 \
-	-d DEBUG_KMEMLEAK_DEFAULT_OFF -d DEBUG_KMEMLEAK_AUTO_SCAN \
-	-d MODULE_SIG -d SECURITY_LOCKDOWN_LSM -d WERROR
-make -s olddefconfig || lt_die "olddefconfig failed"
-for opt in KASAN PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_LIST \
-	DEBUG_OBJECTS_RCU_HEAD DEBUG_KMEMLEAK 9P_FS OVERLAY_FS FTRACE_SYSCALLS KPROBES; do
-	grep -q "^CONFIG_$opt=y" .config || lt_die "CONFIG_$opt did not stick in the debug config"
-done
 lt_log "building the debug kernel (about 7 minutes on 2 cores)"
-make -j"$(nproc)" bzImage modules >"$src/build.log" 2>&1 ||
+make -j"$(nproc)" bzImage modules >>"$src/build.log" 2>&1 ||
 	{ tail -n 30 "$src/build.log" >&2; lt_die "debug kernel build failed (log: $src/build.log)"; }
-rel=$(make -s kernelrelease)
-[ "$rel" = "$kver" ] || lt_die "kernel release $rel, expected $kver"
+kver=$(make -s kernelrelease)
+out=$LT_CACHE/kernels/$kver
+rm -rf "$out"
+mkdir -p "$out/root/boot"
 make -s INSTALL_MOD_PATH="$out/root" modules_install >/dev/null ||
 	lt_die "modules_install failed"
 cp arch/x86/boot/bzImage "$out/root/boot/vmlinuz-$kver"
 cp .config "$out/root/boot/config-$kver"
 # Our modules build against this tree (modules.sh looks here).
 ln -sfn "$src" "$out/build"
+echo "$key" >"$out/.key"
 touch "$out/.unpacked"
 echo "$kver"

@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# daemon-explain.sh - latency-trackerd --explain on: after the snapshot of a
+# wakeup outlier (SCHED_FIFO hog on the victim's CPU) the daemon runs the
+# analysis in a child and stores the report beside the snapshot; the report
+# explains the victim's wait by the CPU and the hog.
+. tests/guest/lib.sh
+. tests/guest/lttng.inc
+trap lt_tools_cleanup EXIT
+
+log=$LT_WORK/daemon.json
+tap_ok "tools built on the host" lt_tools_built || tap_done
+tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
+tap_ok "lttng-sessiond starts" sessiond_start
+tap_ok "wakeup tracker loads" wakeup_load 250000000
+daemon_start "$log" --output "$LT_WORK/snapshots" --trackers wakeup --explain on
+tap_ok "daemon: watching wakeup" wait_for 60 log_has "$log" '"type":"watch","tracker":"wakeup"'
+victim=$(outlier 600 | head -n 1)
+tap_ok "snapshot of the victim's alert" \
+	wait_for 30 log_has "$log" "\"type\":\"snapshot\".*\"pid\":$victim,"
+snap=$(grep '"type":"snapshot"' "$log" | grep -m 1 "\"pid\":$victim," )
+path=$(json "$snap" path)
+tap_ok "explain started for that snapshot" wait_for 10 log_has "$log" "\"type\":\"explain\",\"path\":\"$path\""
+report=$path/explain/explain.txt
+tap_ok "report stored beside the snapshot" wait_for 120 test -s "$report"
+tap_ok "explain finished with status 0" wait_for 30 log_has "$log" '"type":"explain_done".*"status":0'
+tap_ok "JSON report too" test -s "$path/explain/explain.json"
+tap_ok "the report explains the victim ($victim)" grep -q "\[$victim\]" "$report"
+tap_ok "its wait is attributed to the hog on its CPU" \
+	grep -qE '^ *[|`]- *lt_hog \[[0-9]+\]' "$report"
+[ "$_tap_failed" = 0 ] || sed 's/^/#   /' "$report" | head -n 30
+tap_ok "daemon exits cleanly on SIGTERM" daemon_stop
+tap_done
