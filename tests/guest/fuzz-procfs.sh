@@ -10,7 +10,7 @@
 . tests/guest/lib.sh
 
 seed=${LTG_SEED:-$(date +%s)}
-writes=${LTG_FUZZ_WRITES:-2000}
+writes=${LTG_FUZZ_WRITES:-500}
 tap_diag "seed $seed, $writes writes per file"
 
 tap_ok "load latency_tracker" lt_load latency_tracker
