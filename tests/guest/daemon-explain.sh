@@ -13,7 +13,10 @@ tap_ok "tools built on the host" lt_tools_built || tap_done
 tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
 tap_ok "lttng-sessiond starts" sessiond_start
 tap_ok "wakeup tracker loads" wakeup_load 250000000
-daemon_start "$log" --output "$LT_WORK/snapshots" --trackers wakeup --explain on
+# Buffers large enough to hold the whole outlier (the default ring can
+# be overwritten within it on a busy emulated guest).
+daemon_start "$log" --output "$LT_WORK/snapshots" --trackers wakeup --explain on \
+	--subbuf-size 1M --num-subbuf 8
 tap_ok "daemon: watching wakeup" wait_for 60 log_has "$log" '"type":"watch","tracker":"wakeup"'
 victim=$(outlier 600 | head -n 1)
 tap_ok "snapshot of the victim's alert" \
