@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-unit check-vm check-dkms lint soak selftest demo \
+.PHONY: all modules tools check check-unit check-vm check-dkms check-debug lint soak selftest demo \
 	bench install dkms clean help
 
 all: modules tools
@@ -33,11 +33,15 @@ tools:
 	$(MAKE) -C tools
 
 # The whole test suite; the last line is "N passed, M failed".  The guest
-# tests run on both Debian kernel lines and on the debug kernel (KASAN,
-# lockdep), built once and cached.
+# tests run on both Debian kernel lines.  The kernel-side tests on the
+# debug kernel (KASAN, lockdep, kmemleak): make check-debug.
 check:
-	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm dkms
+	@$(DEPS) build unit vm dkms lint tools lttng
+	@KERNEL="6.1 6.12" $(CHECK) unit lint selftest vm dkms
+
+check-debug:
+	@$(DEPS) build vm debugkernel
+	@$(CHECK) vm-debug
 
 check-unit:
 	@$(DEPS) unit tools
@@ -103,6 +107,7 @@ help:
 	@echo "make tools     build latency-trackerd and latency-tracker"
 	@echo "make check     the whole test suite (host tests, QEMU guests on 6.1 and 6.12, dkms)"
 	@echo "make check-vm T=<test> KERNEL=<6.1|6.12>   one guest test"
+	@echo "make check-debug   the kernel-side tests on the KASAN/lockdep debug kernel"
 	@echo "make lint      sparse, checkpatch --strict, cppcheck"
 	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"
 	@echo "make demo      a real latency outlier caught in a QEMU guest"
