@@ -25,10 +25,12 @@
  */
 static void exec_cli(char **argv)
 {
-	char self[PATH_MAX], path[PATH_MAX + 32];
+	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n > 0) {
+		char path[PATH_MAX + 32];
+
 		self[n] = '\0';
 		snprintf(path, sizeof(path), "%s/latency-tracker", dirname(self));
 		execv(path, argv);
@@ -55,7 +57,6 @@ void ltd_explain_spawn(const char *snapshot_path)
 {
 	char out[LTD_PATH_MAX + 16];
 	pid_t pid;
-	int fd;
 
 	ltd_explain_reap(false);
 	snprintf(out, sizeof(out), "%s/explain", snapshot_path);
@@ -72,7 +73,8 @@ void ltd_explain_spawn(const char *snapshot_path)
 				 (char *)snapshot_path, "-o", out, NULL };
 
 		/* The report goes to files; the daemon's log stays its own. */
-		fd = open("/dev/null", O_RDWR);
+		int fd = open("/dev/null", O_RDWR);
+
 		if (fd >= 0) {
 			dup2(fd, STDIN_FILENO);
 			dup2(fd, STDOUT_FILENO);
