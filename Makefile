@@ -33,15 +33,16 @@ tools:
 	$(MAKE) -C tools
 
 # The whole test suite; the last line is "N passed, M failed".  The guest
-# tests run on both Debian kernel lines.  The kernel-side tests on the
-# debug kernel (KASAN, lockdep, kmemleak): make check-debug.
+# tests run on both Debian kernel lines and on the debug kernel (a 6.1
+# built here once with KASAN, lockdep and kmemleak; cached).
 check:
-	@$(DEPS) build unit vm dkms lint tools lttng
-	@KERNEL="6.1 6.12" $(CHECK) unit lint selftest vm dkms
+	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
+	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm dkms
 
+# The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
-	@$(DEPS) build vm debugkernel
-	@$(CHECK) vm-debug
+	@$(DEPS) build vm tools lttng debugkernel
+	@KERNEL=debug T="$(T)" $(CHECK) vm
 
 check-unit:
 	@$(DEPS) unit tools
@@ -107,7 +108,7 @@ help:
 	@echo "make tools     build latency-trackerd and latency-tracker"
 	@echo "make check     the whole test suite (host tests, QEMU guests on 6.1 and 6.12, dkms)"
 	@echo "make check-vm T=<test> KERNEL=<6.1|6.12>   one guest test"
-	@echo "make check-debug   the kernel-side tests on the KASAN/lockdep debug kernel"
+	@echo "make check-debug   the guest tests on the KASAN/lockdep/kmemleak debug kernel (T=)"
 	@echo "make lint      sparse, checkpatch --strict, cppcheck"
 	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"
 	@echo "make demo      a real latency outlier caught in a QEMU guest"

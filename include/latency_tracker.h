@@ -252,6 +252,8 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 			 const struct latency_tracker_in_opts *opts);
 int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 			      u32 len, unsigned int out_id, void *ctx);
+bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
+				  u64 end_ns);
 
 struct latency_tracker_event *
 latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len);

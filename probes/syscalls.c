@@ -3,13 +3,28 @@
  * syscalls.c - latency_tracker_syscalls: slow system calls, and where they
  * block.
  *
- * From sys_enter to sys_exit of a thread, key: pid.  When a thread is
- * switched out inside a system call that already lasted longer than the
- * threshold, its stack is saved once for that call (stateful lookup of the
- * pending event from sched_switch) and printed, deferred and rate limited,
- * with the pid and the syscall number; the syscall tracepoint emitted at
- * sys_exit carries it as text.  `filter_tgid` restricts tracking to one
- * process (empty: all).
+ * From sys_enter to sys_exit of a thread, key: pid.  Most calls never
+ * leave the CPU and last microseconds, so sys_enter only notes the call in
+ * a per-CPU slot (pid, number, start time); the tracker's event is started
+ * (with that start time) only if the thread is switched out during the
+ * call.  A call that ends on the CPU it started on, without leaving it, is
+ * counted by latency_tracker_event_record() (or, in the rare case that it
+ * still exceeded the threshold, started and ended on the spot, so that it
+ * is reported like any other).  Per call on the fast path: one clock read
+ * at each end, no table operation.
+ *
+ * The per-CPU slot: written by sys_enter and cleared by sys_exit of the
+ * thread running on the CPU, with preemption disabled; moved into the
+ * table and cleared by sched_switch when its thread is prev (interrupts
+ * off, so it cannot interleave with the former on that CPU).  A thread
+ * in the slot is therefore on that CPU, inside that call.
+ *
+ * When a thread is switched out inside a system call that already lasted
+ * longer than the threshold, its stack is saved once for that call
+ * (stateful lookup of the pending event from sched_switch) and printed,
+ * deferred and rate limited, with the pid and the syscall number; the
+ * syscall tracepoint emitted at sys_exit carries it as text.
+ * `filter_tgid` restricts tracking to one process (empty: all).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -165,31 +180,73 @@ static void lt_syscalls_fmt(struct lt_fmt *f, const void *payload, size_t len)
 	latency_tracker_fmt_s64(f, "nr", a->nr);
 }
 
-static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
+/* The system call in progress on a CPU that has not left it (see top). */
+struct lt_syscalls_cur {
+	pid_t pid;			/* 0: none */
+	s32 nr;
+	u64 start_ns;
+};
+
+static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
+
+/* Starts the event of @p's call noted in @c (@p: current or prev). */
+static void lt_syscalls_start(struct task_struct *p,
+			      const struct lt_syscalls_cur *c)
 {
 	struct lt_syscalls_priv priv;
 	struct latency_tracker_in_opts opts = {
+		.ts_ns = c->start_ns,
 		.priv = &priv,
 		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
 	};
+
+	priv.nr = c->nr;
+	priv.tgid = p->tgid;
+	memcpy(priv.comm, p->comm, TASK_COMM_LEN);
+	latency_tracker_event_in(lt_syscalls.t, &c->pid, sizeof(c->pid), &opts);
+}
+
+static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
+{
 	u32 filter = READ_ONCE(lt_filter_tgid);
-	pid_t pid = current->pid;
+	struct lt_syscalls_cur *c;
 
 	if (filter && current->tgid != filter)
 		return;
 	/* These never reach sys_exit. */
 	if (id == __NR_exit || id == __NR_exit_group)
 		return;
-	priv.nr = id;
-	priv.tgid = current->tgid;
-	memcpy(priv.comm, current->comm, TASK_COMM_LEN);
-	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
+	/* Probes may run preemptible (faultable syscall tracepoints). */
+	preempt_disable_notrace();
+	c = this_cpu_ptr(&lt_syscalls_cur);
+	c->pid = current->pid;
+	c->nr = id;
+	c->start_ns = ktime_get_mono_fast_ns();
+	preempt_enable_notrace();
 }
 
 static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 {
 	pid_t pid = current->pid;
+	struct lt_syscalls_cur *c, cur;
 
+	preempt_disable_notrace();
+	c = this_cpu_ptr(&lt_syscalls_cur);
+	cur = *c;
+	if (cur.pid == pid)
+		c->pid = 0;
+	preempt_enable_notrace();
+	if (cur.pid != pid) {
+		/* It left the CPU: its event is in the table. */
+		latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0,
+					  NULL);
+		return;
+	}
+	if (latency_tracker_event_record(lt_syscalls.t, cur.start_ns,
+					 ktime_get_mono_fast_ns()))
+		return;
+	/* Slow without leaving the CPU: report it like the others. */
+	lt_syscalls_start(current, &cur);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
 }
 
@@ -248,12 +305,24 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 				     struct task_struct *next,
 				     unsigned int prev_state)
 {
+	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	struct task_struct *tasks[] = { prev, next };
 	struct latency_tracker_event *ev;
-	unsigned int i;
+	unsigned int i = 0;
 	pid_t pid;
 
-	for (i = 0; i < ARRAY_SIZE(tasks); i++) {
+	if (c->pid) {
+		/* Not prev's: a call whose sys_exit never came; forget it. */
+		if (c->pid == prev->pid) {
+			lt_syscalls_start(prev, c);
+			/* Freshly started: slow (stack wanted) only if long. */
+			if (ktime_get_mono_fast_ns() - c->start_ns <=
+			    latency_tracker_threshold(lt_syscalls.t))
+				i = 1;
+		}
+		c->pid = 0;
+	}
+	for (; i < ARRAY_SIZE(tasks); i++) {
 		pid = tasks[i]->pid;
 		if (!pid)
 			continue;

@@ -7,8 +7,8 @@
 # error, a missing tool) counts as one failed test itself.
 #
 # Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
-# checks itself), vm (guest tests; KERNEL= and T= narrow it), vm-debug (the
-# kernel-side tests on the KASAN/lockdep kernel), dkms, lint.
+# checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
+# is the KASAN/lockdep/kmemleak kernel), dkms, lint.
 set -u
 . "$(dirname "$0")/vm/common.sh"
 
@@ -20,23 +20,16 @@ suite_cmd() {
 	    for k in ${KERNEL:-}; do a+=" -k $k"; done
 	    for t in ${T:-}; do a+=" -t $t"; done
 	    echo "$LT_TOP/tests/vm/check-vm.sh$a" ;;
-	# The debug kernel (KASAN, lockdep, kmemleak) runs every test that
-	# exercises our kernel code; the userspace tools' tests add nothing
-	# kernel-side there and would need LTTng rebuilt for that kernel.
-	vm-debug) echo "$LT_TOP/tests/vm/check-vm.sh -k debug$(for t in $DEBUG_TESTS; do printf ' -t %s' "$t"; done)" ;;
 	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
 	lint) echo "$LT_TOP/tests/lint.sh" ;;
 	*) return 1 ;;
 	esac
 }
 
-DEBUG_TESTS="core-load core-api core-procfs core-alerts wakeup offcpu syscalls block
-fuzz-procfs security torture"
-
 passed=0 failed=0
 t0=$(date +%s)
 for s in "$@"; do
-	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm vm-debug dkms lint)"
+	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm dkms lint)"
 	log=$(mktemp)
 	lt_log "suite $s: start"
 	s0=$(date +%s)

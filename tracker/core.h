@@ -178,6 +178,11 @@ struct latency_tracker {
 	u32 priv_size;
 	u32 seed;
 	bool enabled;
+	/*
+	 * Set for good by the first duplicate-mode event_in (before its node
+	 * is linked); while false, event_out stops at the first match.
+	 */
+	bool has_duplicates;
 	u64 threshold_ns;
 	u64 timeout_ns;
 	latency_tracker_cb_t callback;
@@ -215,7 +220,6 @@ struct latency_tracker {
 };
 
 /* event.c */
-void lt_event_put(struct latency_tracker_event *ev);
 void lt_event_drain(struct latency_tracker *t);
 
 /* reclaim.c */
@@ -225,20 +229,65 @@ void lt_reclaim_free(struct latency_tracker *t,
 void lt_reclaim_flush(struct latency_tracker *t);
 void lt_reclaim_fini(struct latency_tracker *t);
 
+/*
+ * Drops one reference to an event; the last one hands the slot to
+ * reclaim.c, which returns it to the pool after a grace period.
+ */
+static inline void lt_event_put(struct latency_tracker_event *ev)
+{
+	if (atomic_dec_and_test(&ev->ref))
+		lt_reclaim_free(ev->t, ev);
+}
+
 /* timeout.c */
 int lt_timeout_init(struct latency_tracker *t);
 void lt_timeout_stop(struct latency_tracker *t);
 void lt_timeout_fini(struct latency_tracker *t);
 void lt_timeout_add(struct latency_tracker *t, struct latency_tracker_event *ev);
-void lt_timeout_remove(struct latency_tracker *t,
-		       struct latency_tracker_event *ev);
+void lt_timeout_unlink(struct latency_tracker *t,
+		       struct latency_tracker_event *ev, u16 cpu);
 void lt_timeout_kick(struct latency_tracker *t);
+
+/* Takes an ended event off its timeout FIFO, if it is on one. */
+static inline void lt_timeout_remove(struct latency_tracker *t,
+				     struct latency_tracker_event *ev)
+{
+	u16 cpu = READ_ONCE(ev->fifo_cpu);
+
+	if (cpu != LT_NO_FIFO)
+		lt_timeout_unlink(t, ev, cpu);
+}
 
 /* stats.c */
 int lt_stats_init(struct latency_tracker *t);
 void lt_stats_fini(struct latency_tracker *t);
-void lt_stats_matched(struct latency_tracker *t, u64 delay_ns);
 extern const struct proc_ops lt_stats_proc_ops;
+
+/* A matched event with this delay; any context. */
+static inline void lt_stats_matched(struct latency_tracker *t, u64 delay_ns)
+{
+	u64 old, prev;
+
+	this_cpu_inc(t->stats->matched);
+	this_cpu_add(t->stats->sum_ns, delay_ns);
+	this_cpu_inc(t->stats->hist[lt_hist_bucket(delay_ns)]);
+
+	old = this_cpu_read(t->stats->min_ns);
+	while (delay_ns < old) {
+		prev = this_cpu_cmpxchg(t->stats->min_ns, old, delay_ns);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = this_cpu_read(t->stats->max_ns);
+	while (delay_ns > old) {
+		prev = this_cpu_cmpxchg(t->stats->max_ns, old, delay_ns);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+}
+
 extern const struct proc_ops lt_hist_proc_ops;
 
 /* alerts.c */

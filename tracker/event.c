@@ -20,6 +20,7 @@
 #include <linux/ktime.h>
 
 #include "core.h"
+#include "lfht_ops.h"
 
 /* What the table's match function is given as the key. */
 struct lt_key {
@@ -125,16 +126,6 @@ static inline unsigned long lt_hash(const struct latency_tracker *t,
 	return jhash(key, len, t->seed);
 }
 
-/*
- * Drops one reference; the last one hands the slot to reclaim.c, which
- * returns it to the pool after a grace period.
- */
-void lt_event_put(struct latency_tracker_event *ev)
-{
-	if (atomic_dec_and_test(&ev->ref))
-		lt_reclaim_free(ev->t, ev);
-}
-
 /* Caller removed @ev from the table: drop the table reference. */
 static void lt_event_unlinked(struct latency_tracker *t,
 			      struct latency_tracker_event *ev)
@@ -212,9 +203,12 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 	this_cpu_inc(t->stats->tracked);
 	hash = lt_hash(t, key, len);
 	if (opts && opts->mode == LATENCY_TRACKER_DUPLICATE) {
-		lt_lfht_add(t->ht, hash, &ev->node);
+		if (unlikely(!READ_ONCE(t->has_duplicates)))
+			WRITE_ONCE(t->has_duplicates, true);
+		/* The flag is set before the node can be found: see event_out. */
+		lfht_add_dup_op(t->ht, hash, &ev->node);
 	} else {
-		old = lt_lfht_add_replace(t->ht, hash, lt_match, &k, &ev->node);
+		old = lfht_add_replace_op(t->ht, hash, lt_match, &k, &ev->node);
 		if (old)
 			lt_event_unlinked(t, lt_node_event(old));
 	}
@@ -225,9 +219,10 @@ out:
 EXPORT_SYMBOL_GPL(latency_tracker_event_in);
 
 /* The caller won the removal of @ev: account it and report it. */
-static void lt_event_end(struct latency_tracker *t,
-			 struct latency_tracker_event *ev, u64 now,
-			 unsigned int out_id, void *ctx)
+static __always_inline void lt_event_end(struct latency_tracker *t,
+					 struct latency_tracker_event *ev,
+					 u64 now, unsigned int out_id,
+					 void *ctx)
 {
 	u64 thr = ev->threshold_ns ? ev->threshold_ns :
 		  READ_ONCE(t->threshold_ns);
@@ -281,32 +276,86 @@ int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 	struct lt_lfht_node *node;
 	struct lt_lfht_iter iter;
 	int ended = 0;
-	u64 now = 0;
+	bool dups;
+	u64 now;
 
 	if (unlikely(!len || len > t->key_size))
 		return -EINVAL;
 
 	rcu_read_lock_sched();
-	lt_lfht_lookup(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
-	while ((node = lt_lfht_iter_get_node(&iter))) {
-		/*
-		 * The clock is read once a pending event is found: a key
-		 * that is not pending (the common case of many probes)
-		 * costs no clock read.  The lookup is a few hundred ns at
-		 * most, well below any threshold.
-		 */
-		if (!now)
-			now = ktime_get_mono_fast_ns();
-		lt_lfht_next_duplicate(t->ht, lt_match, &k, &iter);
-		if (lt_lfht_del(t->ht, node))
-			continue;	/* someone else ended it */
-		lt_event_end(t, lt_node_event(node), now, out_id, ctx);
-		ended++;
+	lfht_lookup_op(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
+	node = lt_lfht_iter_get_node(&iter);
+	if (!node)
+		goto out;
+	/*
+	 * The clock is read once a pending event is found: a key that is
+	 * not pending (the common case of many probes) costs no clock read.
+	 * The lookup is a few hundred ns at most, well below any threshold.
+	 */
+	now = ktime_get_mono_fast_ns();
+	/*
+	 * Duplicates exist only if some event_in asked for them; its flag
+	 * store is ordered before the fully ordered cmpxchg that linked its
+	 * node, and this read after the load that found our node: a
+	 * duplicate that was already there is never skipped.
+	 */
+	smp_rmb();
+	dups = READ_ONCE(t->has_duplicates);
+	if (!dups) {
+		if (!lfht_del_found_op(t->ht, &iter)) {
+			lt_event_end(t, lt_node_event(node), now, out_id, ctx);
+			ended++;
+		}	/* else someone else ended it */
+		goto out;
 	}
+	do {
+		lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
+		if (!lfht_del_op(t->ht, node)) {
+			lt_event_end(t, lt_node_event(node), now, out_id, ctx);
+			ended++;
+		}
+	} while ((node = lt_lfht_iter_get_node(&iter)));
+out:
 	rcu_read_unlock_sched();
 	return ended;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_out);
+
+/**
+ * latency_tracker_event_record() - account an interval the caller timed
+ * @t: the tracker.
+ * @start_ns: its start (ktime_get_mono_fast_ns() clock).
+ * @end_ns: its end, same clock.
+ *
+ * For a probe that times short intervals itself and starts an event only
+ * for those that last (the syscalls tracker keeps a call in a per-CPU
+ * slot and starts an event only when its thread leaves the CPU): an
+ * interval within the tracker's threshold is counted exactly as an
+ * event_in/event_out pair would be (tracked, matched, histogram, min, max,
+ * average), without touching the table or the pool.
+ *
+ * Context: any context but NMI; never sleeps.
+ * Return: true when the interval was counted (or tracking is disabled:
+ * nothing to count); false when it exceeds the threshold: nothing was
+ * counted, and the caller ends it through latency_tracker_event_in() with
+ * opts->ts_ns = @start_ns and latency_tracker_event_out(), so that the
+ * callback gets an event.
+ */
+bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
+				  u64 end_ns)
+{
+	u64 delay = end_ns > start_ns ? end_ns - start_ns : 0;
+
+	if (unlikely(!READ_ONCE(t->enabled)))
+		return true;
+	if (delay > READ_ONCE(t->threshold_ns))
+		return false;
+	this_cpu_inc(t->stats->tracked);
+	lt_stats_matched(t, delay);
+	this_cpu_inc(t->stats->removed);
+	return true;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_record);
 
 /**
  * latency_tracker_get_event() - look up a pending event and reference it
@@ -334,14 +383,14 @@ latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len)
 		return NULL;
 
 	rcu_read_lock_sched();
-	lt_lfht_lookup(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
+	lfht_lookup_op(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
 	while ((node = lt_lfht_iter_get_node(&iter))) {
 		ev = lt_node_event(node);
 		if (atomic_inc_not_zero(&ev->ref)) {
 			found = ev;
 			break;
 		}
-		lt_lfht_next_duplicate(t->ht, lt_match, &k, &iter);
+		lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
 	}
 	rcu_read_unlock_sched();
 	return found;

@@ -31,8 +31,12 @@
  * Physical: the node is unlinked by a cmpxchg on its predecessor's ->next.
  * The deleter walks its bucket from the start, unlinking every REMOVED
  * node it meets, until it has passed the node's position; every updater
- * walking a bucket helps the same way.  lt_lfht_del() returns only once
- * the node is unreachable from the list.  add_replace sets REMOVED on the
+ * walking a bucket helps the same way.  lt_lfht_del_found() first tries
+ * the predecessor its lookup came through: if that one's ->next still
+ * holds the value read then, it is live (REMOVED would have changed the
+ * value) and one cmpxchg there unlinks the node; otherwise it walks like
+ * lt_lfht_del().  Both return only once the node is unreachable from the
+ * list.  add_replace sets REMOVED on the
  * old node and points its frozen ->next to the new node in one cmpxchg, so
  * at every instant exactly one of the two is visible.
  *
@@ -101,7 +105,7 @@
  * CALLER CONTRACT
  *
  *  - lookup, next_duplicate, first, next, add, add_unique, add_replace,
- *    del, is_node_deleted and nr_buckets: under rcu_read_lock() (in the
+ *    del, del_found, is_node_deleted and nr_buckets: under rcu_read_lock() (in the
  *    kernel with preemption disabled is fine: process, softirq or hardirq
  *    context); the node pointers they return stay valid until the matching
  *    rcu_read_unlock().  In userspace, the thread must be registered with
@@ -140,9 +144,15 @@ struct lt_lfht_node {
  * @node: current node, NULL at the end (read with lt_lfht_iter_get_node()).
  * @next: @node's ->next as read when @node was found live; the traversal
  *	goes on from there, even if @node is deleted in the meantime.
+ * @prev: after a lookup or next_duplicate, the node whose ->next led to
+ *	@node (NULL after a traversal step).
+ * @prev_next: @prev's ->next as read then (@node plus @prev's own flags);
+ *	lt_lfht_del_found() unlinks @node from there with one cmpxchg when
+ *	nothing changed meanwhile, instead of walking the bucket again.
  */
 struct lt_lfht_iter {
 	struct lt_lfht_node *node, *next;
+	struct lt_lfht_node *prev, *prev_next;
 };
 
 /*
@@ -191,6 +201,7 @@ struct lt_lfht_node *lt_lfht_add_replace(struct lt_lfht *ht,
 					 const void *key,
 					 struct lt_lfht_node *node);
 int lt_lfht_del(struct lt_lfht *ht, struct lt_lfht_node *node);
+int lt_lfht_del_found(struct lt_lfht *ht, struct lt_lfht_iter *iter);
 bool lt_lfht_is_node_deleted(const struct lt_lfht_node *node);
 
 int lt_lfht_resize(struct lt_lfht *ht, unsigned long new_nr_buckets);

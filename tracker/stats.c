@@ -6,7 +6,8 @@
  * Writers use this_cpu_*() operations only: each is atomic with respect to
  * interrupts and preemption on the local CPU, so no increment is lost
  * whatever context the probe path runs in.  min/max use this_cpu_cmpxchg()
- * loops.  Readers sum every possible CPU without stopping writers: a line
+ * loops (the per-event writer, lt_stats_matched(), is inline in core.h).
+ * Readers sum every possible CPU without stopping writers: a line
  * may be a few events behind another, never wrong by more.
  */
 #include <linux/export.h>
@@ -31,31 +32,6 @@ void lt_stats_fini(struct latency_tracker *t)
 {
 	free_percpu(t->stats);
 	t->stats = NULL;
-}
-
-/* A matched event with this delay; any context. */
-void lt_stats_matched(struct latency_tracker *t, u64 delay_ns)
-{
-	u64 old, prev;
-
-	this_cpu_inc(t->stats->matched);
-	this_cpu_add(t->stats->sum_ns, delay_ns);
-	this_cpu_inc(t->stats->hist[lt_hist_bucket(delay_ns)]);
-
-	old = this_cpu_read(t->stats->min_ns);
-	while (delay_ns < old) {
-		prev = this_cpu_cmpxchg(t->stats->min_ns, old, delay_ns);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	old = this_cpu_read(t->stats->max_ns);
-	while (delay_ns > old) {
-		prev = this_cpu_cmpxchg(t->stats->max_ns, old, delay_ns);
-		if (prev == old)
-			break;
-		old = prev;
-	}
 }
 
 /**

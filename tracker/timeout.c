@@ -47,16 +47,13 @@ void lt_timeout_add(struct latency_tracker *t, struct latency_tracker_event *ev)
 	local_irq_restore(flags);
 }
 
-void lt_timeout_remove(struct latency_tracker *t,
-		       struct latency_tracker_event *ev)
+/* The slow part of lt_timeout_remove() (core.h): @ev was seen on @cpu's. */
+void lt_timeout_unlink(struct latency_tracker *t,
+		       struct latency_tracker_event *ev, u16 cpu)
 {
-	u16 cpu = READ_ONCE(ev->fifo_cpu);
-	struct lt_fifo *f;
+	struct lt_fifo *f = per_cpu_ptr(t->fifo, cpu);
 	unsigned long flags;
 
-	if (cpu == LT_NO_FIFO)
-		return;
-	f = per_cpu_ptr(t->fifo, cpu);
 	raw_spin_lock_irqsave(&f->lock, flags);
 	if (ev->fifo_cpu == cpu) {
 		list_del(&ev->tlist);

@@ -17,7 +17,8 @@
  * through /proc/latency_tracker/lt_core_test/ctl (0200):
  *	alerts N	append N alert records from hardirq context (irq_work)
  *	pending N	start N events that nobody ends
- *	delay MS	an event of MS milliseconds (process context)
+ *	delay MS	an event of MS milliseconds (process context); the
+ *		write fails with EIO unless it was tracked and ended
  *	events N	emit each latency_tracker trace event N times
  * Its callback appends an alert for every threshold/timeout report.
  * Module parameters threshold, timeout, max_events (checked with
@@ -377,6 +378,37 @@ static void ltt_test_threshold(void)
 		  st.avg_ns <= st.max_ns,
 		  "stats: min %llu <= avg %llu <= max %llu", st.min_ns,
 		  st.avg_ns, st.max_ns);
+	latency_tracker_destroy(t);
+}
+
+/* ---- intervals timed by the caller ------------------------------------ */
+
+static void ltt_test_record(void)
+{
+	struct latency_tracker_stats st;
+	struct latency_tracker *t;
+	struct ltt_state s;
+	u64 now = ltt_now();
+	bool ok;
+
+	t = ltt_create("ltt_rec", &s, 2 * NSEC_PER_MSEC, 0, 4, 0);
+	if (!t)
+		return;
+	ok = latency_tracker_event_record(t, now - NSEC_PER_MSEC, now);
+	st = ltt_stats(t);
+	ltt_check(ok && st.tracked == 1 && st.matched == 1 && !st.pending &&
+		  st.min_ns == NSEC_PER_MSEC && st.max_ns == NSEC_PER_MSEC,
+		  "record: 1 ms under 2 ms counted as tracked+matched (%llu %llu %llu)",
+		  st.tracked, st.matched, st.min_ns);
+	ok = latency_tracker_event_record(t, now - 3 * NSEC_PER_MSEC, now);
+	st = ltt_stats(t);
+	ltt_check(!ok && st.tracked == 1 && st.matched == 1 &&
+		  !st.over_threshold && !atomic_read(&s.thr),
+		  "record: 3 ms over 2 ms refused, nothing counted, no callback");
+	ok = latency_tracker_event_record(t, now, now - 5);
+	st = ltt_stats(t);
+	ltt_check(ok && st.matched == 2 && st.min_ns == 0,
+		  "record: end before start counts as 0 ns");
 	latency_tracker_destroy(t);
 }
 
@@ -932,6 +964,7 @@ static void ltt_emit_fn(struct irq_work *w)
 static ssize_t ltt_ctl_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
+	enum latency_tracker_status st;
 	char buf[32], *arg;
 	u64 n, i, key;
 	int ret;
@@ -963,10 +996,12 @@ static ssize_t ltt_ctl_write(struct file *file, const char __user *ubuf,
 		for (i = 0; i < n && i < 100; i++)
 			ltt_emit_events();
 	} else if (!strcmp(buf, "delay") && n <= 10000) {
+		/* -EIO unless exactly this one event was tracked and ended. */
 		key = 1;
-		ltt_in(ltt_main, key, LATENCY_TRACKER_UNIQUE);
+		st = ltt_in(ltt_main, key, LATENCY_TRACKER_UNIQUE);
 		msleep(n);
-		ltt_out(ltt_main, key);
+		if (ltt_out(ltt_main, key) != 1 || st != LATENCY_TRACKER_OK)
+			ret = -EIO;
 	} else {
 		ret = -EINVAL;
 	}
@@ -1050,6 +1085,7 @@ static int __init ltt_init(void)
 		ltt_test_params();
 		ltt_test_keys();
 		ltt_test_threshold();
+		ltt_test_record();
 		ltt_test_timeout();
 		ltt_test_pool();
 		ltt_test_stateful();

@@ -2,8 +2,8 @@
 /*
  * test_lfht.c - functional tests of the lock-free hash table (tracker/lfht.c)
  * built in userspace: add/lookup/del, add_unique, add_replace, duplicates,
- * iteration, double delete, resize with contents intact, destroy when not
- * empty.  Single-threaded; the concurrent checks are in test_lfht_diff.c.
+ * iteration, double delete, deletion from a lookup's position
+ * (del_found), resize with contents intact, destroy when not empty.  Single-threaded; the concurrent checks are in test_lfht_diff.c.
  */
 #include "lt_env.h"
 #include "lfht.h"
@@ -366,6 +366,97 @@ static void check_contents(struct lt_lfht *ht, struct item **items,
 	tap_ok(sorted && !bad, "%s: iteration sorted, each node once", what);
 }
 
+/* Whether a lookup of @key finds @want (NULL: finds nothing). */
+static bool finds(struct lt_lfht *ht, unsigned long key, struct item *want)
+{
+	struct item *got = lookup(ht, key);
+
+	return got == want;
+}
+
+/*
+ * lt_lfht_del_found(): from a lookup's position, with the predecessor
+ * unchanged (one cmpxchg), after the predecessor was deleted meanwhile
+ * (falls back to walking), on a node deleted meanwhile (-ENOENT), and from
+ * a next_duplicate position.  Every key on one hash, so that the nodes
+ * follow each other on the list.
+ */
+static void test_del_found(void)
+{
+	struct lt_lfht *ht = lt_lfht_new(4, 4);
+	struct item *a = new_item(1), *b = new_item(2), *c = new_item(3);
+	struct item *d = new_item(4), *e1 = new_item(5), *e2 = new_item(5);
+	struct lt_lfht_iter iter;
+	unsigned long k;
+	bool sorted;
+
+	hashf = hash_const;
+	add(ht, a);
+	add(ht, b);
+	add(ht, c);
+	add(ht, d);
+	add(ht, e1);
+	add(ht, e2);
+
+	rcu_read_lock();
+	k = 2;
+	lt_lfht_lookup(ht, hashf(k), match_key, &k, &iter);
+	tap_ok(iter.node == &b->node && iter.prev == &a->node,
+	       "lookup of b: found, through a");
+	tap_eq(lt_lfht_del_found(ht, &iter), 0, "del_found of b");
+	tap_ok(a->node.next == &c->node, "b unlinked from a directly");
+	rcu_read_unlock();
+	tap_ok(finds(ht, 2, NULL) && finds(ht, 1, a) && finds(ht, 3, c),
+	       "b gone, its neighbours found");
+
+	rcu_read_lock();
+	k = 3;
+	lt_lfht_lookup(ht, hashf(k), match_key, &k, &iter);
+	tap_ok(iter.node == &c->node && iter.prev == &a->node,
+	       "lookup of c: found, through a");
+	tap_eq(lt_lfht_del(ht, &a->node), 0, "its predecessor a deleted meanwhile");
+	tap_eq(lt_lfht_del_found(ht, &iter), 0, "del_found of c still succeeds");
+	rcu_read_unlock();
+	tap_ok(finds(ht, 3, NULL) && finds(ht, 1, NULL) && finds(ht, 4, d),
+	       "c and a gone, d found");
+	tap_eq(count_all(ht, &sorted), 3, "traversal: d, e1, e2 left");
+	tap_ok(sorted, "list still sorted");
+
+	rcu_read_lock();
+	k = 4;
+	lt_lfht_lookup(ht, hashf(k), match_key, &k, &iter);
+	tap_eq(lt_lfht_del(ht, &d->node), 0, "d deleted by node after the lookup");
+	tap_eq(lt_lfht_del_found(ht, &iter), (unsigned long)-ENOENT,
+	       "del_found of d gives -ENOENT");
+
+	k = 5;
+	lt_lfht_lookup(ht, hashf(k), match_key, &k, &iter);
+	tap_ok(iter.node == &e1->node, "lookup of key 5: first duplicate");
+	lt_lfht_next_duplicate(ht, match_key, &k, &iter);
+	tap_ok(iter.node == &e2->node && iter.prev == &e1->node,
+	       "next_duplicate: second one, through the first");
+	tap_eq(lt_lfht_del_found(ht, &iter), 0, "del_found of the second duplicate");
+	rcu_read_unlock();
+	tap_ok(finds(ht, 5, e1), "the first duplicate stays");
+	tap_eq(count_all(ht, &sorted), 1, "traversal: only e1 left");
+
+	rcu_read_lock();
+	lt_lfht_first(ht, &iter);
+	tap_eq(lt_lfht_del_found(ht, &iter), 0,
+	       "del_found from a traversal position (walks)");
+	rcu_read_unlock();
+	tap_eq(count_all(ht, &sorted), 0, "table empty");
+	tap_eq(lt_lfht_destroy(ht), 0, "destroy");
+	hashf = hash_mix;
+	synchronize_rcu();
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	free(e1);
+	free(e2);
+}
+
 static void test_resize(void)
 {
 	struct lt_lfht *ht = lt_lfht_new(4, 1024);
@@ -416,6 +507,7 @@ int main(void)
 	test_basic(4096);
 	test_unique_replace();
 	test_duplicates();
+	test_del_found();
 	test_resize();
 	rcu_unregister_thread();
 	return tap_done();

@@ -436,9 +436,11 @@ static void shared_op(struct worker *w, unsigned long op)
 		lt_lfht_lookup(lt, h, lt_match, &key, &iter);
 		n = lt_lfht_iter_get_node(&iter);
 		x = NULL;
-		if (n && lt_lfht_del(lt, n) == 0) {
+		/* Both deletions: by node, and from the lookup's position. */
+		if (n && (op & 1 ? lt_lfht_del_found(lt, &iter) :
+			  lt_lfht_del(lt, n)) == 0) {
 			x = lt_item(n);
-			shared_claim(x, "del");
+			shared_claim(x, op & 1 ? "del_found" : "del");
 		}
 		rcu_read_unlock();
 		if (x)

@@ -6,7 +6,11 @@
 # results share (/lt-results): which tests to run and where our modules are.
 # For each test it records <test>.tap, <test>.rc and <test>.dmesg (the
 # kernel log lines printed while that test ran); <test>.started marks the
-# test in progress, so the host can name it if the guest dies.
+# test in progress, so the host can name it if the guest dies.  On a
+# kernel with kmemleak (the debug kernel), what was unreferenced before the
+# tests is forgotten at start, and after the last test, once every module
+# of ours is unloaded, a scan's report goes to kmemleak.txt (check-vm.sh
+# judges it).
 set -u
 R=/lt-results
 set -a # export what job.env sets (LTG_* reach the tests)
@@ -42,8 +46,15 @@ poweroff_now() {
 	sleep 30
 }
 
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_scan() { echo scan >$KMEMLEAK; }
+
 echo "lt-guest: kernel $(uname -r), $(nproc) CPUs, tests: $LT_TESTS" >/dev/console
 cd "$LT_TOP" || poweroff_now
+if [ -w $KMEMLEAK ]; then
+	kmemleak_scan
+	echo clear >$KMEMLEAK
+fi
 for t in $LT_TESTS; do
 	: >"$R/$t.started"
 	dmesg --clear
@@ -56,4 +67,17 @@ for t in $LT_TESTS; do
 	rm -f "$R/$t.started"
 	sync
 done
+if [ -w $KMEMLEAK ]; then
+	# Trackers and test modules first, the core last.
+	for m in $(awk '$1 ~ /^(latency_tracker_|lt_)/ { print $1 }' /proc/modules) \
+		latency_tracker; do
+		grep -q "^$m " /proc/modules && rmmod "$m"
+	done
+	# An object is reported once it stayed unreferenced for two scans.
+	kmemleak_scan
+	sleep 6
+	kmemleak_scan
+	cat $KMEMLEAK >"$R/kmemleak.txt"
+	sync
+fi
 poweroff_now

@@ -10,7 +10,9 @@
 # LT_ACCEL=auto (the default) and a one-time probe (cached per host boot)
 # showed that a KVM guest really boots here.
 # no_timer_check: under a loaded host the emulated IO-APIC timer check can
-# fail and panic the boot ("IO-APIC + timer doesn't work").
+# fail and panic the boot ("IO-APIC + timer doesn't work").  A kernel may
+# carry extra boot options of its own in $LT_CACHE/kernels/KVER/append
+# (the debug kernel does: see debug-kernel.sh).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -18,6 +20,7 @@ kver=${1:?kver} results=${2:?results dir} tmo=${3:?timeout}
 kroot=$LT_CACHE/kernels/$kver/root
 kernel=$kroot/boot/vmlinuz-$kver
 [ -e "$kernel" ] || lt_die "no kernel image $kernel"
+kappend=$(cat "$LT_CACHE/kernels/$kver/append" 2>/dev/null)
 initrd=$("$LT_TOP/tests/vm/initramfs.sh" "$kver") || exit 1
 command -v qemu-system-x86_64 >/dev/null || lt_die "qemu-system-x86_64 missing (package qemu-system-x86)"
 
@@ -27,7 +30,7 @@ boot() { # accel-args... ; uses kernel initrd results tmo
 		-nodefaults -no-reboot -display none -monitor none \
 		-serial "file:$results/console.log" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 quiet no_timer_check ${LT_GUEST_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 quiet no_timer_check $kappend ${LT_GUEST_APPEND:-}" \
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
 		-fsdev local,id=ltresults,path="$results",security_model=none,multidevs=remap \

@@ -57,6 +57,9 @@ MODULE_PARM_DESC(pairs, "timed pairs per CPU per round and implementation");
 static unsigned int rounds = 5;
 module_param(rounds, uint, 0400);
 MODULE_PARM_DESC(rounds, "rounds (implementations interleaved in each)");
+static unsigned int impls = ~0U;
+module_param(impls, uint, 0400);
+MODULE_PARM_DESC(impls, "bit mask of the implementations to run (profiling one alone)");
 
 enum ltb_impl { LTB_OURS, LTB_RHT, LTB_HLIST, LTB_CLOCK, LTB_NR_IMPL };
 static const char *const ltb_names[LTB_NR_IMPL] = {
@@ -169,14 +172,18 @@ static bool ltb_pair(struct ltb_cpu *c, enum ltb_impl impl, unsigned int i)
 	}
 }
 
-/* All CPUs start each implementation together. */
+/*
+ * All CPUs start each implementation together.  The wait yields: a CPU
+ * spinning here without a scheduling point would hold off stop_machine()
+ * (e.g. a clocksource change) and RCU on a non-preemptible kernel.
+ */
 static void ltb_barrier(unsigned int *generation)
 {
 	unsigned int target = ++(*generation) * ltb_nr_cpus;
 
 	atomic_inc(&ltb_arrived);
 	while (atomic_read(&ltb_arrived) < target)
-		cpu_relax();
+		cond_resched();
 }
 
 static int ltb_thread(void *arg)
@@ -186,6 +193,8 @@ static int ltb_thread(void *arg)
 
 	for (r = 0; r < rounds; r++) {
 		for (impl = 0; impl < LTB_NR_IMPL; impl++) {
+			if (!(impls & BIT(impl)))
+				continue;
 			/*
 			 * Settle the deferred work of the previous phase
 			 * (our reclaim batches, one or two chained
@@ -244,9 +253,8 @@ static void ltb_stats(enum ltb_impl impl, u64 *median, u64 *p99)
 
 	for (c = 0; c < ltb_nr_cpus; c++)
 		n += ltb_cpus[c].nr_samples[impl];
-	all = vmalloc(array_size(n, sizeof(*all)));
-	if (!all || !n) {
-		vfree(all);
+	all = n ? vmalloc(array_size(n, sizeof(*all))) : NULL;
+	if (!all) {
 		*median = *p99 = 0;
 		return;
 	}
