@@ -160,7 +160,6 @@ static inline struct lt_lfht_node *lfht_bucket_of(const struct lt_lfht *ht,
 	return lfht_bucket(ht, hash & (size - 1));
 }
 
-
 /*
  * lfht_unlink() - physically remove @cur (REMOVED, with frozen ->next
  * @next) from after @prev, where @cur is @prev->next as last read (it
@@ -196,8 +195,9 @@ static inline struct lt_lfht_node *lfht_unlink(struct lt_lfht_node *prev,
  *
  * Context: under rcu_read_lock().
  */
-static inline void lfht_gc(const struct lt_lfht *ht, struct lt_lfht_node *start,
-		    struct lt_lfht_node *target, unsigned long hash)
+static inline void lfht_gc(const struct lt_lfht *ht,
+			   struct lt_lfht_node *start,
+			   struct lt_lfht_node *target, unsigned long hash)
 {
 	const unsigned long rh = target->reverse_hash;
 	struct lt_lfht_node *prev, *cur, *c, *next;
