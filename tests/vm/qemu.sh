@@ -11,8 +11,9 @@
 # showed that a KVM guest really boots here.
 # no_timer_check: under a loaded host the emulated IO-APIC timer check can
 # fail and panic the boot ("IO-APIC + timer doesn't work").  A kernel may
-# carry extra boot options of its own in $LT_CACHE/kernels/KVER/append
-# (the debug kernel does: see debug-kernel.sh).
+# carry extra boot options of its own in $LT_CACHE/kernels/KVER/append, and
+# the TCG threading it needs in $LT_CACHE/kernels/KVER/tcg-thread (single
+# or multi, the default); the debug kernel has both (see debug-kernel.sh).
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -21,6 +22,7 @@ kroot=$LT_CACHE/kernels/$kver/root
 kernel=$kroot/boot/vmlinuz-$kver
 [ -e "$kernel" ] || lt_die "no kernel image $kernel"
 kappend=$(cat "$LT_CACHE/kernels/$kver/append" 2>/dev/null)
+tcg_thread=$(cat "$LT_CACHE/kernels/$kver/tcg-thread" 2>/dev/null)
 initrd=$("$LT_TOP/tests/vm/initramfs.sh" "$kver") || exit 1
 command -v qemu-system-x86_64 >/dev/null || lt_die "qemu-system-x86_64 missing (package qemu-system-x86)"
 
@@ -38,7 +40,7 @@ boot() { # accel-args... ; uses kernel initrd results tmo
 		</dev/null >>"$results/qemu.log" 2>&1
 }
 
-tcg_args=(-accel tcg,thread=multi -cpu max)
+tcg_args=(-accel "tcg,thread=${tcg_thread:-multi}" -cpu max)
 kvm_args=(-accel kvm -cpu host)
 
 kvm_works() {
