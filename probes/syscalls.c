@@ -311,8 +311,8 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	unsigned int i = 0;
 	pid_t pid;
 
+	/* A slot that is not prev's: a call whose sys_exit never came. */
 	if (c->pid) {
-		/* Not prev's: a call whose sys_exit never came; forget it. */
 		if (c->pid == prev->pid) {
 			lt_syscalls_start(prev, c);
 			/* Freshly started: slow (stack wanted) only if long. */

@@ -301,20 +301,17 @@ int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 	 */
 	smp_rmb();
 	dups = READ_ONCE(t->has_duplicates);
-	if (!dups) {
-		if (!lfht_del_found_op(t->ht, &iter)) {
+	do {
+		/* The lookup's position of node, for lfht_del_found_op(). */
+		struct lt_lfht_iter at = iter;
+
+		if (dups)
+			lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
+		if (!lfht_del_found_op(t->ht, &at)) {
 			lt_event_end(t, lt_node_event(node), now, out_id, ctx);
 			ended++;
 		}	/* else someone else ended it */
-		goto out;
-	}
-	do {
-		lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
-		if (!lfht_del_op(t->ht, node)) {
-			lt_event_end(t, lt_node_event(node), now, out_id, ctx);
-			ended++;
-		}
-	} while ((node = lt_lfht_iter_get_node(&iter)));
+	} while (dups && (node = lt_lfht_iter_get_node(&iter)));
 out:
 	rcu_read_unlock_sched();
 	return ended;
