@@ -8,7 +8,10 @@
 # self-test ones; on the debug kernel, see debug_tests()).
 # All tests of a kernel run in one boot, each with its own TAP, exit status
 # and dmesg slice; when the guest dies in a test, that test fails with the
-# console tail and the tests after it run in a new boot.
+# console tail and the tests after it run in a new boot.  The kernels are
+# prepared one after the other (fetch, module build, host tools: shared
+# caches), then booted side by side, each guest on one host thread (see
+# qemu.sh); a kernel's results are printed when its guest is done.
 #
 # A test fails on: exit status != 0, a missing or short TAP plan, any
 # "not ok", a timeout, a guest crash, or a kernel log line matching
@@ -19,6 +22,10 @@ set -u
 
 LT_SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|lockdep|KASAN|general protection'
 LT_TEST_TIMEOUT=${LT_TEST_TIMEOUT:-300}
+# The debug kernel runs every step 4-6 times slower; its tests are shared
+# among LT_DEBUG_GUESTS guests running side by side.
+LT_DEBUG_TEST_TIMEOUT=${LT_DEBUG_TEST_TIMEOUT:-600}
+LT_DEBUG_GUESTS=${LT_DEBUG_GUESTS:-2}
 
 all_tests() {
 	local f
@@ -40,6 +47,29 @@ debug_tests() {
 	all_tests | grep -vE '^(cli|daemon|explain)-'
 }
 
+# The longest tests first (measured on the debug kernel), then the rest.
+COST_ORDER="torture fuzz-procfs security daemon-snapshot block syscalls"
+COST_ORDER+=" offcpu wakeup core-procfs lttng-probe"
+
+# Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
+# 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's.
+shard() { # n i tests...
+	local n=$1 i=$2 t k=0 pos sorted=()
+	shift 2
+	for t in $COST_ORDER; do
+		case " $* " in *" $t "*) sorted+=("$t") ;; esac
+	done
+	for t in "$@"; do
+		case " $COST_ORDER " in *" $t "*) ;; *) sorted+=("$t") ;; esac
+	done
+	for t in "${sorted[@]}"; do
+		pos=$((k % (2 * n)))
+		[ $pos -ge "$n" ] && pos=$((2 * n - 1 - pos))
+		[ $((pos + 1)) = "$i" ] && echo "$t"
+		k=$((k + 1))
+	done
+}
+
 kernels=() tests=()
 while getopts k:t: opt; do
 	case $opt in
@@ -58,19 +88,16 @@ for k in "${kernels[@]}"; do
 done
 for t in "${tests[@]}"; do
 	[ -f "$LT_TOP/tests/guest/$t.sh" ] && [ "$t" != lib ] ||
-		lt_die "unknown test '$t'; valid: $(all_tests | tr '\n' ' ')selftest-oops selftest-warn"
+		lt_die "unknown test '$t'; valid: $(all_tests | tr '\n' ' ')selftest-oops selftest-warn selftest-wedge"
 done
 lt_need_root
 
-passed=0 failed=0 n=0
+# Result lines are numbered when printed (the kernels finish in any order).
 report() { # status name detail
-	n=$((n + 1))
 	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $2 $3"
+		echo "ok - $2 $3"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2 $3"
+		echo "not ok - $2 $3"
 	fi
 }
 
@@ -118,36 +145,48 @@ judge() { # kernel test dir
 # after all our modules were unloaded.  Ours: a backtrace frame in one of
 # our modules, or a frame left as a bare address (code of a module
 # unloaded since, as ours are by then); the kernel's own are only shown.
-judge_kmemleak() { # kernel dir
-	local k=$1 d=$2 ours all
+judge_kmemleak() { # kernel dir who
+	local k=$1 d=$2 who=$3 ours all
 	all=$(grep -c '^unreferenced object' "$d/kmemleak.txt")
 	ours=$(awk '/^unreferenced object/ { if (rec != "" && mine) print rec; rec = ""; mine = 0 }
 		{ rec = rec $0 "\n" }
 		/\[<[0-9a-f]+>\] (0x[0-9a-f]+|[^ ]+ \[(latency_tracker[a-z_]*|lt_[a-z_]*)\])$/ { mine = 1 }
 		END { if (rec != "" && mine) print rec }' "$d/kmemleak.txt")
 	if [ -z "$ours" ]; then
-		report ok "$k/kmemleak" "(nothing of ours unreferenced after unloading; $all other objects)"
+		report ok "$k/kmemleak" "(${who}nothing of ours unreferenced after unloading; $all other objects)"
 		[ "$all" = 0 ] || head -n 20 "$d/kmemleak.txt" | indent
 		return
 	fi
-	report fail "$k/kmemleak" "(objects allocated by our modules leaked)"
+	report fail "$k/kmemleak" "(${who}objects allocated by our modules leaked)"
 	printf '%b' "$ours" | head -n 60 | indent
 }
 
-run_kernel() { # line
-	local line=$1 kver kodir kmods run boot=0 remaining t timeout
+# Fetch a kernel, build our modules for it, prepare the host; prints
+# "kver kodir rundir", or reports the failure and returns 1.
+prepare_kernel() { # line
+	local line=$1 kver kodir run
 	kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line") ||
-		{ report fail "$line/setup" "(cannot get kernel)"; return; }
-	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
+		{ report fail "$line/setup" "(cannot get kernel)"; return 1; }
 	mkdir -p "$LT_CACHE/runs/$kver"
 	run=$(mktemp -d "$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)-XXXX")
 	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
-		{ report fail "$line/build" "(module build failed)"; return; }
+		{ report fail "$line/build" "(module build failed)"; return 1; }
 	# Tools, scenario programs and LTTng for the guest; a failure here
 	# shows up in the tests that need the missing piece.
 	lt_stage "host preparation for $kver" "$LT_TOP/tests/vm/host-prep.sh" "$kver" >&2
-	remaining=("${tests[@]}")
-	[ "$line" = debug ] && [ "$explicit" = 0 ] && remaining=($(debug_tests))
+	echo "$kver $kodir $run"
+}
+
+# Run tests of a prepared kernel in one guest, in as many boots as crashes
+# need; WHO names the guest in the kmemleak result.
+boot_kernel() { # line kver kodir rundir who tests...
+	local line=$1 kver=$2 kodir=$3 run=$4 who=$5 kmods boot=0 remaining t tmo
+	shift 5
+	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
+	tmo=$LT_TEST_TIMEOUT
+	[ "$line" = debug ] && tmo=$LT_DEBUG_TEST_TIMEOUT
+	remaining=("$@")
+	mkdir -p "$run"
 	while [ ${#remaining[@]} -gt 0 ]; do
 		boot=$((boot + 1))
 		local d=$run/boot$boot
@@ -159,15 +198,14 @@ run_kernel() { # line
 			LT_TOP='$LT_TOP'
 			LT_KO_DIR='$kodir'
 			LT_TESTS='${remaining[*]}'
-			LT_TEST_TIMEOUT='$LT_TEST_TIMEOUT'
+			LT_TEST_TIMEOUT='$tmo'
 		JOB
 		# LTG_* variables (seeds, durations) go to the guest tests as is.
 		for v in $(compgen -e | grep '^LTG_'); do
 			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
 		done
-		timeout=$((LT_TEST_TIMEOUT * ${#remaining[@]} + 120))
-		lt_stage "boot $boot on $kver (${#remaining[*]} tests)" \
-			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$timeout"
+		LT_TEST_TIMEOUT=$tmo lt_stage "boot $boot on $kver (${#remaining[*]} tests)" \
+			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$((tmo * ${#remaining[@]} + 120))"
 		# Each boot consumes at least one test, so this loop ends: the
 		# tests after one that took the guest down run in a new boot.
 		local left=() down=0 reached=0
@@ -189,11 +227,12 @@ run_kernel() { # line
 			else
 				down=1
 				report fail "$line/$t" "(the guest crashed or hung during this test)"
+				[ -e "$d/watchdog" ] && echo "#  watchdog: $(cat "$d/watchdog")"
 				console_excerpt "$d/console.log"
 			fi
 		done
 		remaining=("${left[@]}")
-		[ -e "$d/kmemleak.txt" ] && judge_kmemleak "$line" "$d"
+		[ -e "$d/kmemleak.txt" ] && judge_kmemleak "$line" "$d" "$who"
 	done
 	# A splat printed outside every test's slice (boot, shutdown).
 	if grep -qE "$LT_SPLAT_RE" "$run"/boot*/console.log 2>/dev/null &&
@@ -203,9 +242,60 @@ run_kernel() { # line
 	fi
 }
 
+passed=0 failed=0 n=0
+# Print a kernel's output, numbering its result lines.
+emit() { # file
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) n=$((n + 1)) passed=$((passed + 1)); echo "ok $n - ${line#ok - }" ;;
+		"not ok - "*) n=$((n + 1)) failed=$((failed + 1)); echo "not ok $n - ${line#not ok - }" ;;
+		*) echo "$line" ;;
+		esac
+	done <"$1"
+}
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+ready=()
 for k in "${kernels[@]}"; do
-	run_kernel "$k"
+	if prepare_kernel "$k" >"$out/$k.prep"; then
+		ready+=("$k")
+	else
+		emit "$out/$k.prep"
+	fi
 done
+# All prepared before any boots: a guest's timing does not depend on
+# another kernel's build.  One guest per kernel, LT_DEBUG_GUESTS for the
+# debug kernel's tests.
+guests=()
+for k in "${ready[@]}"; do
+	read -r kver kodir run <"$out/$k.prep"
+	list=("${tests[@]}")
+	[ "$k" = debug ] && [ "$explicit" = 0 ] && list=($(debug_tests))
+	ng=1
+	[ "$k" = debug ] && ng=$LT_DEBUG_GUESTS
+	[ "$ng" -gt ${#list[@]} ] && ng=${#list[@]}
+	for i in $(seq 1 "$ng"); do
+		g=$k.$i dir=$run who=
+		[ "$ng" -gt 1 ] && dir=$run/guest$i who="guest $i of $ng: "
+		(boot_kernel "$k" "$kver" "$kodir" "$dir" "$who" $(shard "$ng" "$i" "${list[@]}") \
+			>"$out/$g.out"; touch "$out/$g.done") &
+		guests+=("$g")
+	done
+done
+# Results in the order the guests finish.
+printed=()
+while [ ${#printed[@]} -lt ${#guests[@]} ]; do
+	sleep 2
+	for g in "${guests[@]}"; do
+		case " ${printed[*]} " in *" $g "*) continue ;; esac
+		[ -e "$out/$g.done" ] || continue
+		emit "$out/$g.out"
+		printed+=("$g")
+	done
+done
+wait
 echo "1..$n"
 echo "# guest tests: $passed passed, $failed failed (kernels: ${kernels[*]})"
 [ -n "${LT_COUNTS:-}" ] && echo "$passed $failed" >"$LT_COUNTS"

@@ -48,20 +48,11 @@ key=$(echo "$srcver ${CONFIG_OPTS[*]}" | sha1sum | cut -c1-10)
 # seen once in five boots).  4-level paging is what our modules run on
 # everywhere else anyway.
 APPEND="no5lvl"
-# Single-threaded TCG: with one host thread per vCPU, this kernel (every
-# step 4-6 times slower) twice hung for good while tracepoints were being
-# enabled (RCU: "self-detected stall", "timer wakeup didn't happen" on
-# the other CPU; once in core-api, once in explain-compare, in about ten
-# boots): live text patching racing with the other vCPU, the hazard
-# tests/guest/torture.sh works around on the Debian kernels.  With the
-# vCPUs taking turns on one thread, the patching cannot race.
-TCG_THREAD=single
 
 # Already built and installed into the cache?
 for d in "$LT_CACHE"/kernels/*-lt-debug; do
 	[ -e "$d/.unpacked" ] && [ "$(cat "$d/.key" 2>/dev/null)" = "$key" ] &&
-		{ echo "$APPEND" >"$d/append"; echo "$TCG_THREAD" >"$d/tcg-thread"
-		  basename "$d"; exit 0; }
+		{ echo "$APPEND" >"$d/append"; basename "$d"; exit 0; }
 done
 
 src=$LT_CACHE/debug-src/$key
@@ -96,6 +87,5 @@ cp .config "$out/root/boot/config-$kver"
 ln -sfn "$src" "$out/build"
 echo "$key" >"$out/.key"
 echo "$APPEND" >"$out/append"
-echo "$TCG_THREAD" >"$out/tcg-thread"
 touch "$out/.unpacked"
 echo "$kver"

@@ -25,5 +25,6 @@ LT_TESTS='$name'
 LT_TEST_TIMEOUT=$tmo
 JOB
 for v in $(compgen -e | grep '^LTG_'); do printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"; done
-lt_stage "guest run of $name on $kver" "$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" $((tmo + 120)) >&2
+LT_TEST_TIMEOUT=$tmo lt_stage "guest run of $name on $kver" \
+	"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" $((tmo + 120)) >&2
 echo "$d"

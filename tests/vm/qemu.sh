@@ -9,11 +9,30 @@
 # Acceleration: TCG by default.  KVM only when LT_ACCEL=kvm, or when
 # LT_ACCEL=auto (the default) and a one-time probe (cached per host boot)
 # showed that a KVM guest really boots here.
+#
+# TCG is single-threaded (both vCPUs take turns on one host thread) unless
+# LT_TCG_THREAD=multi: under multi-threaded TCG the kernel's live text
+# patching (static keys and static calls flipped when the first probe
+# attaches to a tracepoint) can race with the other vCPU and wedge the
+# guest for good -- RCU "self-detected stall", "timer wakeup didn't
+# happen" on the other CPU, "soft lockup ... [insmod]" -- seen on the
+# debug kernel twice and on Debian's 6.1 once, in CI (daemon-faults,
+# loading the wakeup tracker).  check-vm.sh runs the kernels side by side
+# instead, one host thread each.
+#
 # no_timer_check: under a loaded host the emulated IO-APIC timer check can
-# fail and panic the boot ("IO-APIC + timer doesn't work").  A kernel may
-# carry extra boot options of its own in $LT_CACHE/kernels/KVER/append, and
-# the TCG threading it needs in $LT_CACHE/kernels/KVER/tcg-thread (single
-# or multi, the default); the debug kernel has both (see debug-kernel.sh).
+# fail and panic the boot ("IO-APIC + timer doesn't work").
+# softlockup_panic=1: a wedged guest panics (and QEMU exits) at the first
+# soft lockup report instead of waiting for the boot's timeout; a soft
+# lockup fails the test anyway.  A kernel may carry extra boot options of
+# its own in $LT_CACHE/kernels/KVER/append (the debug kernel does, see
+# debug-kernel.sh).
+#
+# Watchdog: besides the boot's overall TIMEOUT_S, QEMU is killed when the
+# guest makes no progress (no test started or finished: <test>.started,
+# <test>.rc in RESULTS_DIR) for LT_TEST_TIMEOUT + LT_WATCHDOG_GRACE (60)
+# seconds -- the guest kills a test at LT_TEST_TIMEOUT itself, so only a
+# wedged guest gets there.  The reason is written to RESULTS_DIR/watchdog.
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -22,7 +41,6 @@ kroot=$LT_CACHE/kernels/$kver/root
 kernel=$kroot/boot/vmlinuz-$kver
 [ -e "$kernel" ] || lt_die "no kernel image $kernel"
 kappend=$(cat "$LT_CACHE/kernels/$kver/append" 2>/dev/null)
-tcg_thread=$(cat "$LT_CACHE/kernels/$kver/tcg-thread" 2>/dev/null)
 initrd=$("$LT_TOP/tests/vm/initramfs.sh" "$kver") || exit 1
 command -v qemu-system-x86_64 >/dev/null || lt_die "qemu-system-x86_64 missing (package qemu-system-x86)"
 
@@ -32,7 +50,7 @@ boot() { # accel-args... ; uses kernel initrd results tmo
 		-nodefaults -no-reboot -display none -monitor none \
 		-serial "file:$results/console.log" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 quiet no_timer_check $kappend ${LT_GUEST_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 quiet no_timer_check $kappend ${LT_GUEST_APPEND:-}" \
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
 		-fsdev local,id=ltresults,path="$results",security_model=none,multidevs=remap \
@@ -40,7 +58,39 @@ boot() { # accel-args... ; uses kernel initrd results tmo
 		</dev/null >>"$results/qemu.log" 2>&1
 }
 
-tcg_args=(-accel "tcg,thread=${tcg_thread:-multi}" -cpu max)
+# Seconds since the guest last started or finished a test (or booted).
+idle_seconds() { # t0
+	local newest=$1 f m
+	for f in "$results"/*.started "$results"/*.rc; do
+		[ -e "$f" ] || continue
+		m=$(stat -c %Y "$f")
+		[ "$m" -gt "$newest" ] && newest=$m
+	done
+	echo $(($(date +%s) - newest))
+}
+
+# boot() under the progress watchdog; returns boot()'s status.
+watched_boot() { # accel-args...
+	local pid t0 idle running
+	local limit=$((${LT_TEST_TIMEOUT:-300} + ${LT_WATCHDOG_GRACE:-60}))
+	t0=$(date +%s)
+	boot "$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		idle=$(idle_seconds "$t0")
+		[ "$idle" -le "$limit" ] && continue
+		running=$(cd "$results" && ls -- *.started 2>/dev/null | sed 's/\.started$//')
+		echo "no progress for ${idle}s (running: ${running:-no test}); QEMU killed" \
+			>"$results/watchdog"
+		pkill -TERM -P "$pid" timeout 2>/dev/null
+		kill -TERM "$pid" 2>/dev/null
+		break
+	done
+	wait "$pid"
+}
+
+tcg_args=(-accel "tcg,thread=${LT_TCG_THREAD:-single}" -cpu max)
 kvm_args=(-accel kvm -cpu host)
 
 kvm_works() {
@@ -66,4 +116,4 @@ auto) if kvm_works; then accel=("${kvm_args[@]}"); else accel=("${tcg_args[@]}")
 *) lt_die "LT_ACCEL must be auto, tcg or kvm" ;;
 esac
 echo "${accel[1]%%,*}" >"$results/accel"
-boot "${accel[@]}"
+watched_boot "${accel[@]}"
