@@ -10,8 +10,10 @@
 # and dmesg slice; when the guest dies in a test, that test fails with the
 # console tail and the tests after it run in a new boot.  The kernels are
 # prepared one after the other (fetch, module build, host tools: shared
-# caches), then booted side by side, each guest on one host thread (see
-# qemu.sh); a kernel's results are printed when its guest is done.
+# caches), then their guests run side by side, each on one host thread
+# (see qemu.sh), as many at a time as the host has CPUs
+# (LT_PARALLEL_GUESTS), the longest first; a guest's results are printed
+# when it is done.
 #
 # A test fails on: exit status != 0, a missing or short TAP plan, any
 # "not ok", a timeout, a guest crash, or a kernel log line matching
@@ -23,9 +25,11 @@ set -u
 LT_SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|lockdep|KASAN|general protection'
 LT_TEST_TIMEOUT=${LT_TEST_TIMEOUT:-300}
 # The debug kernel runs every step 4-6 times slower; its tests are shared
-# among LT_DEBUG_GUESTS guests running side by side.
+# among LT_DEBUG_GUESTS guests.  More guests than host CPUs at a time
+# starve each other: the debug kernel's tests then time out.
 LT_DEBUG_TEST_TIMEOUT=${LT_DEBUG_TEST_TIMEOUT:-600}
 LT_DEBUG_GUESTS=${LT_DEBUG_GUESTS:-2}
+LT_PARALLEL_GUESTS=${LT_PARALLEL_GUESTS:-$(nproc)}
 
 all_tests() {
 	local f
@@ -267,9 +271,14 @@ for k in "${kernels[@]}"; do
 done
 # All prepared before any boots: a guest's timing does not depend on
 # another kernel's build.  One guest per kernel, LT_DEBUG_GUESTS for the
-# debug kernel's tests.
-guests=()
+# debug kernel's tests (queued first: the longest).
+order=()
+case " ${ready[*]} " in *" debug "*) order+=(debug) ;; esac
 for k in "${ready[@]}"; do
+	[ "$k" = debug ] || order+=("$k")
+done
+queue=()
+for k in "${order[@]}"; do
 	read -r kver kodir run <"$out/$k.prep"
 	list=("${tests[@]}")
 	[ "$k" = debug ] && [ "$explicit" = 0 ] && list=($(debug_tests))
@@ -277,22 +286,35 @@ for k in "${ready[@]}"; do
 	[ "$k" = debug ] && ng=$LT_DEBUG_GUESTS
 	[ "$ng" -gt ${#list[@]} ] && ng=${#list[@]}
 	for i in $(seq 1 "$ng"); do
-		g=$k.$i dir=$run who=
+		g=$k.$i
+		dir=$run who=
 		[ "$ng" -gt 1 ] && dir=$run/guest$i who="guest $i of $ng: "
-		(boot_kernel "$k" "$kver" "$kodir" "$dir" "$who" $(shard "$ng" "$i" "${list[@]}") \
-			>"$out/$g.out"; touch "$out/$g.done") &
-		guests+=("$g")
+		printf '%s\n' "$k" "$kver" "$kodir" "$dir" "$who" \
+			$(shard "$ng" "$i" "${list[@]}") >"$out/$g.job"
+		queue+=("$g")
 	done
 done
-# Results in the order the guests finish.
-printed=()
-while [ ${#printed[@]} -lt ${#guests[@]} ]; do
+
+start_guest() { # g
+	local a
+	mapfile -t a <"$out/$1.job"
+	(boot_kernel "${a[@]}" >"$out/$1.out"; touch "$out/$1.done") &
+}
+
+# Start guests while fewer than LT_PARALLEL_GUESTS run; print each one's
+# results when it is done.
+next=0 running=0 printed=0
+while [ $printed -lt ${#queue[@]} ]; do
+	while [ $running -lt "$LT_PARALLEL_GUESTS" ] && [ $next -lt ${#queue[@]} ]; do
+		start_guest "${queue[next]}"
+		next=$((next + 1)) running=$((running + 1))
+	done
 	sleep 2
-	for g in "${guests[@]}"; do
-		case " ${printed[*]} " in *" $g "*) continue ;; esac
-		[ -e "$out/$g.done" ] || continue
+	for g in "${queue[@]:0:next}"; do
+		[ -e "$out/$g.done" ] && [ ! -e "$out/$g.printed" ] || continue
 		emit "$out/$g.out"
-		printed+=("$g")
+		touch "$out/$g.printed"
+		printed=$((printed + 1)) running=$((running - 1))
 	done
 done
 wait
