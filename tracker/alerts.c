@@ -21,6 +21,7 @@
  * callback appending its fields from the binary payload.  A reader that
  * fell behind the ring first gets a `cause=lost count=<n>` line.
  */
+#include <linux/delay.h>
 #include <linux/export.h>
 #include <linux/fs.h>
 #include <linux/poll.h>
@@ -217,6 +218,57 @@ void lt_alerts_stop(struct latency_tracker *t)
 	irq_work_sync(&t->alert_work);
 	hrtimer_cancel(&t->alert_timer);
 	wake_up_all(&t->alert_wq);
+}
+
+static bool lt_alert_wq_empty(struct wait_queue_head *wq)
+{
+	bool empty;
+
+	spin_lock_irq(&wq->lock);
+	empty = list_empty(&wq->head);
+	spin_unlock_irq(&wq->lock);
+	return empty;
+}
+
+/*
+ * Unhook every poller from alert_wq before the tracker (and the wait queue
+ * head in it) is freed.  Called after the proc files are gone: procfs
+ * rundown has released every open file (lt_alerts_release()) and calls no
+ * ->proc_poll() any more, so no new entry can join the queue.  What is
+ * still on it:
+ *
+ *  - epoll (and aio/io_uring poll) entries, which stay until the watcher
+ *    deletes them or closes its epoll file -- possibly long after the free.
+ *    A wakeup with POLLFREE makes each remove itself and forget the queue
+ *    (ep_poll_callback() clears its whead), but the watcher may still be
+ *    reading whead under rcu_read_lock(): a grace period must pass before
+ *    the free.  This is wake_up_pollfree(), which we cannot call as is: it
+ *    warns when entries remain, and the next ones do.
+ *  - poll()/select() entries of tasks blocked on the file: they ignore
+ *    POLLFREE but are woken by its EPOLLHUP, and their poll_freewait()
+ *    removes them before the syscall returns (a stopped or killed task
+ *    gets there first too), so waiting for the queue to empty is bounded.
+ *
+ * Context: process context, may sleep.
+ */
+void lt_alerts_release_pollers(struct latency_tracker *t)
+{
+	struct wait_queue_head *wq = &t->alert_wq;
+	unsigned long warn_at = jiffies + 10 * HZ;
+	bool warned = false;
+
+	for (;;) {
+		__wake_up(wq, TASK_NORMAL, 0, poll_to_key(EPOLLHUP | POLLFREE));
+		if (lt_alert_wq_empty(wq))
+			break;
+		msleep(1);
+		if (!warned && time_after(jiffies, warn_at)) {
+			warned = true;
+			pr_warn("latency_tracker: %s: waiting for poll() callers to leave the alerts file\n",
+				t->name);
+		}
+	}
+	synchronize_rcu();
 }
 
 void lt_alerts_fini(struct latency_tracker *t)

@@ -293,6 +293,7 @@ extern const struct proc_ops lt_hist_proc_ops;
 /* alerts.c */
 int lt_alerts_init(struct latency_tracker *t, u32 nr_records);
 void lt_alerts_stop(struct latency_tracker *t);
+void lt_alerts_release_pollers(struct latency_tracker *t);
 void lt_alerts_fini(struct latency_tracker *t);
 void lt_alerts_set_interval(struct latency_tracker *t, u64 ns);
 extern const struct proc_ops lt_alerts_proc_ops;

@@ -264,6 +264,7 @@ void latency_tracker_destroy(struct latency_tracker *t)
 	lt_timeout_stop(t);
 	lt_alerts_stop(t);
 	lt_proc_tracker_remove(t);
+	lt_alerts_release_pollers(t);
 
 	lt_event_drain(t);
 	lt_reclaim_flush(t);	/* every slot is back in the pool */
