@@ -18,9 +18,11 @@
  * Event lifetime.  A pending event holds one reference for its presence in
  * the hash table ("table reference").  Whoever removes it from the table
  * (the winner of lt_lfht_del(), or the replacer in unique mode, or a drain)
- * first unlinks it from its timeout FIFO, then drops that reference.  The
- * timeout timer and get_event() users take extra references with
- * atomic_inc_not_zero().  The last reference hands the slot to reclaim.c,
+ * first unlinks it from its timeout FIFO, then drops that reference.
+ * get_event() users take extra references with atomic_inc_not_zero() (the
+ * event may have ended since their lookup); the timeout timer takes one
+ * with atomic_inc() under the FIFO lock, where the table reference is
+ * known to be held.  The last reference hands the slot to reclaim.c,
  * which gives it back to the pool after an RCU grace period, because
  * lock-free lookups may still be reading it.  The FIFO link and the
  * reclaim link share storage: an event is always off its FIFO before its
@@ -45,17 +47,31 @@
  * what                     | who, from which context      | protected by
  * -------------------------+------------------------------+------------------
  * key, start, threshold,   | event_in (any ctx) before    | publication by the
- *   priv, t                | the table insertion; then    | table's fully
+ *   t                      | the table insertion; then    | table's fully
  *                          | read-only                    | ordered insertion
+ * priv                     | event_in initialises it      | publication as
+ *                          | before the insertion; then   | above; after it,
+ *                          | read and written by whoever  | the tracker module
+ *                          | holds a reference (callback, | serialises its own
+ *                          | get_event users: offcpu's    | accesses (the core
+ *                          | waking probe, syscalls'      | never reads priv)
+ *                          | switch probe)                |
  * table membership         | event_in adds; event_out,    | lock-free table;
  *                          | replace, drain delete (any   | one winner per
  *                          | ctx / process for drain)     | node (lt_lfht_del)
  * ref                      | table ref: set by event_in,  | atomic_t;
  *                          | dropped by the winner; extra | inc_not_zero after
  *                          | refs: timer, get_event       | a lookup under RCU
+ *                          |                              | (timer: inc under
+ *                          |                              | the FIFO lock)
  * tlist on a FIFO,         | event_in adds on its CPU;    | that FIFO's raw
  *   fifo_cpu               | winner / timer remove (any   | spinlock, irqs off
- *                          | CPU, any ctx)                |
+ *                          | CPU, any ctx)                | (an unlocked read
+ *                          |                              | of fifo_cpu is a
+ *                          |                              | hint only, re-
+ *                          |                              | checked under the
+ *                          |                              | lock it names:
+ *                          |                              | lt_timeout_remove)
  * tlist on a timer batch   | the timeout timer only       | private list, ref
  * free_next (same storage) | last reference (any ctx)     | event off its FIFO
  *                          |                              |

@@ -83,9 +83,13 @@ static bool lt_timeout_collect(struct lt_fifo *f, u64 now, u64 timeout,
 		}
 		list_del(&ev->tlist);
 		WRITE_ONCE(ev->fifo_cpu, LT_NO_FIFO);
-		/* Cannot fail: the table reference is dropped after unlink. */
-		if (!atomic_inc_not_zero(&ev->ref))
-			continue;
+		/*
+		 * An event on a FIFO still holds its table reference: whoever
+		 * removes it from the table unlinks it from this FIFO, under
+		 * this lock, before dropping that reference (core.h).  So the
+		 * count is at least one here, and a plain increment is enough.
+		 */
+		atomic_inc(&ev->ref);
 		list_add_tail(&ev->tlist, batch);
 		n++;
 	}
