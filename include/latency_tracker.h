@@ -217,7 +217,9 @@ struct latency_tracker_tp {
  * @dropped: event_in refused because every slot was in use.
  * @pending: events currently started and not ended.
  * @alerts: alert records appended.
- * @alerts_lost: records readers missed (ring overflow) or refused.
+ * @alerts_lost: records refused, plus records overwritten in the ring
+ *	before an open reader read them (each counted once, however many
+ *	readers missed it).
  * @min_ns: smallest matched delay.
  * @max_ns: largest matched delay.
  * @avg_ns: mean matched delay.

@@ -17,6 +17,17 @@ static u64 lt_alert_ring_oldest(const struct lt_alert_ring *ring)
 	return ring->head > nr ? ring->head - nr : 0;
 }
 
+/* Recomputes min_cursor.  Called with the lock held. */
+static void lt_alert_ring_update_min(struct lt_alert_ring *ring)
+{
+	struct lt_alert_ring_reader *rd;
+	u64 min = U64_MAX;
+
+	for (rd = ring->readers; rd; rd = rd->next)
+		min = min_t(u64, min, rd->cursor);
+	ring->min_cursor = min;
+}
+
 /**
  * lt_alert_ring_init() - allocate an empty ring.
  * @ring: the ring to set up.
@@ -35,6 +46,7 @@ int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records)
 	if (!ring->recs)
 		return -ENOMEM;
 	raw_spin_lock_init(&ring->lock);
+	ring->min_cursor = U64_MAX;
 	ring->mask = nr_records - 1;
 	return 0;
 }
@@ -66,6 +78,10 @@ void lt_alert_ring_push(struct lt_alert_ring *ring,
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&ring->lock, flags);
+	/* Overwriting record head - nr: lost if an attached reader wants it. */
+	if (ring->head > ring->mask &&
+	    ring->min_cursor <= ring->head - ring->mask - 1)
+		ring->lost++;
 	dst = &ring->recs[ring->head & ring->mask];
 	*dst = *rec;
 	dst->payload_len = min_t(u8, rec->payload_len, LT_ALERT_PAYLOAD_MAX);
@@ -129,6 +145,8 @@ enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring, u64 *cursor,
 		(*cursor)++;
 		ret = LT_RING_RECORD;
 	}
+	if (ret != LT_RING_EMPTY && ring->readers)
+		lt_alert_ring_update_min(ring);
 	raw_spin_unlock_irqrestore(&ring->lock, flags);
 	return ret;
 }
@@ -150,4 +168,67 @@ bool lt_alert_ring_has_data(struct lt_alert_ring *ring, u64 cursor)
 	ret = cursor < ring->head;
 	raw_spin_unlock_irqrestore(&ring->lock, flags);
 	return ret;
+}
+
+/**
+ * lt_alert_ring_attach() - start a reader whose losses the ring counts.
+ * @ring: the ring.
+ * @rd: the reader; its cursor is set to the head (it sees later records).
+ *
+ * Context: Any context except NMI (meant for open()).
+ */
+void lt_alert_ring_attach(struct lt_alert_ring *ring,
+			  struct lt_alert_ring_reader *rd)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	rd->cursor = ring->head;
+	rd->next = ring->readers;
+	ring->readers = rd;
+	lt_alert_ring_update_min(ring);
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+}
+
+/**
+ * lt_alert_ring_detach() - stop counting a reader's losses.
+ * @ring: the ring.
+ * @rd: a reader attached to @ring.
+ *
+ * Context: Any context except NMI (meant for release()).
+ */
+void lt_alert_ring_detach(struct lt_alert_ring *ring,
+			  struct lt_alert_ring_reader *rd)
+{
+	struct lt_alert_ring_reader **pp;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	for (pp = &ring->readers; *pp; pp = &(*pp)->next) {
+		if (*pp == rd) {
+			*pp = rd->next;
+			break;
+		}
+	}
+	lt_alert_ring_update_min(ring);
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+}
+
+/**
+ * lt_alert_ring_lost() - records lost to the attached readers, each once.
+ * @ring: the ring.
+ *
+ * Context: Any context except NMI.
+ * Return: how many records were overwritten while at least one attached
+ * reader had not read them.
+ */
+u64 lt_alert_ring_lost(struct lt_alert_ring *ring)
+{
+	unsigned long flags;
+	u64 lost;
+
+	raw_spin_lock_irqsave(&ring->lock, flags);
+	lost = ring->lost;
+	raw_spin_unlock_irqrestore(&ring->lock, flags);
+	return lost;
 }

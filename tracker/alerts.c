@@ -39,8 +39,8 @@
 
 struct lt_alert_reader {
 	struct latency_tracker *t;
-	struct mutex lock;		/* cursor, line */
-	u64 cursor;
+	struct mutex lock;		/* rd.cursor, line */
+	struct lt_alert_ring_reader rd;
 	size_t len;			/* formatted line not yet read */
 	char line[LT_ALERT_LINE_MAX];
 };
@@ -285,11 +285,11 @@ static size_t lt_alert_next_line(struct lt_alert_reader *r)
 	u64 lost = 0;
 
 	lt_fmt_init(&f, r->line, sizeof(r->line));
-	switch (lt_alert_ring_read(&t->ring, &r->cursor, &rec, &lost)) {
+	switch (lt_alert_ring_read(&t->ring, &r->rd.cursor, &rec, &lost)) {
 	case LT_RING_EMPTY:
 		return 0;
 	case LT_RING_LOST:
-		this_cpu_add(t->stats->alerts_lost, lost);
+		/* Counted once in the ring's total, not per reader. */
 		lt_fmt_u64(&f, "ts", ktime_get_mono_fast_ns());
 		lt_fmt_raw(&f, "tracker", t->name);
 		lt_fmt_raw(&f, "cause", "lost");
@@ -312,7 +312,7 @@ static size_t lt_alert_next_line(struct lt_alert_reader *r)
 static bool lt_alert_readable(struct lt_alert_reader *r)
 {
 	return READ_ONCE(r->len) ||
-	       lt_alert_ring_has_data(&r->t->ring, READ_ONCE(r->cursor));
+	       lt_alert_ring_has_data(&r->t->ring, READ_ONCE(r->rd.cursor));
 }
 
 static ssize_t lt_alerts_read(struct file *file, char __user *ubuf,
@@ -382,14 +382,17 @@ static int lt_alerts_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	r->t = t;
 	mutex_init(&r->lock);
-	r->cursor = lt_alert_ring_head(&t->ring);
+	lt_alert_ring_attach(&t->ring, &r->rd);
 	file->private_data = r;
 	return nonseekable_open(inode, file);
 }
 
 static int lt_alerts_release(struct inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct lt_alert_reader *r = file->private_data;
+
+	lt_alert_ring_detach(&r->t->ring, &r->rd);
+	kfree(r);
 	return 0;
 }
 

@@ -66,6 +66,8 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 		min_ns = min(min_ns, READ_ONCE(c->min_ns));
 		s->max_ns = max(s->max_ns, READ_ONCE(c->max_ns));
 	}
+	/* Records refused (bad payload) plus those the readers missed. */
+	s->alerts_lost += lt_alert_ring_lost(&t->ring);
 	s->pending = s->tracked > removed ? s->tracked - removed : 0;
 	s->slot_bytes = lt_pool_bytes_per_slot(&t->pool);
 	if (s->matched) {

@@ -262,10 +262,69 @@ static void test_concurrent(void)
 	lt_alert_ring_destroy(&c.ring);
 }
 
+/*
+ * Losses counted once: three attached readers that all fall behind count
+ * each overwritten record once, not three times; a record one reader got
+ * and another missed counts once; a record no attached reader wanted (the
+ * readers opened after it) does not count; detaching stops counting.
+ */
+static void test_lost_once(void)
+{
+	struct lt_alert_ring_reader rd[3];
+	struct lt_alert_ring ring;
+	struct lt_alert_rec out;
+	u64 lost;
+	int i;
+
+	tap_ok(lt_alert_ring_init(&ring, RING_SIZE) == 0, "lost once: init");
+	for (i = 0; i < 5; i++)
+		push_tag(&ring, 100 + i);	/* before any reader: not wanted */
+	for (i = 0; i < 3; i++)
+		lt_alert_ring_attach(&ring, &rd[i]);
+	tap_eq(rd[0].cursor, 5, "attach: cursor at the head");
+	for (i = 0; i < RING_SIZE; i++)
+		push_tag(&ring, 200 + i);
+	tap_eq(lt_alert_ring_lost(&ring), 0,
+	       "records nobody attached wanted are not lost");
+	for (i = 0; i < 3; i++)
+		push_tag(&ring, 300 + i);	/* overwrite 3 wanted records */
+	tap_eq(lt_alert_ring_lost(&ring), 3,
+	       "3 records overwritten, 3 readers behind: lost 3, not 9");
+	for (i = 0; i < 3; i++)
+		tap_eq(lt_alert_ring_read(&ring, &rd[i].cursor, &out, &lost),
+		       LT_RING_LOST, "reader %d is told of its loss", i);
+	tap_eq(lost, 3, "each reader's own loss line says 3");
+	/* Reader 0 catches up; readers 1 and 2 stay behind. */
+	while (lt_alert_ring_read(&ring, &rd[0].cursor, &out, &lost) ==
+	       LT_RING_RECORD)
+		;
+	for (i = 0; i < 2; i++)
+		push_tag(&ring, 400 + i);
+	tap_eq(lt_alert_ring_lost(&ring), 5,
+	       "read by reader 0 but missed by 1 and 2: counted once each");
+	lt_alert_ring_detach(&ring, &rd[1]);
+	lt_alert_ring_detach(&ring, &rd[2]);
+	while (lt_alert_ring_read(&ring, &rd[0].cursor, &out, &lost) ==
+	       LT_RING_RECORD)
+		;
+	for (i = 0; i < RING_SIZE; i++)
+		push_tag(&ring, 500 + i);
+	tap_eq(lt_alert_ring_lost(&ring), 5,
+	       "reader 0 was up to date: nothing more lost");
+	push_tag(&ring, 600);
+	tap_eq(lt_alert_ring_lost(&ring), 6,
+	       "one more overwrite while reader 0 is behind: lost 6");
+	lt_alert_ring_detach(&ring, &rd[0]);
+	push_tag(&ring, 700);
+	tap_eq(lt_alert_ring_lost(&ring), 6, "no reader attached: not lost");
+	lt_alert_ring_destroy(&ring);
+}
+
 int main(void)
 {
 	test_init();
 	test_cursors();
+	test_lost_once();
 	test_concurrent();
 	return tap_done();
 }
