@@ -114,7 +114,12 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  * struct latency_tracker_params - creation parameters
  * @name: directory name under /proc/latency_tracker/ (copied).
  * @threshold_ns: report event_out when the delay exceeds this.
- * @timeout_ns: report pending events older than this; 0 = off.
+ * @timeout_ns: report pending events older than this; 0 = off.  A change
+ *	applies to events started after it: an event started while the
+ *	timeout was 0 is never reported as timed out (it is on no timeout
+ *	FIFO, and putting it on one afterwards would race with its end);
+ *	one started before a change to another non-zero value is reported
+ *	at the new timeout.
  * @max_events: number of event slots.  The slots in use are the pending
  *	events plus the recently ended ones: an ended event's slot goes back
  *	to the pool with a per-CPU batch, one to two RCU grace periods after
@@ -175,7 +180,8 @@ struct latency_tracker_in_opts {
 /**
  * enum latency_tracker_param - the knobs whose bounds the core declares
  * @LATENCY_TRACKER_PARAM_THRESHOLD: threshold, 1 ns..1000 s.
- * @LATENCY_TRACKER_PARAM_TIMEOUT: timeout, 0 (off) or 1 ms..1000 s.
+ * @LATENCY_TRACKER_PARAM_TIMEOUT: timeout, 0 (off) or 1 ms..1000 s; see
+ *	latency_tracker_params.timeout_ns for which events it applies to.
  * @LATENCY_TRACKER_PARAM_WAKEUP_INTERVAL: minimum interval between reader
  *	wakeups, 0..60 s.
  * @LATENCY_TRACKER_PARAM_ENABLE: 0 or 1.
@@ -215,6 +221,7 @@ struct latency_tracker_tp {
  * @over_threshold: matched events whose delay exceeded their threshold.
  * @timeouts: timeout reports.
  * @dropped: event_in refused because every slot was in use.
+ * @cancelled: events ended by event_cancel (not measured).
  * @pending: events currently started and not ended.
  * @alerts: alert records appended.
  * @alerts_lost: records refused, plus records overwritten in the ring
@@ -236,6 +243,7 @@ struct latency_tracker_stats {
 	u64 over_threshold;
 	u64 timeouts;
 	u64 dropped;
+	u64 cancelled;
 	u64 pending;
 	u64 alerts;
 	u64 alerts_lost;
@@ -254,6 +262,8 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 			 const struct latency_tracker_in_opts *opts);
 int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 			      u32 len, unsigned int out_id, void *ctx);
+int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
+				 u32 len);
 bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
 				  u64 end_ns);
 

@@ -178,6 +178,7 @@ struct lt_stats {
 	u64 over_threshold;
 	u64 timeouts;
 	u64 dropped;
+	u64 cancelled;
 	u64 alerts;
 	u64 alerts_lost;
 	u64 min_ns;

@@ -251,6 +251,77 @@ static __always_inline void lt_event_end(struct latency_tracker *t,
 	lt_event_put(ev);
 }
 
+/* The caller won the removal of @ev and ends it without a measurement. */
+static void lt_event_cancelled(struct latency_tracker *t,
+			       struct latency_tracker_event *ev)
+{
+	lt_timeout_remove(t, ev);
+	this_cpu_inc(t->stats->cancelled);
+	this_cpu_inc(t->stats->removed);
+	lt_event_put(ev);
+}
+
+/*
+ * Removes every pending event with this key (one in unique mode, all the
+ * duplicates otherwise) and ends each one this caller removed: measured
+ * (event_out) or cancelled.  Inlined into both callers, so event_out's
+ * path has no test of @cancel.
+ */
+static __always_inline int lt_event_end_key(struct latency_tracker *t,
+					    const void *key, u32 len,
+					    unsigned int out_id, void *ctx,
+					    bool cancel)
+{
+	struct lt_key k = { .data = key, .len = len, .t = t };
+	struct lt_lfht_node *node;
+	struct lt_lfht_iter iter;
+	int ended = 0;
+	bool dups;
+	u64 now = 0;
+
+	if (unlikely(!len || len > t->key_size))
+		return -EINVAL;
+
+	rcu_read_lock_sched();
+	lfht_lookup_op(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
+	node = lt_lfht_iter_get_node(&iter);
+	if (!node)
+		goto out;
+	/*
+	 * The clock is read once a pending event is found: a key that is
+	 * not pending (the common case of many probes) costs no clock read.
+	 * The lookup is a few hundred ns at most, well below any threshold.
+	 */
+	if (!cancel)
+		now = ktime_get_mono_fast_ns();
+	/*
+	 * Duplicates exist only if some event_in asked for them; its flag
+	 * store is ordered before the fully ordered cmpxchg that linked its
+	 * node, and this read after the load that found our node: a
+	 * duplicate that was already there is never skipped.
+	 */
+	smp_rmb();
+	dups = READ_ONCE(t->has_duplicates);
+	do {
+		/* The lookup's position of node, for lfht_del_found_op(). */
+		struct lt_lfht_iter at = iter;
+
+		if (dups)
+			lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
+		if (!lfht_del_found_op(t->ht, &at)) {
+			if (cancel)
+				lt_event_cancelled(t, lt_node_event(node));
+			else
+				lt_event_end(t, lt_node_event(node), now,
+					     out_id, ctx);
+			ended++;
+		}	/* else someone else ended it */
+	} while (dups && (node = lt_lfht_iter_get_node(&iter)));
+out:
+	rcu_read_unlock_sched();
+	return ended;
+}
+
 /**
  * latency_tracker_event_out() - end the measurements of a key
  * @t: the tracker.
@@ -272,51 +343,31 @@ static __always_inline void lt_event_end(struct latency_tracker *t,
 int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 			      u32 len, unsigned int out_id, void *ctx)
 {
-	struct lt_key k = { .data = key, .len = len, .t = t };
-	struct lt_lfht_node *node;
-	struct lt_lfht_iter iter;
-	int ended = 0;
-	bool dups;
-	u64 now;
-
-	if (unlikely(!len || len > t->key_size))
-		return -EINVAL;
-
-	rcu_read_lock_sched();
-	lfht_lookup_op(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
-	node = lt_lfht_iter_get_node(&iter);
-	if (!node)
-		goto out;
-	/*
-	 * The clock is read once a pending event is found: a key that is
-	 * not pending (the common case of many probes) costs no clock read.
-	 * The lookup is a few hundred ns at most, well below any threshold.
-	 */
-	now = ktime_get_mono_fast_ns();
-	/*
-	 * Duplicates exist only if some event_in asked for them; its flag
-	 * store is ordered before the fully ordered cmpxchg that linked its
-	 * node, and this read after the load that found our node: a
-	 * duplicate that was already there is never skipped.
-	 */
-	smp_rmb();
-	dups = READ_ONCE(t->has_duplicates);
-	do {
-		/* The lookup's position of node, for lfht_del_found_op(). */
-		struct lt_lfht_iter at = iter;
-
-		if (dups)
-			lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
-		if (!lfht_del_found_op(t->ht, &at)) {
-			lt_event_end(t, lt_node_event(node), now, out_id, ctx);
-			ended++;
-		}	/* else someone else ended it */
-	} while (dups && (node = lt_lfht_iter_get_node(&iter)));
-out:
-	rcu_read_unlock_sched();
-	return ended;
+	return lt_event_end_key(t, key, len, out_id, ctx, false);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_out);
+
+/**
+ * latency_tracker_event_cancel() - end the events of a key, unmeasured
+ * @t: the tracker.
+ * @key: key bytes given to latency_tracker_event_in().
+ * @len: key length.
+ *
+ * Like latency_tracker_event_out(), but what ends is not a measurement
+ * (e.g. a block request given back to the queue, to be issued again):
+ * every pending event with this key is removed without a callback and
+ * counted as cancelled, never as matched, in no histogram bucket.
+ *
+ * Context: any context but NMI; never sleeps.
+ * Return: the number of events cancelled (0 if the key was not pending),
+ * or -EINVAL for a bad key length.
+ */
+int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
+				 u32 len)
+{
+	return lt_event_end_key(t, key, len, 0, NULL, true);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
 
 /**
  * latency_tracker_event_record() - account an interval the caller timed

@@ -60,6 +60,7 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 		s->over_threshold += READ_ONCE(c->over_threshold);
 		s->timeouts += READ_ONCE(c->timeouts);
 		s->dropped += READ_ONCE(c->dropped);
+		s->cancelled += READ_ONCE(c->cancelled);
 		s->alerts += READ_ONCE(c->alerts);
 		s->alerts_lost += READ_ONCE(c->alerts_lost);
 		sum += READ_ONCE(c->sum_ns);
@@ -93,6 +94,7 @@ static int lt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "min_ns %llu\n", s.min_ns);
 	seq_printf(m, "max_ns %llu\n", s.max_ns);
 	seq_printf(m, "avg_ns %llu\n", s.avg_ns);
+	seq_printf(m, "cancelled %llu\n", s.cancelled);
 	return 0;
 }
 
