@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# wakeup-contended.sh - the wakeups of a fair task competing for its CPU
+# are all tracked.  Two fair busy loops and a fair task looping 2 ms of
+# work and a 1 ms sleep share CPU 1; with a 1 us threshold every wakeup of
+# the task produces a record (it always waits for the CPU).  Since Linux
+# 6.12, EEVDF's DELAY_DEQUEUE leaves such a task on the runqueue when it
+# blocks with negative lag (p->on_rq set, p->se.sched_delayed): its wakeup
+# must be tracked all the same.  Run with DELAY_DEQUEUE and with
+# NO_DELAY_DEQUEUE (/sys/kernel/debug/sched/features) where the feature
+# exists; one mode elsewhere (a named skip for the other).
+# Requires >= 95 % of the task's sleeps to have a record.
+. tests/guest/lib.sh
+. tests/guest/progs/trk.sh
+TRK=wakeup TRK_MOD=latency_tracker_wakeup
+FEAT=/sys/kernel/debug/sched/features
+SECS=${LTG_CONTENDED_SECONDS:-3}
+tap_plan 7
+
+tap_ok "load (threshold 1 us)" trk_load threshold=1000
+run_mode() { # label
+	local out alerts sleeps pid got
+	out=$(mktemp) alerts=$(mktemp)
+	trk_reader_start "$alerts"
+	python3 tests/guest/progs/contended.py 1 "$SECS" 2 1 2 >"$out"
+	trk_reader_stop 1
+	pid=$(sed -n 's/^pid=//p' "$out")
+	sleeps=$(sed -n 's/^sleeps=//p' "$out")
+	got=$(grep -c " pid=$pid " "$alerts")
+	tap_diag "$1: $got records for $sleeps sleeps of pid $pid"
+	tap_cmp "$1: the task slept (>= 100 times)" "${sleeps:-0}" -ge 100
+	tap_cmp "$1: >= 95 % of its wakeups tracked ($got of $sleeps)" \
+		$((got * 100)) -ge $((${sleeps:-1} * 95))
+	rm -f "$out" "$alerts"
+}
+if grep -qw DELAY_DEQUEUE $FEAT 2>/dev/null; then
+	orig=$(tr ' ' '\n' <$FEAT | grep -w -E 'NO_DELAY_DEQUEUE|DELAY_DEQUEUE')
+	tap_ok "DELAY_DEQUEUE on" bash -c "echo DELAY_DEQUEUE >$FEAT"
+	run_mode DELAY_DEQUEUE
+	tap_ok "NO_DELAY_DEQUEUE on" bash -c "echo NO_DELAY_DEQUEUE >$FEAT"
+	run_mode NO_DELAY_DEQUEUE
+	echo "$orig" >$FEAT
+else
+	tap_skip 1 "no DELAY_DEQUEUE scheduler feature on $(uname -r) (Linux < 6.12)"
+	run_mode "no delayed dequeue"
+	tap_skip 3 "no DELAY_DEQUEUE scheduler feature on $(uname -r) (Linux < 6.12)"
+fi
+trk_unload
+lt_unload latency_tracker
+tap_done
