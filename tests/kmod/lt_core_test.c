@@ -17,8 +17,9 @@
  * through /proc/latency_tracker/lt_core_test/ctl (0200):
  *	alerts N	append N alert records from hardirq context (irq_work)
  *	pending N	start N events that nobody ends
- *	delay MS	an event of MS milliseconds (process context); the
- *		write fails with EIO unless it was tracked and ended
+ *	delay MS	an event of at least MS milliseconds on the tracker's
+ *		clock (process context, sleeping); the write fails with
+ *		EIO unless it was tracked and ended
  *	events N	emit each latency_tracker trace event N times
  * Its callback appends an alert for every threshold/timeout report.
  * Module parameters threshold, timeout, max_events (checked with
@@ -202,6 +203,26 @@ static void ltt_spin_ns(u64 ns)
 
 	while (ltt_now() < end)
 		cpu_relax();
+}
+
+/*
+ * Injects a known latency by sleeping: at least @ns pass on the tracker's
+ * clock before it returns.  msleep() counts jiffies, which drift from that
+ * clock under emulation (the tracker measured an msleep(20) event at
+ * 19.03 ms), so the sleep goes on until the tracker's clock says the delay
+ * has passed; usleep_range() sleeps on a CLOCK_MONOTONIC hrtimer, which
+ * does not expire early, so the loop rarely runs twice.  Process context.
+ */
+static void ltt_sleep_ns(u64 ns)
+{
+	u64 end = ltt_now() + ns;
+	u64 now;
+
+	while ((now = ltt_now()) < end) {
+		unsigned long us = div_u64(end - now, NSEC_PER_USEC) + 1;
+
+		usleep_range(us, us + 100);
+	}
 }
 
 static struct latency_tracker_stats ltt_stats(struct latency_tracker *t)
@@ -423,11 +444,16 @@ static void ltt_test_timeout(void)
 	u64 d, key = 9;
 	int n;
 
+	/* Why sleeps are timed on the tracker's clock (ltt_sleep_ns()). */
+	d = ltt_now();
+	msleep(20);
+	ltt_diag("msleep(20) took %llu ns on the tracker's clock", ltt_now() - d);
+
 	t = ltt_create("ltt_tmo", &s, NSEC_PER_MSEC, 20 * NSEC_PER_MSEC, 64, 0);
 	if (!t)
 		return;
 	ltt_in(t, key, LATENCY_TRACKER_UNIQUE);
-	msleep(300);
+	ltt_sleep_ns(300 * NSEC_PER_MSEC);
 	d = atomic64_read(&s.tmo_delay);
 	ltt_check(atomic_read(&s.tmo) == 1,
 		  "timeout: exactly one timeout callback (%d)",
@@ -999,7 +1025,7 @@ static ssize_t ltt_ctl_write(struct file *file, const char __user *ubuf,
 		/* -EIO unless exactly this one event was tracked and ended. */
 		key = 1;
 		st = ltt_in(ltt_main, key, LATENCY_TRACKER_UNIQUE);
-		msleep(n);
+		ltt_sleep_ns(n * NSEC_PER_MSEC);
 		if (ltt_out(ltt_main, key) != 1 || st != LATENCY_TRACKER_OK)
 			ret = -EIO;
 	} else {
