@@ -26,7 +26,7 @@ run_mode() { # label
 	trk_reader_stop 1
 	pid=$(sed -n 's/^pid=//p' "$out")
 	sleeps=$(sed -n 's/^sleeps=//p' "$out")
-	got=$(grep -c " pid=$pid " "$alerts")
+	got=$(grep " pid=$pid " "$alerts" | grep -c " comm=lt_contend ")
 	tap_diag "$1: $got records for $sleeps sleeps of pid $pid"
 	tap_cmp "$1: the task slept (>= 100 times)" "${sleeps:-0}" -ge 100
 	tap_cmp "$1: >= 95 % of its wakeups tracked ($got of $sleeps)" \

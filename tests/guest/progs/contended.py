@@ -5,7 +5,9 @@ for one CPU, the workload of the delayed-dequeue case (Linux >= 6.12):
 HOGS busy loops (comm lt_fairhog) and one task (comm lt_contend) that
 loops WORK_MS of work then a SLEEP_MS sleep, all SCHED_OTHER pinned on
 CPU.  Prints pid=<the sleeper> when it starts, then, when done,
-sleeps=<number of sleeps> (each one a wakeup the wakeup tracker must see)."""
+sleeps=<number of sleeps> (each one a wakeup the wakeup tracker must see).
+The sleeper is named lt_contend during its loop only (its earlier
+wakeups, e.g. python starting, and later ones carry other names)."""
 import ctypes
 import os
 import sys
@@ -45,6 +47,7 @@ def main():
             pass
         time.sleep(sleep_s)
         sleeps += 1
+    name("lt_contend_end")  # later wakeups (waitpid) are not counted
     print(f"sleeps={sleeps}", flush=True)
     for pid in kids:
         os.kill(pid, 9)
