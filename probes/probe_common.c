@@ -32,7 +32,7 @@ static void lt_reports_work(struct work_struct *work)
 	list = llist_reverse_order(llist_del_all(&rs->ready));
 	llist_for_each_entry_safe(r, next, list, node) {
 		rs->handle(r);
-		clear_bit(r - rs->slots, rs->busy);
+		clear_bit_unlock(r - rs->slots, rs->busy);
 		cond_resched();
 	}
 }
@@ -97,7 +97,7 @@ struct lt_report *lt_report_get(struct lt_reports *rs)
 	unsigned int i;
 
 	for (i = 0; i < LT_REPORT_SLOTS; i++) {
-		if (test_bit(i, rs->busy) || test_and_set_bit(i, rs->busy))
+		if (test_bit(i, rs->busy) || test_and_set_bit_lock(i, rs->busy))
 			continue;
 		r = &rs->slots[i];
 		r->cause = LATENCY_TRACKER_CAUSE_THRESHOLD;

@@ -20,10 +20,15 @@
  *	->handle()		the work item, one at a time	process
  *	slot freed		after ->handle() returns	process
  *
- * The free-slot bitmap is updated with atomic bit operations; the ready
- * list is an llist (many producers, one consumer that takes all).  When
- * every slot is busy the report is refused and counted (lost); the alert
- * record itself never depends on a slot.
+ * A slot is owned through its bit in the free-slot bitmap, a bit lock:
+ * lt_report_get() takes it with test_and_set_bit_lock() (acquire) and the
+ * work item releases it with clear_bit_unlock() (release) after ->handle()
+ * returns, so the handler's accesses to the slot happen before those of
+ * the slot's next owner.  The ready list is an llist (many producers, one
+ * consumer that takes all); its cmpxchg/xchg order the producer's filling
+ * of the slot before the handler's reads.  When every slot is busy the
+ * report is refused and counted (lost); the alert record itself never
+ * depends on a slot.
  *
  * dmesg output is rate limited by lt_report_may_print() (a burst per
  * interval), decided by the producer so that no stack is captured for a
