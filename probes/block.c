@@ -16,6 +16,7 @@
 #include <linux/blkdev.h>
 #include <linux/kdev_t.h>
 #include <linux/module.h>
+#include <trace/events/block.h>
 
 #include "probe_common.h"
 #include "lt_trace.h"
@@ -172,11 +173,11 @@ static void lt_block_probe_requeue(void *data, struct request *rq)
 					  LT_BLOCK_OUT_REQUEUE, NULL);
 }
 
-static struct latency_tracker_tp lt_block_tps[] = {
-	{ .name = "block_rq_issue", .probe = lt_block_probe_issue },
-	{ .name = "block_rq_complete", .probe = lt_block_probe_complete },
-	{ .name = "block_rq_requeue", .probe = lt_block_probe_requeue },
-};
+#define LT_BLOCK_TPS(X)							\
+	X(block_rq_issue, lt_block_probe_issue)				\
+	X(block_rq_complete, lt_block_probe_complete)			\
+	X(block_rq_requeue, lt_block_probe_requeue)
+LT_PROBE_TPS(lt_block_tps, LT_BLOCK_TPS);
 
 static struct lt_probe lt_block = {
 	.params = {

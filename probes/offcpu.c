@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <trace/events/sched.h>
 
 #include "probe_common.h"
 #include "lt_trace.h"
@@ -191,10 +192,10 @@ static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
 	latency_tracker_put_event(ev);
 }
 
-static struct latency_tracker_tp lt_offcpu_tps[] = {
-	{ .name = "sched_waking", .probe = lt_offcpu_probe_waking },
-	{ .name = "sched_switch", .probe = lt_offcpu_probe_switch },
-};
+#define LT_OFFCPU_TPS(X)						\
+	X(sched_waking, lt_offcpu_probe_waking)				\
+	X(sched_switch, lt_offcpu_probe_switch)
+LT_PROBE_TPS(lt_offcpu_tps, LT_OFFCPU_TPS);
 
 static struct lt_probe lt_offcpu = {
 	.params = {

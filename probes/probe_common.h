@@ -2,8 +2,9 @@
 /*
  * probe_common.h - what the four tracker modules (wakeup, offcpu, syscalls,
  * block) share: module parameters and their checks, the load/unload
- * sequence, task identities, and the deferred reports that carry a kernel
- * stack from a probe to process context.
+ * sequence, their tracepoint tables (probes type-checked at build time),
+ * task identities, and the deferred reports that carry a kernel stack from
+ * a probe to process context.
  *
  * probe_common.c is compiled into each tracker module (see Kbuild).
  *
@@ -167,6 +168,34 @@ bool lt_report_may_print(struct lt_reports *rs);
 const char *lt_report_stack_text(struct lt_report *r);
 void lt_report_print_stack(const struct lt_report *r);
 bool lt_stack_save_blocked(pid_t pid, struct lt_report *r);
+
+/*
+ * The tracepoints of a tracker, attached by name (latency_tracker_tp_attach()
+ * hands the probe to the tracepoint as a plain pointer), each probe
+ * type-checked against its tracepoint's prototype at build time.  LIST(X)
+ * expands X(tracepoint, probe) once per tracepoint:
+ *
+ *	#define LT_FOO_TPS(X)				\
+ *		X(sched_switch, lt_foo_probe_switch)	\
+ *		X(sched_waking, lt_foo_probe_waking)
+ *	LT_PROBE_TPS(lt_foo_tps, LT_FOO_TPS);
+ *
+ * defines the array lt_foo_tps of struct latency_tracker_tp and a never
+ * called function that passes each probe to the kernel's
+ * check_trace_callback_type_<tracepoint>(), declared by the tracepoint's
+ * header (<trace/events/sched.h>, ...), which the tracker includes: a probe
+ * whose prototype is not the tracepoint's, e.g. on a kernel that changed
+ * it, fails the build (incompatible pointer type) instead of being called
+ * with the wrong arguments.
+ */
+#define LT_PROBE_TP_CHECK(tp, fn)	check_trace_callback_type_##tp(fn);
+#define LT_PROBE_TP_ENTRY(tp, fn)	{ .name = #tp, .probe = fn },
+#define LT_PROBE_TPS(tps, LIST)						\
+static inline void __maybe_unused tps##_check_types(void)		\
+{									\
+	LIST(LT_PROBE_TP_CHECK)						\
+}									\
+static struct latency_tracker_tp tps[] = { LIST(LT_PROBE_TP_ENTRY) }
 
 /**
  * struct lt_probe - a tracker module: its tracker and its probes

@@ -36,6 +36,8 @@
 #include <linux/threads.h>
 #include <linux/uaccess.h>
 #include <asm/unistd.h>
+#include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 
 #include "probe_common.h"
 #include "lt_trace.h"
@@ -409,11 +411,11 @@ static int lt_syscalls_setup(struct latency_tracker *t)
 	return 0;
 }
 
-static struct latency_tracker_tp lt_syscalls_tps[] = {
-	{ .name = "sys_enter", .probe = lt_syscalls_probe_enter },
-	{ .name = "sys_exit", .probe = lt_syscalls_probe_exit },
-	{ .name = "sched_switch", .probe = lt_syscalls_probe_switch },
-};
+#define LT_SYSCALLS_TPS(X)						\
+	X(sys_enter, lt_syscalls_probe_enter)				\
+	X(sys_exit, lt_syscalls_probe_exit)				\
+	X(sched_switch, lt_syscalls_probe_switch)
+LT_PROBE_TPS(lt_syscalls_tps, LT_SYSCALLS_TPS);
 
 static struct lt_probe lt_syscalls = {
 	.params = {

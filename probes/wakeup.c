@@ -15,6 +15,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <trace/events/sched.h>
 
 #include "probe_common.h"
 #include "lt_trace.h"
@@ -130,10 +131,10 @@ static void lt_wakeup_probe_switch(void *data, bool preempt,
 	latency_tracker_event_out(lt_wakeup.t, &pid, sizeof(pid), 0, &sw);
 }
 
-static struct latency_tracker_tp lt_wakeup_tps[] = {
-	{ .name = "sched_waking", .probe = lt_wakeup_probe_waking },
-	{ .name = "sched_switch", .probe = lt_wakeup_probe_switch },
-};
+#define LT_WAKEUP_TPS(X)						\
+	X(sched_waking, lt_wakeup_probe_waking)				\
+	X(sched_switch, lt_wakeup_probe_switch)
+LT_PROBE_TPS(lt_wakeup_tps, LT_WAKEUP_TPS);
 
 static struct lt_probe lt_wakeup = {
 	.params = {
