@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# block-requests.sh - the block tracker measures each request from its
+# issue to its own final completion, checked against the kernel's own
+# trace of the same run (block_rq_issue / _complete / _requeue, ftrace):
+#  (a) two requests in flight on one (device, sector): null_blk with two
+#      submission queues completes each 100 ms after its issue; the second
+#      is issued ~40 ms after the first and must not end with it;
+#  (b) partial completions: scsi_debug's short-transfer injection (opts
+#      0x100, every_nth 2) completes half of a read, which the SCSI layer
+#      requeues; block_rq_complete fires for the first half before the
+#      request is done;
+#  (c) requeues (the same, and scsi_debug's "host busy", opts 0x8000): a
+#      requeue is cancelled (stats: cancelled), never matched, in no
+#      histogram bucket; the re-issued request is measured anew.
+# Per run: matched == issues - requeues, cancelled == requeues.
+. tests/guest/lib.sh
+. tests/guest/progs/trk.sh
+TRK=block TRK_MOD=latency_tracker_block
+T=/sys/kernel/tracing
+tap_plan 16
+
+ftrace_on() {
+	echo 0 >$T/tracing_on
+	echo >$T/trace
+	echo 4096 >$T/buffer_size_kb
+	for e in block_rq_issue block_rq_complete block_rq_requeue; do
+		echo 1 >$T/events/block/$e/enable
+	done
+	echo 1 >$T/tracing_on
+}
+ftrace_off() {
+	echo 0 >$T/tracing_on
+	for e in block_rq_issue block_rq_complete block_rq_requeue; do
+		echo 0 >$T/events/block/$e/enable
+	done
+}
+# ftrace_count EVENT DEV (major,minor as "M,m")
+ftrace_count() { grep -c ": $1: $2 " $T/trace; }
+
+# (a) Two requests on one sector, in flight at once.
+tap_ok "null_blk: 2 submission queues, 100 ms completions" \
+	modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=100000000 submit_queues=2
+tap_ok "load (threshold 90 ms)" trk_load threshold=90000000
+alerts=$(mktemp)
+trk_reader_start "$alerts"
+m0=$(trk_stat matched)
+taskset -c 0 dd if=/dev/zero of=/dev/nullb0 bs=4k count=1 oflag=direct 2>/dev/null &
+sleep 0.04
+taskset -c 1 dd if=/dev/zero of=/dev/nullb0 bs=4k count=1 oflag=direct 2>/dev/null &
+wait
+trk_reader_stop
+nb=$(stat -c '%t:%T' /dev/nullb0)
+nb=$((16#${nb%:*})):$((16#${nb#*:}))
+recs=$(grep -c " dev=$nb sector=0 " "$alerts")
+tap_diag "$(grep " dev=$nb " "$alerts" | sed 's/^/  /')"
+tap_is "two requests on sector 0: two matched" "$(( $(trk_stat matched) - m0 ))" 2
+tap_is "each ended by its own completion: two records >= 90 ms" "$recs" 2
+trk_unload
+modprobe -r null_blk
+
+# (b), (c) scsi_debug: 20 ms per command.
+tap_ok "scsi_debug loads (20 ms per command)" \
+	modprobe scsi_debug dev_size_mb=16 delay=0 ndelay=20000000
+D=/sys/bus/pseudo/drivers/scsi_debug
+disk=
+for _ in $(seq 50); do
+	disk=$(ls -d $D/adapter*/host*/target*/*/block/* 2>/dev/null | head -n 1)
+	[ -n "$disk" ] && break
+	sleep 0.1
+done
+disk=$(basename "$disk")
+tap_ok "scsi_debug disk /dev/$disk" test -b "/dev/$disk"
+sd=$(cat /sys/block/$disk/dev)
+sdf=${sd%:*},${sd#*:}
+tap_ok "load (threshold 10 ms)" trk_load threshold=10000000
+
+scenario() { # label opts
+	local m0 c0 issues requeues completes
+	m0=$(trk_stat matched) c0=$(trk_stat cancelled)
+	ftrace_on
+	echo "$2" >$D/opts
+	echo 2 >$D/every_nth
+	dd if=/dev/$disk of=/dev/null bs=4k count=4 skip=100 iflag=direct 2>/dev/null
+	echo 0 >$D/every_nth
+	echo 0 >$D/opts
+	sleep 0.5
+	ftrace_off
+	issues=$(ftrace_count block_rq_issue "$sdf")
+	requeues=$(ftrace_count block_rq_requeue "$sdf")
+	completes=$(ftrace_count block_rq_complete "$sdf")
+	tap_diag "$1: trace: $issues issues, $requeues requeues, $completes completions; tracker: matched +$(( $(trk_stat matched) - m0 )), cancelled +$(( $(trk_stat cancelled) - c0 ))"
+	tap_cmp "$1: the trace shows requeues" "$requeues" -ge 1
+	tap_is "$1: matched == issues - requeues" \
+		"$(( $(trk_stat matched) - m0 ))" "$((issues - requeues))"
+	tap_is "$1: cancelled == requeues" \
+		"$(( $(trk_stat cancelled) - c0 ))" "$requeues"
+}
+scenario "short transfer (partial completion, requeue)" 0x100
+scenario "host busy (requeue after issue)" 0x8000
+hist=$(awk '{ s += $3 } END { print s + 0 }' "$(trk_dir)/histogram")
+tap_is "histogram holds the matched requests only" "$hist" "$(trk_stat matched)"
+tap_ok "unload" trk_unload
+tap_ok "scsi_debug unloads" modprobe -r scsi_debug
+lt_unload latency_tracker
+rm -f "$alerts"
+tap_done
