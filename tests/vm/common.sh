@@ -24,6 +24,26 @@ lt_stage() {
 	return $rc
 }
 
+# lt_lock FILE: hold an exclusive lock on FILE (created when missing) on
+# file descriptor 9 until the script ends; waits while another holds it.
+# Children inherit the descriptor, so the lock lasts while they run.
+lt_lock() {
+	mkdir -p "$(dirname "$1")" && exec 9>>"$1" && flock 9
+}
+
+# lt_put FILE: write stdin to FILE atomically: a temporary file of this
+# writer's own in the same directory, renamed over FILE.  Readers and
+# other writers at the same time see the old FILE or a whole new one.
+lt_put() {
+	local tmp
+	tmp=$(mktemp "$1.XXXXXX") || return 1
+	if cat >"$tmp" && chmod 0644 "$tmp" && mv -f "$tmp" "$1"; then
+		return 0
+	fi
+	rm -f "$tmp"
+	return 1
+}
+
 lt_need_root() {
 	[ "$(id -u)" = 0 ] || lt_die "this step needs root (it installs packages and runs QEMU)"
 }

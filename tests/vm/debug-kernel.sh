@@ -49,10 +49,18 @@ key=$(echo "$srcver ${CONFIG_OPTS[*]}" | sha1sum | cut -c1-10)
 # everywhere else anyway.
 APPEND="no5lvl"
 
-# Already built and installed into the cache?
+# One build at a time; a run that comes while another builds waits for it
+# and then finds the kernel installed.
+lt_lock "$LT_CACHE/debug-src/$key.lock"
+
+# Already built and installed into the cache?  append is rewritten only
+# when it changed, and atomically: guests read it while they start.
 for d in "$LT_CACHE"/kernels/*-lt-debug; do
-	[ -e "$d/.unpacked" ] && [ "$(cat "$d/.key" 2>/dev/null)" = "$key" ] &&
-		{ echo "$APPEND" >"$d/append"; basename "$d"; exit 0; }
+	[ -e "$d/.unpacked" ] && [ "$(cat "$d/.key" 2>/dev/null)" = "$key" ] || continue
+	[ "$(cat "$d/append" 2>/dev/null)" = "$APPEND" ] ||
+		echo "$APPEND" | lt_put "$d/append" || exit 1
+	basename "$d"
+	exit 0
 done
 
 src=$LT_CACHE/debug-src/$key
@@ -86,6 +94,6 @@ cp .config "$out/root/boot/config-$kver"
 # Our modules build against this tree (modules.sh looks here).
 ln -sfn "$src" "$out/build"
 echo "$key" >"$out/.key"
-echo "$APPEND" >"$out/append"
+echo "$APPEND" | lt_put "$out/append" || exit 1
 touch "$out/.unpacked"
 echo "$kver"

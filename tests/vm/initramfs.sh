@@ -4,8 +4,11 @@
 # initramfs.sh KVER - build (or reuse) the test initramfs for a kernel whose
 # image is unpacked in the cache; print its path.  It holds busybox, the
 # modules needed to mount the host root (9p, overlay, virtio) decompressed,
-# and tests/vm/init.
+# and tests/vm/init.  Several guests may start at once with no initramfs
+# cached: each builds its own copy in its own temporary file and renames it
+# into place (the copies are identical), so none sees a partial file.
 set -u
+set -o pipefail
 . "$(dirname "$0")/common.sh"
 
 kver=${1:?kernel version}
@@ -30,7 +33,7 @@ chmod 755 "$work/init"
 for mod in virtio_pci 9pnet_virtio 9p overlay; do
 	modprobe -S "$kver" -d "$kroot" --show-depends "$mod" ||
 		lt_die "modprobe cannot resolve $mod for $kver"
-done | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++' >"$work/paths"
+done | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++' >"$work/paths" || exit 1
 while read -r path; do
 	name=$(basename "$path")
 	case $name in
@@ -42,6 +45,6 @@ while read -r path; do
 done <"$work/paths"
 rm "$work/paths"
 
-(cd "$work" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp" &&
-	mv "$out.tmp" "$out" || lt_die "cannot write $out"
+(cd "$work" && find . | cpio -o -H newc --quiet | gzip -1) | lt_put "$out" ||
+	lt_die "cannot write $out"
 echo "$out"

@@ -44,6 +44,8 @@ fetch() {
 			lt_die "cannot install linux-headers-$kver (log: /tmp/lt-apt.log)"
 	fi
 	dir=$LT_CACHE/kernels/$kver
+	# Runs started at once take turns: one unpacks, the others find it done.
+	lt_lock "$LT_CACHE/kernels/.$kver.lock"
 	if [ ! -e "$dir/.unpacked" ]; then
 		lt_log "fetching linux-image-$kver-unsigned"
 		rm -rf "$dir" && mkdir -p "$dir/dl" || exit 1

@@ -30,6 +30,10 @@ kroot=$LT_CACHE/kernels/$kver/root
 [ -d "$kroot/lib/modules/$kver" ] ||
 	lt_die "kernel $kver is not unpacked in $kroot (run tests/vm/kernel.sh fetch first)"
 
+# One run at a time builds and installs (host-prep.sh holds its own lock
+# too, but this script also runs alone); the others wait and reuse.
+lt_lock "$LT_CACHE/lttng/.lock"
+
 # The suite of lttng-modules-dkms that builds against this kernel line.
 case $kver in
 6.1.*) suite=bookworm ;;

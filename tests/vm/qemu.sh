@@ -7,8 +7,8 @@
 # Exit status: QEMU's, or 124 on timeout.
 #
 # Acceleration: TCG by default.  KVM only when LT_ACCEL=kvm, or when
-# LT_ACCEL=auto (the default) and a one-time probe (cached per host boot)
-# showed that a KVM guest really boots here.
+# LT_ACCEL=auto (the default) and a one-time probe (cached per host boot
+# in $LT_CACHE/kvm-probe/) showed that a KVM guest really boots here.
 #
 # TCG is single-threaded (both vCPUs take turns on one host thread) unless
 # LT_TCG_THREAD=multi: under multi-threaded TCG the kernel's live text
@@ -93,20 +93,28 @@ watched_boot() { # accel-args...
 tcg_args=(-accel "tcg,thread=${LT_TCG_THREAD:-single}" -cpu max)
 kvm_args=(-accel kvm -cpu host)
 
+# The probe runs once per host boot; guests started at once wait for the
+# first one's answer (a lock, and the answer renamed into place whole).
 kvm_works() {
-	local stamp=$LT_CACHE/kvm-probe.$(cat /proc/sys/kernel/random/boot_id) dir
-	[ -e "$stamp" ] && { [ "$(cat "$stamp")" = yes ]; return; }
-	mkdir -p "$LT_CACHE"
-	dir=$(mktemp -d)
-	cp "$LT_TOP/tests/vm/kvm-probe-run.sh" "$dir/guest-run.sh"
-	if [ -r /dev/kvm ] && (results=$dir tmo=60 boot "${kvm_args[@]}") 2>/dev/null &&
-		grep -q LT-KVM-OK "$dir/console.log"; then
-		echo yes >"$stamp"
-	else
-		echo no >"$stamp"
-	fi
-	rm -rf "$dir"
-	[ "$(cat "$stamp")" = yes ]
+	local dir=$LT_CACHE/kvm-probe stamp answer
+	stamp=$dir/$(cat /proc/sys/kernel/random/boot_id)
+	mkdir -p "$dir" || return 1
+	answer=$({
+		flock 8
+		if [ ! -s "$stamp" ]; then
+			tmp=$(mktemp -d)
+			cp "$LT_TOP/tests/vm/kvm-probe-run.sh" "$tmp/guest-run.sh"
+			if [ -r /dev/kvm ] && (results=$tmp tmo=60 boot "${kvm_args[@]}") 2>/dev/null &&
+				grep -q LT-KVM-OK "$tmp/console.log"; then
+				echo yes
+			else
+				echo no
+			fi | lt_put "$stamp"
+			rm -rf "$tmp"
+		fi
+		cat "$stamp"
+	} 8>>"$dir/.lock")
+	[ "$answer" = yes ]
 }
 
 case ${LT_ACCEL:-auto} in
