@@ -1,15 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# lint.sh - static checks (`make lint`), one TAP line per tool:
-#   sparse (C=2) over our modules, against each kernel line's headers;
-#   the kernel's checkpatch.pl --strict (from Debian's linux-source-6.1)
-#     over our kernel sources;
-#   cppcheck over the userspace tools.
-# A finding fails its tool unless tests/lint-exceptions.txt justifies it:
-# one line "<tool> <file> <regex> # why", the regex matched against the
-# finding's text.
+# lint.sh [CHECK...] - static checks (`make lint`), one TAP line per check:
+#   sparse      sparse (C=2) over our modules, against each kernel line's
+#               headers (LT_KERNEL_LINES);
+#   checkpatch  the kernel's checkpatch.pl --strict (from Debian's
+#               linux-source-6.1) over our kernel sources;
+#   cppcheck    cppcheck over the userspace tools.
+# Default: all three.  A finding fails its check unless
+# tests/lint-exceptions.txt justifies it: one line
+# "<tool> <file> <regex> # why", the regex matched against the finding's text.
+# A check that could not run fails too: its tool missing, its input empty,
+# a kernel line that does not resolve, a tool that ended in error, fewer
+# files checked than given.
 set -u
+set -o pipefail
 . "$(dirname "$0")/vm/common.sh"
 
 exceptions=$LT_TOP/tests/lint-exceptions.txt
@@ -19,7 +24,7 @@ n=0 failed=0
 
 # filter TOOL < findings > unexplained findings ("file:line: text" lines)
 filter() {
-	local tool=$1 line file rest pat ok
+	local tool=$1 line f t pat ok
 	while IFS= read -r line; do
 		ok=0
 		while read -r t f pat; do
@@ -27,68 +32,132 @@ filter() {
 			pat=${pat%%#*}
 			pat=${pat% }
 			case $line in *"$f"*) [[ $line =~ $pat ]] && ok=1 ;; esac
-		done < <(grep -vE '^\s*(#|$)' "$exceptions")
+		done < <(grep -vsE '^\s*(#|$)' "$exceptions")
 		[ $ok = 1 ] || echo "$line"
 	done
 }
 
-result() { # tool findings-file
+result() { # check findings-file what-was-checked
 	n=$((n + 1))
 	if [ -s "$2" ]; then
 		failed=$((failed + 1))
 		echo "not ok $n - $1 ($(wc -l <"$2") findings)"
 		head -n 40 "$2" | sed 's/^/#   /'
 	else
-		echo "ok $n - $1 clean"
+		echo "ok $n - $1 clean ($3)"
 	fi
 }
 
-ksources() {
-	(cd "$LT_TOP" && git ls-files 'tracker/*.[ch]' 'include/*.h' 'probes/*.[ch]' \
-		'probes/**/*.[ch]' 'tests/kmod/*.c' 'tests/kmod/**/*.c' 2>/dev/null ||
-		find tracker include probes tests/kmod -name '*.[ch]') | sort -u
+# A check that could not run: never "clean".
+not_run() { # check why
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $1 (did not run: $2)"
 }
 
-# --- sparse, per kernel line -------------------------------------------------
-for line in $LT_KERNEL_LINES; do
-	kver=$("$LT_TOP/tests/vm/kernel.sh" resolve "$line") || { result "sparse $line" /dev/null; continue; }
-	b=$work/sparse-$line
-	mkdir -p "$b"
-	rsync -a --exclude=/.git --exclude=/build "$LT_TOP/" "$b/"
-	make -C "/lib/modules/$kver/build" M="$b" LT_TEST_MODULES=1 C=2 \
-		modules >"$b/log" 2>&1 ||
-		echo "build failed: $(tail -n 3 "$b/log" | tr '\n' ' ')" >>"$b/log.fail"
-	# Findings in our files only (the kernel's headers are not ours).
-	{ grep -E "^$b/[^ ]+\.[ch]:[0-9]+:[0-9]+: (warning|error)" "$b/log" | sed "s|$b/||"
-	  cat "$b/log.fail" 2>/dev/null; } | filter sparse >"$work/sparse-$line.out"
-	result "sparse on $kver" "$work/sparse-$line.out"
-done
+# Our kernel sources, tracked or new (not ignored).
+ksources() {
+	(cd "$LT_TOP" && { git ls-files --cached --others --exclude-standard \
+		'tracker/*.[ch]' 'include/*.h' 'probes/*.[ch]' 'probes/**/*.[ch]' \
+		'tests/kmod/*.c' 'tests/kmod/**/*.c' 2>/dev/null ||
+		find tracker include probes tests/kmod -name '*.[ch]' 2>/dev/null; }) | sort -u
+}
 
-# --- checkpatch ----------------------------------------------------------------
-cp_dir=$LT_CACHE/checkpatch
-if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
-	tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
-	[ -n "$tarball" ] || lt_die "linux-source-6.1 missing (make lint installs it)"
-	mkdir -p "$cp_dir"
-	tar -xf "$tarball" -C "$cp_dir" --strip-components=1 --wildcards \
-		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-		'*/scripts/const_structs.checkpatch' || lt_die "cannot extract checkpatch"
-fi
-: >"$work/checkpatch.out"
-while read -r f; do
-	"$cp_dir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-		--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f "$LT_TOP/$f" 2>&1 |
-		grep -E '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)' | sed "s|$LT_TOP/||"
-done < <(ksources) | filter checkpatch >"$work/checkpatch.out"
-result "checkpatch --strict on the kernel sources" "$work/checkpatch.out"
+lint_sparse() {
+	local line kver b checked
+	for line in $LT_KERNEL_LINES; do
+		if ! kver=$("$LT_TOP/tests/vm/kernel.sh" resolve "$line" 2>"$work/err"); then
+			not_run "sparse on $line" "cannot resolve the kernel line: $(tail -n 1 "$work/err")"
+			continue
+		fi
+		command -v sparse >/dev/null || { not_run "sparse on $kver" "sparse is not installed"; continue; }
+		[ -e "/lib/modules/$kver/build/Makefile" ] ||
+			{ not_run "sparse on $kver" "no headers at /lib/modules/$kver/build"; continue; }
+		b=$work/sparse-$line
+		mkdir -p "$b"
+		rsync -a --exclude=/.git --exclude=/build "$LT_TOP/" "$b/" ||
+			{ not_run "sparse on $kver" "cannot copy the tree"; continue; }
+		make -C "/lib/modules/$kver/build" M="$b" LT_TEST_MODULES=1 C=2 \
+			modules >"$b/log" 2>&1 ||
+			echo "build failed: $(tail -n 3 "$b/log" | tr '\n' ' ')" >>"$b/log.fail"
+		# kbuild prints "CHECK <file>" for each file sparse checks.
+		checked=$(grep -cE '^ +CHECK +' "$b/log")
+		[ "$checked" -gt 0 ] || echo "sparse checked no file (log: $(tail -n 2 "$b/log" | tr '\n' ' '))" >>"$b/log.fail"
+		# Findings in our files only (the kernel's headers are not ours).
+		{ grep -E "^$b/[^ ]+\.[ch]:[0-9]+:[0-9]+: (warning|error)" "$b/log" | sed "s|$b/||" |
+			filter sparse
+		  cat "$b/log.fail" 2>/dev/null; } >"$work/sparse-$line.out"
+		result "sparse on $kver" "$work/sparse-$line.out" "$checked files"
+	done
+}
 
-# --- cppcheck -------------------------------------------------------------------
-if ls "$LT_TOP"/tools/*.c >/dev/null 2>&1; then
-	cppcheck --quiet --enable=warning,style,performance,portability --std=c11 \
+# checkpatch.pl and its data files, extracted once into the cache (into a
+# directory of this run's own, renamed into place: runs at once are safe).
+checkpatch_script() {
+	local cp_dir=$LT_CACHE/checkpatch tarball tmp
+	if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
+		tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+		[ -n "$tarball" ] || { echo "linux-source-6.1 is not installed (make lint installs it)"; return 1; }
+		mkdir -p "$LT_CACHE"
+		tmp=$(mktemp -d "$cp_dir.XXXXXX") || return 1
+		if ! tar -xf "$tarball" -C "$tmp" --strip-components=1 --wildcards \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch'; then
+			rm -rf "$tmp"
+			echo "cannot extract checkpatch.pl from $tarball"
+			return 1
+		fi
+		chmod 0755 "$tmp"
+		# Another run may have won: keep its copy.
+		mv -T "$tmp" "$cp_dir" 2>/dev/null || rm -rf "$tmp"
+	fi
+	echo "$cp_dir/scripts/checkpatch.pl"
+}
+
+lint_checkpatch() {
+	local cp f rc files=0
+	cp=$(checkpatch_script) || { not_run "checkpatch --strict on the kernel sources" "$cp"; return; }
+	ksources >"$work/ksources"
+	[ -s "$work/ksources" ] ||
+		{ not_run "checkpatch --strict on the kernel sources" "no kernel source found in $LT_TOP"; return; }
+	: >"$work/checkpatch.raw" && : >"$work/checkpatch.fail"
+	while read -r f; do
+		files=$((files + 1))
+		"$cp" --strict --no-tree --terse --show-types \
+			--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f "$LT_TOP/$f" >"$work/cp.out" 2>&1
+		rc=$?
+		# 0: clean, 1: findings; anything else: it did not check the file.
+		[ $rc -le 1 ] || echo "$f: checkpatch.pl failed (exit $rc): $(tail -n 1 "$work/cp.out")" >>"$work/checkpatch.fail"
+		grep -E '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)' "$work/cp.out" | sed "s|$LT_TOP/||" >>"$work/checkpatch.raw"
+	done <"$work/ksources"
+	{ filter checkpatch <"$work/checkpatch.raw"; cat "$work/checkpatch.fail"; } >"$work/checkpatch.out"
+	result "checkpatch --strict on the kernel sources" "$work/checkpatch.out" "$files files"
+}
+
+lint_cppcheck() {
+	local name="cppcheck on tools/" files checked
+	command -v cppcheck >/dev/null || { not_run "$name" "cppcheck is not installed"; return; }
+	files=$(find "$LT_TOP/tools" -name '*.c' 2>/dev/null | wc -l)
+	[ "$files" -gt 0 ] || { not_run "$name" "no C file under $LT_TOP/tools"; return; }
+	if ! cppcheck --enable=warning,style,performance,portability --std=c11 \
 		--error-exitcode=0 --inline-suppr --template='{file}:{line}: {severity}: {message} [{id}]' \
-		-I "$LT_TOP/tools" "$LT_TOP/tools" 2>&1 | sed "s|$LT_TOP/||" |
-		grep -E '^[^ ]+:[0-9]+: ' | filter cppcheck >"$work/cppcheck.out"
-	result "cppcheck on tools/" "$work/cppcheck.out"
-fi
+		-I "$LT_TOP/tools" "$LT_TOP/tools" >"$work/cppcheck.log" 2>&1; then
+		not_run "$name" "cppcheck failed: $(tail -n 1 "$work/cppcheck.log")"
+		return
+	fi
+	# Without --quiet, cppcheck names each file it checks.
+	checked=$(grep -cE '^Checking .* \.\.\.$' "$work/cppcheck.log")
+	{ sed "s|$LT_TOP/||" "$work/cppcheck.log" | grep -E '^[^ ]+:[0-9]+: ' | filter cppcheck
+	  [ "$checked" -ge "$files" ] || echo "cppcheck checked $checked of $files files"; } >"$work/cppcheck.out"
+	result "$name" "$work/cppcheck.out" "$checked files"
+}
+
+checks=("$@")
+[ ${#checks[@]} = 0 ] && checks=(sparse checkpatch cppcheck)
+for c in "${checks[@]}"; do
+	case $c in
+	sparse | checkpatch | cppcheck) "lint_$c" ;;
+	*) lt_die "unknown check '$c' (known: sparse checkpatch cppcheck)" ;;
+	esac
+done
 echo "1..$n"
 [ $failed = 0 ]
