@@ -11,7 +11,8 @@ flushed at once), then runs.
   hog CPU PRIO BUSY_MS              SCHED_FIFO PRIO on CPU, spins BUSY_MS
                                     (comm lt_hog)
   pipe DELAY_MS                     thread lt_reader blocks on a pipe read;
-                                    thread lt_writer writes after DELAY_MS
+                                    thread lt_writer, once it sees it
+                                    blocked, sleeps DELAY_MS and writes
   nanosleep MS                      one nanosleep(2) of MS (comm lt_sleeper)
   wakers THREADS SECONDS            THREADS threads sleeping 1 ms in a loop
                                     (many concurrent wakeups; comm lt_waker)
@@ -23,7 +24,8 @@ import threading
 import time
 
 PR_SET_NAME = 15
-SYS_NANOSLEEP = 35  # x86_64
+SYS_READ = 0  # x86_64
+SYS_NANOSLEEP = 35
 
 libc = ctypes.CDLL(None, use_errno=True)
 
@@ -59,6 +61,16 @@ def hog(cpu, prio, busy_ms):
         pass
 
 
+def blocked_in_read(tid):
+    """True when thread tid of this process sleeps in read(2)."""
+    task = f"/proc/self/task/{tid}/"
+    with open(task + "stat") as f:
+        state = f.read().rsplit(")", 1)[1].split()[0]
+    with open(task + "syscall") as f:
+        nr = f.read().split()[0]
+    return state == "S" and nr == str(SYS_READ)
+
+
 def pipe(delay_ms):
     rfd, wfd = os.pipe()
     ready = threading.Event()
@@ -74,6 +86,11 @@ def pipe(delay_ms):
         set_name("lt_writer")
         tids["writer_tid"] = threading.get_native_id()
         ready.wait()
+        # The reader's off-CPU time must hold the whole delay (a sleep on
+        # CLOCK_MONOTONIC, the tracker's clock): start it once the reader
+        # has blocked.
+        while not blocked_in_read(tids["reader_tid"]):
+            time.sleep(0.001)
         time.sleep(int(delay_ms) / 1000)
         os.write(wfd, b"x")
 
