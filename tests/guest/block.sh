@@ -16,6 +16,8 @@ TRACE=/sys/kernel/tracing/trace
 DEV=/dev/nullb0
 COUNT=5
 
+# 22 assertions of this script, and those of the shared trk_* checks.
+tap_plan $((22 + $(trk_shared_plan)))
 tap_ok "modprobe null_blk (irqmode=2, ${COMPLETION_MS} ms completions)" \
 	modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=$((COMPLETION_MS * 1000000))
 for i in 1 2 3 4 5; do [ -b $DEV ] && break; sleep 0.5; done

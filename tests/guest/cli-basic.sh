@@ -10,6 +10,8 @@
 trap lt_tools_cleanup EXIT
 P=/proc/latency_tracker/wakeup
 
+# 30 assertions, and 2 for each of the 8 bad inputs.
+tap_plan $((30 + 2 * 8))
 tap_ok "tools built on the host" lt_tools_built || tap_done
 msg=$("$LTC" list 2>&1)
 tap_is "no core module: exit 1" "$?" 1

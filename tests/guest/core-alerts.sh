@@ -11,7 +11,10 @@
 
 D=/proc/latency_tracker/lt_core_test
 RING=64
+PY_CHECKS=25	# the check() calls of the reader program below
 
+# 2 loads, the reader program's checks and its exit, the blocked reader.
+tap_plan $((2 + PY_CHECKS + 1 + 4))
 tap_ok "insmod latency_tracker" lt_load latency_tracker
 tap_ok "insmod lt_core_test selftest=0 alert_records=$RING" \
 	lt_load lt_core_test selftest=0 alert_records=$RING
@@ -217,18 +220,9 @@ check(len(wakes) == 2, "rate limited: the 3 later alerts in one wakeup")
 knob("wakeup_interval", 0)
 os.close(fd)
 PY
-echo "python exit $?" >> /tmp/core-alerts.out
-
-while IFS= read -r line; do
-	case $line in
-	"PASS "*) tap_ok "${line#PASS }" true ;;
-	"FAIL "*) tap_ok "${line#FAIL }" false ;;
-	"# "*) tap_diag "${line#\# }" ;;
-	"python exit 0") ;;
-	*) tap_diag "$line" ;;
-	esac
-done < /tmp/core-alerts.out
-tap_ok "reader program ran to the end" grep -q "^python exit 0$" /tmp/core-alerts.out
+py_rc=$?
+tap_results $PY_CHECKS /tmp/core-alerts.out
+tap_is "reader program ran to the end" "$py_rc" 0
 
 # A blocked reader is released when the tracker is destroyed.
 rm -f /tmp/core-alerts.open

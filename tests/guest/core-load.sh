@@ -4,7 +4,9 @@
 # (root only), and unloads clean, several times in a row.
 . tests/guest/lib.sh
 
-for round in 1 2 3; do
+ROUNDS=3
+tap_plan $((ROUNDS * 6 + 1))
+for round in $(seq $ROUNDS); do
 	tap_ok "round $round: insmod latency_tracker" lt_load latency_tracker
 	tap_ok "round $round: module listed" lt_loaded latency_tracker
 	tap_ok "round $round: /proc/latency_tracker is a directory" test -d /proc/latency_tracker

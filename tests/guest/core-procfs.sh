@@ -37,25 +37,12 @@ load_fails() { ! lt_load "$@" 2>/dev/null; }
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' $D/stats; }
 ctl() { echo "$*" > $D/ctl; }
 
-tap_ok "insmod latency_tracker" lt_load latency_tracker
-tap_ok "insmod lt_core_test selftest=0" lt_load lt_core_test selftest=0
-
-# Modes and owner.
-tap_is "directory mode" "$(stat -c '%a %u %g' $D)" "500 0 0"
-for f in threshold timeout wakeup_interval enable; do
-	tap_is "$f: mode 0600, root" "$(stat -c '%a %u %g' $D/$f)" "600 0 0"
-done
-for f in stats histogram alerts; do
-	tap_is "$f: mode 0400, root" "$(stat -c '%a %u %g' $D/$f)" "400 0 0"
-done
-
-# Defaults.
-tap_is "threshold default (module parameter)" "$(cat $D/threshold)" 1000000
-tap_is "timeout default" "$(cat $D/timeout)" 0
-tap_is "wakeup_interval default" "$(cat $D/wakeup_interval)" 1000000000
-tap_is "enable default" "$(cat $D/enable)" 1
+KNOBS=(threshold timeout wakeup_interval enable)	# mode 0600
+READ_ONLY=(stats histogram alerts)			# mode 0400
+BAD_PARAMS=(threshold=0 timeout=5 max_events=0 threshold=1000000000001)
 
 # Bad writes: EINVAL and the value unchanged.  Good writes take effect.
+# (The list is made first: its length is part of the plan.)
 declare -A value=([threshold]=1000000 [timeout]=0 [wakeup_interval]=1000000000 [enable]=1)
 args=() descs=() wants=()
 bad() { # file data desc
@@ -69,7 +56,7 @@ good() { # file data want
 	wants+=("0 $3")
 	value[$1]=$3
 }
-for f in threshold timeout wakeup_interval enable; do
+for f in "${KNOBS[@]}"; do
 	bad $f 'abc' abc
 	bad $f '-5' -5
 	bad $f '18446744073709551616' 2^64
@@ -101,6 +88,31 @@ good wakeup_interval 60000000000 60000000000
 good wakeup_interval 1000000000 1000000000
 good threshold 1000000 1000000
 bad threshold 5x 'trailing garbage, after good writes'
+
+# Loads 2, modes 1 + files, defaults 4, writes, enable 6, events 6,
+# stats 4, histogram 3, non-root 6, rmmod 1, parameters 2 each, good
+# parameters and unloads 5.
+tap_plan $((2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 4 + 3 +
+	6 + 1 + 2 * ${#BAD_PARAMS[@]} + 5))
+tap_ok "insmod latency_tracker" lt_load latency_tracker
+tap_ok "insmod lt_core_test selftest=0" lt_load lt_core_test selftest=0
+
+# Modes and owner.
+tap_is "directory mode" "$(stat -c '%a %u %g' $D)" "500 0 0"
+for f in "${KNOBS[@]}"; do
+	tap_is "$f: mode 0600, root" "$(stat -c '%a %u %g' $D/$f)" "600 0 0"
+done
+for f in "${READ_ONLY[@]}"; do
+	tap_is "$f: mode 0400, root" "$(stat -c '%a %u %g' $D/$f)" "400 0 0"
+done
+
+# Defaults.
+tap_is "threshold default (module parameter)" "$(cat $D/threshold)" 1000000
+tap_is "timeout default" "$(cat $D/timeout)" 0
+tap_is "wakeup_interval default" "$(cat $D/wakeup_interval)" 1000000000
+tap_is "enable default" "$(cat $D/enable)" 1
+
+# The writes, in one python run.
 mapfile -t got < <(writes "${args[@]}")
 for i in "${!args[@]}"; do
 	tap_is "${descs[$i]}" "${got[$i]}" "${wants[$i]}"
@@ -163,10 +175,11 @@ tap_ok "non-root cannot list the tracker directory" \
 tap_ok "rmmod lt_core_test" lt_unload lt_core_test
 
 # Module parameters use the same bounds; the failure names the parameter.
-for p in threshold=0 timeout=5 max_events=0 threshold=1000000000001; do
+for p in "${BAD_PARAMS[@]}"; do
+	mark=$(kmsg_mark)
 	tap_ok "insmod with $p fails" load_fails lt_core_test selftest=0 $p
-	tap_ok "dmesg names the parameter ($p)" \
-		bash -c "dmesg | grep -q 'lt_core_test: invalid ${p%%=*}=${p#*=} '"
+	tap_ok "the kernel log names the parameter ($p)" \
+		grep -q "lt_core_test: invalid ${p%%=*}=${p#*=} " <<<"$(kmsg_since "$mark")"
 done
 tap_ok "insmod with good parameters" \
 	lt_load lt_core_test selftest=0 threshold=5000000 timeout=2000000 max_events=64

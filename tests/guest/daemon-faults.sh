@@ -14,6 +14,7 @@ out=$LT_WORK/snapshots
 log=$LT_WORK/daemon.json
 conf=$LT_WORK/ltd.conf
 
+tap_plan 33
 tap_ok "tools built on the host" lt_tools_built || tap_done
 tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
 

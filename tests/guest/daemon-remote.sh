@@ -11,6 +11,7 @@ trap lt_tools_cleanup EXIT
 relay_out=$LT_WORK/relayd
 log=$LT_WORK/daemon.json
 
+tap_plan 12
 tap_ok "tools built on the host" lt_tools_built || tap_done
 tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
 tap_ok "lttng-relayd starts on loopback" bash -c "

@@ -17,7 +17,10 @@ THRESHOLD=250000000	# 250 ms: above TCG scheduling noise
 HOG_MS=600
 out=$LT_WORK/snapshots
 log=$LT_WORK/daemon.json
+RATE_VICTIMS=3		# outliers at once for the rate limit
 
+# 34 assertions, and one per victim of the rate limit part.
+tap_plan $((34 + RATE_VICTIMS))
 tap_ok "tools built on the host" lt_tools_built || tap_done
 tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
 tap_ok "lttng-sessiond starts" sessiond_start
@@ -81,13 +84,14 @@ tap_ok "removals logged" log_has "$log" '"type":"removed"'
 # --- rate limit: 3 outliers at once ---
 sleep 1.5
 mark=$(wc -l <"$log")
-pids=$(outlier $HOG_MS 3)
+mapfile -t pids < <(outlier $HOG_MS $RATE_VICTIMS)
 sleep 2
 new=$(tail -n "+$((mark + 1))" "$log")
 valerts=""
-for p in $pids; do
+for ((i = 0; i < RATE_VICTIMS; i++)); do
+	p=${pids[i]:-none}
 	a=$(grep "\"type\":\"alert\".*\"pid\":$p," <<<"$new" | head -n 1)
-	tap_ok "alert of victim $p logged" test -n "$a"
+	tap_ok "alert of victim $((i + 1)) ($p) logged" test -n "$a"
 	valerts+="$a"$'\n'
 done
 ts=$(sed -n 's/.*"ts":\([0-9]*\),"tracker".*/\1/p' <<<"$valerts" | sort -n)

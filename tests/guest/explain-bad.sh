@@ -18,6 +18,8 @@ bad() {
 	tap_is "$desc: one line on stderr" "$(wc -l <"$EX_WORK/err")" 1
 }
 
+# 8 assertions, and 2 for each of the 8 bad inputs.
+tap_plan $((8 + 2 * 8))
 tap_ok "explain is built" ex_built || tap_done
 bad "a file, not a directory" /etc/hostname
 mkdir -p "$EX_WORK/empty"

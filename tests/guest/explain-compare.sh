@@ -9,6 +9,7 @@
 . tests/guest/explain-progs/guest.inc
 trap ex_cleanup EXIT
 
+tap_plan 11
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 tap_ok "snapshot session started" ex_session_start cmp

@@ -17,6 +17,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+tap_plan 16
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 lt_load latency_tracker && lt_load latency_tracker_wakeup threshold=100000000

@@ -15,6 +15,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
+tap_plan 12
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 tap_ok "null_blk loaded (timer completion after 100 ms)" \

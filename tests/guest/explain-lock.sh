@@ -9,6 +9,7 @@
 . tests/guest/explain-progs/guest.inc
 trap ex_cleanup EXIT
 
+tap_plan 17
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 tap_ok "snapshot session started" ex_session_start lock
@@ -52,6 +53,8 @@ tap_ok "text tree: futex -> ex_holder [$H]" grep -qE "^ *[|\`]- ex_holder \[$H\]
 tap_ok "DOT graph written" grep -q '^digraph' "$EX_WORK/out/explain-1.dot"
 if command -v dot >/dev/null; then
 	tap_ok "SVG rendered" grep -q '<svg' "$EX_WORK/out/explain-1.svg"
+else
+	tap_skip 1 "SVG rendering: graphviz's dot not installed"
 fi
 "$EXPLAIN" "$snap" --tid "$W" --at "$E" --window $((E - S)) --format dot >"$EX_WORK/stdout.dot"
 tap_ok "--format dot on stdout" grep -q '^digraph' "$EX_WORK/stdout.dot"

@@ -3,12 +3,32 @@
 # lib.sh - helpers for guest test scripts (sourced).  A guest test runs as
 # root in the QEMU guest with cwd = the repo top, LT_KO_DIR = the tree copy
 # holding our built modules, LT_KVER = the kernel version.  It prints TAP on
-# stdout and ends with tap_done.
+# stdout: tap_plan N before its first assertion, then exactly N assertions
+# (tap_skip for those a kernel line cannot run), then tap_done.  The plan
+# is fixed before anything runs, so a test that silently stops short or
+# skips assertions fails.
 
 _tap_n=0
 _tap_failed=0
+_tap_plan=
+_tap_misuse=0
+
+# tap_plan N: the number of assertions this test makes; the first TAP line.
+tap_plan() {
+	if [ -n "$_tap_plan" ] || [ $_tap_n != 0 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
+		echo "# tap_plan $1: must be called once, with a count, before any assertion"
+		_tap_misuse=1
+		return 1
+	fi
+	_tap_plan=$1
+	echo "1..$1"
+}
 
 _tap_result() { # status desc
+	if [ -z "$_tap_plan" ] && [ $_tap_misuse = 0 ]; then
+		echo "# assertion before tap_plan"
+		_tap_misuse=1
+	fi
 	_tap_n=$((_tap_n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $_tap_n - $2"
@@ -47,9 +67,49 @@ tap_cmp() {
 
 tap_diag() { echo "# $*"; }
 
+# tap_skip COUNT REASON: COUNT planned assertions that cannot run here (a
+# feature this kernel line lacks); each counts as run, "ok N # SKIP".
+tap_skip() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		_tap_n=$((_tap_n + 1))
+		echo "ok $_tap_n # SKIP $2"
+	done
+}
+
+# tap_results N FILE: the "PASS what" / "FAIL what" lines of a program's
+# results as exactly N assertions ("# " lines pass as diagnostics).
+# Results beyond N are shown, missing ones fail; returns non-zero unless
+# FILE held N results and nothing else.
+tap_results() {
+	local want=$1 file=$2 line n=0 other=0 i
+	while IFS= read -r line; do
+		case $line in
+		"PASS "* | "FAIL "*)
+			n=$((n + 1))
+			if [ $n -le "$want" ]; then
+				[ "${line%% *}" = PASS ]
+				_tap_result $? "${line#* }"
+			else
+				tap_diag "result beyond the $want planned: $line"
+			fi ;;
+		"# "*) echo "$line" ;;
+		*) other=$((other + 1)); tap_diag "unexpected line: $line" ;;
+		esac
+	done <"$file"
+	for ((i = n + 1; i <= want; i++)); do
+		_tap_result 1 "result $i of $want missing from $file"
+	done
+	[ $n = "$want" ] && [ $other = 0 ] ||
+		{ tap_diag "$file: $n results (planned $want), $other other lines"; return 1; }
+}
+
+# tap_done: ends the test; fails unless the plan was declared and exactly
+# that many assertions ran, none of them failing.
 tap_done() {
-	echo "1..$_tap_n"
-	[ $_tap_failed = 0 ]
+	echo "# ran $_tap_n of ${_tap_plan:-?} planned"
+	[ -n "$_tap_plan" ] && [ "$_tap_n" = "$_tap_plan" ] &&
+		[ $_tap_misuse = 0 ] && [ $_tap_failed = 0 ]
 	exit $?
 }
 
@@ -72,3 +132,22 @@ lt_load() {
 lt_unload() { rmmod "$1"; }
 
 lt_loaded() { grep -q "^$1 " /proc/modules; }
+
+# The kernel log as records: a mark before an action, then the messages
+# logged after it, whatever the ring held before (the log is never
+# cleared: the harness reads all of it).  /dev/kmsg gives one record per
+# read, "PRIO,SEQ,TS,FLAGS;MESSAGE" (continuation lines start with a
+# blank); iflag=nonblock ends the read at the newest record.
+_kmsg() { dd if=/dev/kmsg iflag=nonblock bs=64k status=none 2>/dev/null; }
+
+# kmsg_mark: the sequence number of the newest kernel log record.
+kmsg_mark() {
+	_kmsg | awk -F'[,;]' '/^[0-9]/ { s = $2 } END { print s + 0 }'
+}
+
+# kmsg_since MARK: the messages of the records logged after MARK.
+kmsg_since() {
+	_kmsg | awk -v m="$1" '/^[0-9]/ {
+		split($0, h, ",")
+		if (h[2] + 0 > m + 0) print substr($0, index($0, ";") + 1) }'
+}

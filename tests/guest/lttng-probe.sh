@@ -9,11 +9,15 @@
 . tests/guest/lttng.inc
 trap lt_tools_cleanup EXIT
 
+EVENTS="wakeup offcpu syscall block"
+
+# 14 assertions, and one per event of the probe.
+tap_plan $((14 + $(wc -w <<<"$EVENTS")))
 tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
 tap_ok "lttng-sessiond starts with --extra-kmod-probes=latency_tracker" sessiond_start
 tap_ok "lttng-probe-latency_tracker loaded by sessiond" lt_loaded lttng_probe_latency_tracker
 events=$(lttng list -k 2>&1)
-for e in wakeup offcpu syscall block; do
+for e in $EVENTS; do
 	tap_ok "lttng list -k shows latency_tracker_$e" grep -q "latency_tracker_$e " <<<"$events"
 done
 

@@ -24,6 +24,8 @@ PIPE_MS=800
 TP=/sys/kernel/tracing/events/latency_tracker/offcpu
 TRACE=/sys/kernel/tracing/trace
 
+# 30 assertions of this script, and those of the shared trk_* checks.
+tap_plan $((30 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 echo 1 >$TP/enable && echo >$TRACE
 

@@ -11,12 +11,14 @@
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # A raw x86-64 kernel address: 16 hex digits starting with ffff.
 RAW_PTR='(0x)?ffff[0-9a-f]{12}'
+TRACKERS=(wakeup offcpu syscalls block)
 
+# 14 assertions, and a load and an unload per tracker.
+tap_plan $((14 + 2 * ${#TRACKERS[@]}))
 tap_ok "load latency_tracker" lt_load latency_tracker
 tap_ok "load lt_core_test" lt_load lt_core_test selftest=0
-for m in wakeup offcpu syscalls block; do
-	lt_ko latency_tracker_$m >/dev/null 2>&1 &&
-		tap_ok "load latency_tracker_$m" lt_load latency_tracker_$m threshold=1000000
+for m in "${TRACKERS[@]}"; do
+	tap_ok "load latency_tracker_$m" lt_load latency_tracker_$m threshold=1000000
 done
 
 # --- modes and ownership -------------------------------------------------------
@@ -83,8 +85,8 @@ after=$(mem)
 tap_diag "Slab+VmallocUsed: $before kB before, $after kB after 100 readers, 10000 alerts, 2000 writes"
 tap_cmp "kernel memory grew by less than 4 MiB" "$((after - before))" -lt 4096
 
-for m in block syscalls offcpu wakeup; do
-	lt_loaded latency_tracker_$m && tap_ok "unload latency_tracker_$m" lt_unload latency_tracker_$m
+for m in "${TRACKERS[@]}"; do
+	tap_ok "unload latency_tracker_$m" lt_unload latency_tracker_$m
 done
 tap_ok "unload lt_core_test" lt_unload lt_core_test
 tap_ok "unload latency_tracker" lt_unload latency_tracker

@@ -14,7 +14,11 @@ SLEEP_MS=600
 TP=/sys/kernel/tracing/events/latency_tracker/syscall
 TRACE=/sys/kernel/tracing/trace
 F=/proc/latency_tracker/syscalls/filter_tgid
+FILTER_BAD=(abc -1 0 "1 2" 99999999 "+5" " 5" "5x")
 
+# 29 assertions of this script, one per refused filter_tgid, and those of
+# the shared trk_* checks.
+tap_plan $((29 + ${#FILTER_BAD[@]} + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_is "filter_tgid empty by default" "$(cat $F)" ""
 echo 1 >$TP/enable && echo >$TRACE
@@ -63,7 +67,7 @@ wait $child
 trk_reader_stop 0.5
 tap_is "no alert for the child" "$(grep -c " tgid=$child " "$alerts")" 0
 tap_cmp "alert for the shell itself (waiting)" "$(grep -c " tgid=$$ " "$alerts")" -ge 1
-for bad in abc -1 0 "1 2" 99999999 "+5" " 5" "5x"; do
+for bad in "${FILTER_BAD[@]}"; do
 	tap_ok "filter_tgid '$bad' refused" trk_refuse filter_tgid "$bad"
 done
 tap_ok "non-root cannot read filter_tgid" bash -c "! $NOBODY cat $F >/dev/null 2>&1"

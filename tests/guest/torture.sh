@@ -25,6 +25,7 @@ secs=${LTG_TORTURE_SECONDS:-$secs_default}
 seed=${LTG_SEED:-$(date +%s)}
 RANDOM=$seed
 tap_diag "seed $seed, $secs s"
+tap_plan 6
 if [ -w $kmemleak ]; then
 	echo scan >$kmemleak
 	echo clear >$kmemleak # forget what was there before the test
@@ -46,11 +47,8 @@ for inst in $tr $tr/instances/lt_torture; do
 	for ev in $TP_EVENTS; do echo 1 >$inst/events/$ev/enable; done
 done
 
-trackers=()
-for m in wakeup offcpu syscalls block; do
-	lt_ko latency_tracker_$m >/dev/null 2>&1 && trackers+=(latency_tracker_$m)
-done
-trackers+=(lt_core_test)
+trackers=(latency_tracker_wakeup latency_tracker_offcpu latency_tracker_syscalls
+	latency_tracker_block lt_core_test)
 
 # Workload on both CPUs for the whole run, at a lower priority than this
 # script: the point is to load modules and flip knobs while the CPUs are
@@ -167,6 +165,6 @@ if [ -w $kmemleak ]; then
 	[ -z "$leaks" ] || echo "$leaks" | head -n 40 | sed 's/^/#   /'
 	tap_is "kmemleak reports nothing after unloading" "$(echo "$leaks" | grep -c unreferenced)" 0
 else
-	tap_diag "kmemleak not available on this kernel (the debug kernel has it)"
+	tap_skip 1 "kmemleak: not in this kernel (the debug kernel has it)"
 fi
 tap_done

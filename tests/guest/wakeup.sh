@@ -14,6 +14,8 @@ HOG_MS=500
 THRESHOLD=150000000		# 150 ms: above emulation hiccups
 PERIOD_MS=20
 
+# 21 assertions of this script, and those of the shared trk_* checks.
+tap_plan $((21 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_ok "/proc/latency_tracker/wakeup exists" test -d "$(trk_dir)"
 tap_is "threshold from the module parameter" "$(cat "$(trk_dir)/threshold")" $THRESHOLD

@@ -9,6 +9,18 @@ NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 
 trk_dir() { echo "/proc/latency_tracker/$TRK"; }
 
+# Module parameters every tracker must refuse (trk_bad_params).
+TRK_BAD_PARAMS=(threshold=0 timeout=5 max_events=0 threshold=-1 threshold=abc)
+TRK_FILES="threshold timeout wakeup_interval enable stats histogram alerts"
+
+# trk_shared_plan: the number of assertions of trk_common_checks,
+# trk_bad_params, trk_rounds and trk_tiny_pool together (every tracker
+# test runs the four), for the test's plan; TRK_EXTRA_FILES set first.
+trk_shared_plan() {
+	local files=($TRK_FILES $TRK_EXTRA_FILES)
+	echo $(( (${#files[@]} + 10) + 3 * ${#TRK_BAD_PARAMS[@]} + 1 + 3 ))
+}
+
 # trk_load [PARAM=VALUE...]: the core (if needed) and the tracker module.
 trk_load() {
 	lt_loaded latency_tracker || lt_load latency_tracker || return 1
@@ -81,7 +93,7 @@ trk_refuse() {
 trk_common_checks() {
 	local d f mode
 	d=$(trk_dir)
-	for f in threshold timeout wakeup_interval enable stats histogram alerts $TRK_EXTRA_FILES; do
+	for f in $TRK_FILES $TRK_EXTRA_FILES; do
 		mode=$(stat -c %a "$d/$f" 2>/dev/null)
 		tap_is "$TRK: $f is root-only" "$(( 0${mode:-777} & 077 ))" 0
 	done
@@ -100,14 +112,16 @@ trk_common_checks() {
 		bash -c "! $NOBODY sh -c 'echo 1000 >$d/threshold' 2>/dev/null"
 }
 
-# Bad module parameters: the load fails and dmesg names the parameter.
+# Bad module parameters: the load fails and the kernel log names the
+# parameter (in what it logged after the insmod).
 trk_bad_params() {
-	local p
+	local p mark
 	trk_unload
-	for p in threshold=0 timeout=5 max_events=0 threshold=-1 threshold=abc; do
+	for p in "${TRK_BAD_PARAMS[@]}"; do
+		mark=$(kmsg_mark)
 		tap_ok "$TRK: insmod $p refused" bash -c "! lt_load $TRK_MOD $p 2>/dev/null"
-		tap_ok "$TRK: dmesg names ${p%%=*}" \
-			bash -c "dmesg | tail -n 5 | grep -q '$TRK_MOD.*${p%%=*}'"
+		tap_ok "$TRK: the kernel log names ${p%%=*}" \
+			grep -q "$TRK_MOD.*${p%%=*}" <<<"$(kmsg_since "$mark")"
 		tap_ok "$TRK: not loaded after $p" bash -c "! lt_loaded $TRK_MOD"
 	done
 }
