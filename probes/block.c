@@ -18,6 +18,7 @@
 #include <linux/module.h>
 #include <trace/events/block.h>
 
+#include <lt_records/block.h>
 #include "probe_common.h"
 #include "lt_trace.h"
 
@@ -33,22 +34,6 @@ enum lt_block_out {
 	LT_BLOCK_OUT_REQUEUE,
 };
 
-enum lt_block_op {
-	LT_BLOCK_OP_READ,
-	LT_BLOCK_OP_WRITE,
-	LT_BLOCK_OP_FLUSH,
-	LT_BLOCK_OP_DISCARD,
-	LT_BLOCK_OP_OTHER,
-};
-
-static const char *const lt_block_op_names[] = {
-	[LT_BLOCK_OP_READ] = "read",
-	[LT_BLOCK_OP_WRITE] = "write",
-	[LT_BLOCK_OP_FLUSH] = "flush",
-	[LT_BLOCK_OP_DISCARD] = "discard",
-	[LT_BLOCK_OP_OTHER] = "other",
-};
-
 struct lt_block_key {
 	u64 sector;
 	u32 dev;
@@ -60,17 +45,9 @@ struct lt_block_priv {
 	u32 op;
 };
 
-/* The alert record's payload. */
-struct lt_block_alert {
-	u64 sector;
-	u32 dev;
-	u32 nr_sectors;
-	u32 op;
-};
-
 static struct lt_probe lt_block;
 
-static u32 lt_block_op(const struct request *rq)
+static u32 lt_block_op_of(const struct request *rq)
 {
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
@@ -102,7 +79,7 @@ static void lt_block_cb(const struct latency_tracker_report *r)
 	const struct lt_block_priv *priv =
 		latency_tracker_event_priv(r->event);
 	const struct lt_block_key *k;
-	struct lt_block_alert a;
+	struct lt_block_record a = { };
 	u32 len;
 
 	/* A requeue is not a completion: no alert. */
@@ -113,29 +90,13 @@ static void lt_block_cb(const struct latency_tracker_report *r)
 	a.sector = k->sector;
 	a.dev = k->dev;
 	a.nr_sectors = priv->nr_sectors;
-	a.op = min_t(u32, priv->op, LT_BLOCK_OP_OTHER);
-	trace_block(r->cause, r->delay_ns, a.dev, a.sector, a.nr_sectors,
-		    lt_block_op_names[a.op]);
+	a.op = priv->op;
+	lt_trace_block(r->cause, r->delay_ns, &a);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 }
 
-static void lt_block_fmt(struct lt_fmt *f, const void *payload, size_t len)
-{
-	const struct lt_block_alert *a = payload;
-	char dev[24];
-
-	if (len != sizeof(*a))
-		return;
-	snprintf(dev, sizeof(dev), "%u:%u", MAJOR(a->dev), MINOR(a->dev));
-	latency_tracker_fmt_str(f, "dev", dev, sizeof(dev));
-	latency_tracker_fmt_u64(f, "sector", a->sector);
-	latency_tracker_fmt_u64(f, "nr_sectors", a->nr_sectors);
-	latency_tracker_fmt_str(f, "op",
-				lt_block_op_names[min_t(u32, a->op,
-							LT_BLOCK_OP_OTHER)],
-				16);
-}
+static LT_RECORD_FMT(lt_block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
 
 static void lt_block_probe_issue(void *data, struct request *rq)
 {
@@ -150,7 +111,7 @@ static void lt_block_probe_issue(void *data, struct request *rq)
 	if (!lt_block_key(rq, &k))
 		return;
 	priv.nr_sectors = blk_rq_sectors(rq);
-	priv.op = lt_block_op(rq);
+	priv.op = lt_block_op_of(rq);
 	latency_tracker_event_in(lt_block.t, &k, sizeof(k), &opts);
 }
 

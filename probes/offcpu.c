@@ -21,6 +21,7 @@
 #include <linux/smp.h>
 #include <trace/events/sched.h>
 
+#include <lt_records/offcpu.h>
 #include "probe_common.h"
 #include "lt_trace.h"
 
@@ -42,36 +43,21 @@ struct lt_offcpu_priv {
 	char waker_comm[TASK_COMM_LEN];
 };
 
-/* The alert record's payload, also the data of a report. */
-struct lt_offcpu_alert {
-	struct lt_task_id task;
-	struct lt_task_id waker;
-	s32 cpu;
-	char state;
-};
-
 static struct lt_probe lt_offcpu;
 static struct lt_reports lt_offcpu_reports;
-
-static void lt_offcpu_trace(u8 cause, u64 delay_ns,
-			    const struct lt_offcpu_alert *a, const char *stack)
-{
-	trace_offcpu(cause, delay_ns, a->task.pid, a->task.tgid, a->task.comm,
-		     a->cpu, a->state, a->waker.pid, a->waker.comm, stack);
-}
 
 /* Report work: tracepoint with the stack as text, then dmesg. */
 static void lt_offcpu_handle(struct lt_report *r)
 {
-	const struct lt_offcpu_alert *a = (const void *)r->data;
+	const struct lt_offcpu_record *a = (const void *)r->data;
 
 	/* A timeout: the task is (maybe) still blocked, take its stack now. */
 	if (r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
-		lt_stack_save_blocked(a->task.pid, r);
-	lt_offcpu_trace(r->cause, r->delay_ns, a, lt_report_stack_text(r));
+		lt_stack_save_blocked(a->pid, r);
+	lt_trace_offcpu(r->cause, r->delay_ns, a, lt_report_stack_text(r));
 	if (!r->print)
 		return;
-	pr_info("%s (%d) %llu us\n", a->task.comm, a->task.pid,
+	pr_info("%s (%d) %llu us\n", a->comm, a->pid,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
 	lt_report_print_stack(r);
 }
@@ -81,18 +67,18 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	const struct lt_offcpu_priv *priv =
 		latency_tracker_event_priv(r->event);
 	struct task_struct *next = r->ctx;
-	struct lt_offcpu_alert a = { };
+	struct lt_offcpu_record a = { };
 	struct lt_report *rep;
 	const pid_t *pid;
 	bool print;
 	u32 len;
 
 	pid = latency_tracker_event_key(r->event, &len);
-	a.task.pid = *pid;
-	a.task.tgid = priv->tgid;
-	memcpy(a.task.comm, priv->comm, TASK_COMM_LEN);
-	a.waker.pid = priv->waker_pid;
-	memcpy(a.waker.comm, priv->waker_comm, TASK_COMM_LEN);
+	a.pid = *pid;
+	a.tgid = priv->tgid;
+	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
+	a.waker_pid = priv->waker_pid;
+	memcpy(a.waker_comm, priv->waker_comm, TASK_COMM_LEN);
 	a.state = priv->state;
 	/* The CPU the task gets back; unknown while it still sleeps. */
 	a.cpu = next ? smp_processor_id() : -1;
@@ -105,12 +91,13 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 		return;
 	rep = lt_report_get(&lt_offcpu_reports);
 	if (!rep) {
-		lt_offcpu_trace(r->cause, r->delay_ns, &a, "");
+		lt_trace_offcpu(r->cause, r->delay_ns, &a, "");
 		return;
 	}
 	rep->cause = r->cause;
 	rep->delay_ns = r->delay_ns;
 	rep->print = print;
+	BUILD_BUG_ON(sizeof(a) > LT_REPORT_DATA);
 	memcpy(rep->data, &a, sizeof(a));
 	/* Switch-in: next has not run yet, the runqueue lock pins it. */
 	if (next)
@@ -119,21 +106,7 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	lt_report_queue(rep);
 }
 
-static void lt_offcpu_fmt(struct lt_fmt *f, const void *payload, size_t len)
-{
-	const struct lt_offcpu_alert *a = payload;
-	char state[2] = { a->state, '\0' };
-
-	if (len != sizeof(*a))
-		return;
-	latency_tracker_fmt_s64(f, "pid", a->task.pid);
-	latency_tracker_fmt_s64(f, "tgid", a->task.tgid);
-	latency_tracker_fmt_str(f, "comm", a->task.comm, TASK_COMM_LEN);
-	latency_tracker_fmt_s64(f, "cpu", a->cpu);
-	latency_tracker_fmt_str(f, "state", state, sizeof(state));
-	latency_tracker_fmt_s64(f, "waker_pid", a->waker.pid);
-	latency_tracker_fmt_str(f, "waker_comm", a->waker.comm, TASK_COMM_LEN);
-}
+static LT_RECORD_FMT(lt_offcpu_fmt, struct lt_offcpu_record, LT_OFFCPU_RECORD)
 
 static void lt_offcpu_probe_switch(void *data, bool preempt,
 				   struct task_struct *prev,

@@ -3,8 +3,8 @@
  * probe_common.h - what the four tracker modules (wakeup, offcpu, syscalls,
  * block) share: module parameters and their checks, the load/unload
  * sequence, their tracepoint tables (probes type-checked at build time),
- * task identities, and the deferred reports that carry a kernel stack from
- * a probe to process context.
+ * and the deferred reports that carry a kernel stack from a probe to
+ * process context.
  *
  * probe_common.c is compiled into each tracker module (see Kbuild).
  *
@@ -81,26 +81,12 @@
 	MODULE_PARM_DESC(max_events,					\
 		"events pending at once; more are dropped (default " #maxev ")")
 
-/**
- * struct lt_task_id - who a task is, copied so that it outlives the task
- * @pid: thread id (global pid namespace).
- * @tgid: process id.
- * @comm: command name, NUL-terminated.
- */
-struct lt_task_id {
-	pid_t pid;
-	pid_t tgid;
-	char comm[TASK_COMM_LEN];
-};
-
-/* Copies @p's identity; no lock, a comm changing meanwhile may mix. */
-static inline void lt_task_id_get(struct lt_task_id *id,
-				  const struct task_struct *p)
+/* Copies @p's comm; no lock, a comm changing meanwhile may mix. */
+static inline void lt_comm_get(char comm[TASK_COMM_LEN],
+			       const struct task_struct *p)
 {
-	id->pid = p->pid;
-	id->tgid = p->tgid;
-	memcpy(id->comm, p->comm, TASK_COMM_LEN);
-	id->comm[TASK_COMM_LEN - 1] = '\0';
+	memcpy(comm, p->comm, TASK_COMM_LEN);
+	comm[TASK_COMM_LEN - 1] = '\0';
 }
 
 struct lt_report;

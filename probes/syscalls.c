@@ -39,6 +39,7 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
+#include <lt_records/syscalls.h>
 #include "probe_common.h"
 #include "lt_trace.h"
 
@@ -62,12 +63,6 @@ struct lt_syscalls_priv {
 	unsigned long entries[LT_STACK_DEPTH];
 };
 
-/* The alert record's payload. */
-struct lt_syscalls_alert {
-	struct lt_task_id task;
-	s32 nr;
-};
-
 enum lt_syscalls_kind {
 	LT_SYSCALLS_REPORT_BLOCKED,	/* switched out while slow: dmesg */
 	LT_SYSCALLS_REPORT_ALERT,	/* the alert's tracepoint */
@@ -75,7 +70,7 @@ enum lt_syscalls_kind {
 
 /* Data of a report. */
 struct lt_syscalls_report {
-	struct lt_syscalls_alert a;
+	struct lt_syscalls_record a;
 	u32 kind;
 };
 
@@ -84,19 +79,11 @@ static struct lt_reports lt_syscalls_reports;
 /* 0: every process; else only this tgid starts events. */
 static u32 lt_filter_tgid;
 
-static void lt_syscalls_trace(u8 cause, u64 delay_ns,
-			      const struct lt_syscalls_alert *a,
-			      const char *stack)
-{
-	trace_syscall(cause, delay_ns, a->task.pid, a->task.tgid, a->task.comm,
-		      a->nr, stack);
-}
-
 static void lt_syscalls_print(const struct lt_report *r,
 			      const struct lt_syscalls_report *d)
 {
 	pr_info("%s (%d) syscall %d blocked, %llu us so far\n",
-		d->a.task.comm, d->a.task.pid, d->a.nr,
+		d->a.comm, d->a.pid, d->a.nr,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
 	lt_report_print_stack(r);
 }
@@ -112,8 +99,8 @@ static void lt_syscalls_handle(struct lt_report *r)
 	}
 	/* A timeout has no saved stack: take it if the task still blocks. */
 	if (!r->nr_entries && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
-		lt_stack_save_blocked(d->a.task.pid, r);
-	lt_syscalls_trace(r->cause, r->delay_ns, &d->a,
+		lt_stack_save_blocked(d->a.pid, r);
+	lt_trace_syscall(r->cause, r->delay_ns, &d->a,
 			  lt_report_stack_text(r));
 	if (r->print && r->nr_entries)
 		lt_syscalls_print(r, d);
@@ -124,7 +111,7 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	struct lt_syscalls_priv *priv =
 		latency_tracker_event_priv(r->event);
 	struct lt_syscalls_report *d;
-	struct lt_syscalls_alert a = { };
+	struct lt_syscalls_record a = { };
 	struct lt_report *rep;
 	unsigned int n;
 	const pid_t *pid;
@@ -132,9 +119,9 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	u32 len;
 
 	pid = latency_tracker_event_key(r->event, &len);
-	a.task.pid = *pid;
-	a.task.tgid = priv->tgid;
-	memcpy(a.task.comm, priv->comm, TASK_COMM_LEN);
+	a.pid = *pid;
+	a.tgid = priv->tgid;
+	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
 	a.nr = priv->nr;
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
@@ -147,13 +134,13 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	if (!print && (!trace_syscall_enabled() ||
 		       (!n && r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD))) {
 		/* No stack to format (or nobody to show it to). */
-		lt_syscalls_trace(r->cause, r->delay_ns, &a, "");
+		lt_trace_syscall(r->cause, r->delay_ns, &a, "");
 		return;
 	}
 	/* Formatting the stack waits for process context. */
 	rep = lt_report_get(&lt_syscalls_reports);
 	if (!rep) {
-		lt_syscalls_trace(r->cause, r->delay_ns, &a, "");
+		lt_trace_syscall(r->cause, r->delay_ns, &a, "");
 		return;
 	}
 	rep->cause = r->cause;
@@ -164,23 +151,14 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	rep->nr_entries = min_t(unsigned int, n, LT_STACK_DEPTH);
 	memcpy(rep->entries, priv->entries,
 	       rep->nr_entries * sizeof(rep->entries[0]));
+	BUILD_BUG_ON(sizeof(*d) > LT_REPORT_DATA);
 	d = (void *)rep->data;
 	d->a = a;
 	d->kind = LT_SYSCALLS_REPORT_ALERT;
 	lt_report_queue(rep);
 }
 
-static void lt_syscalls_fmt(struct lt_fmt *f, const void *payload, size_t len)
-{
-	const struct lt_syscalls_alert *a = payload;
-
-	if (len != sizeof(*a))
-		return;
-	latency_tracker_fmt_s64(f, "pid", a->task.pid);
-	latency_tracker_fmt_s64(f, "tgid", a->task.tgid);
-	latency_tracker_fmt_str(f, "comm", a->task.comm, TASK_COMM_LEN);
-	latency_tracker_fmt_s64(f, "nr", a->nr);
-}
+static LT_RECORD_FMT(lt_syscalls_fmt, struct lt_syscalls_record, LT_SYSCALLS_RECORD)
 
 /* The system call in progress on a CPU that has not left it (see top). */
 struct lt_syscalls_cur {
@@ -288,9 +266,9 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 	memcpy(rep->entries, priv->entries,
 	       rep->nr_entries * sizeof(rep->entries[0]));
 	d = (void *)rep->data;
-	d->a.task.pid = p->pid;
-	d->a.task.tgid = priv->tgid;
-	memcpy(d->a.task.comm, priv->comm, TASK_COMM_LEN);
+	d->a.pid = p->pid;
+	d->a.tgid = priv->tgid;
+	memcpy(d->a.comm, priv->comm, TASK_COMM_LEN);
 	d->a.nr = priv->nr;
 	d->kind = LT_SYSCALLS_REPORT_BLOCKED;
 	lt_report_queue(rep);

@@ -17,6 +17,7 @@
 #include <linux/smp.h>
 #include <trace/events/sched.h>
 
+#include <lt_records/wakeup.h>
 #include "probe_common.h"
 #include "lt_trace.h"
 
@@ -32,15 +33,6 @@ struct lt_wakeup_priv {
 	char waker_comm[TASK_COMM_LEN];
 };
 
-/* The alert record's payload. */
-struct lt_wakeup_alert {
-	struct lt_task_id task;
-	struct lt_task_id waker;
-	struct lt_task_id prev;
-	s32 prio;
-	s32 cpu;
-};
-
 /* What sched_switch tells the callback (event_out's ctx). */
 struct lt_wakeup_switch {
 	struct task_struct *prev;
@@ -54,49 +46,33 @@ static void lt_wakeup_cb(const struct latency_tracker_report *r)
 	const struct lt_wakeup_priv *priv =
 		latency_tracker_event_priv(r->event);
 	const struct lt_wakeup_switch *sw = r->ctx;
-	struct lt_wakeup_alert a = { };
+	struct lt_wakeup_record a = { };
 	const pid_t *pid;
 	u32 len;
 
 	pid = latency_tracker_event_key(r->event, &len);
-	a.task.pid = *pid;
-	a.task.tgid = priv->tgid;
-	memcpy(a.task.comm, priv->comm, TASK_COMM_LEN);
-	a.waker.pid = priv->waker_pid;
-	memcpy(a.waker.comm, priv->waker_comm, TASK_COMM_LEN);
+	a.pid = *pid;
+	a.tgid = priv->tgid;
+	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
+	a.waker_pid = priv->waker_pid;
+	memcpy(a.waker_comm, priv->waker_comm, TASK_COMM_LEN);
 	if (sw) {
 		/* Ended by the switch: the task is next, on this CPU. */
 		a.prio = sw->next->prio;
 		a.cpu = smp_processor_id();
-		lt_task_id_get(&a.prev, sw->prev);
+		a.prev_pid = sw->prev->pid;
+		lt_comm_get(a.prev_comm, sw->prev);
 	} else {
 		/* Timeout: still waiting for a CPU, no prev yet. */
 		a.prio = priv->prio;
 		a.cpu = -1;
 	}
-	trace_wakeup(r->cause, r->delay_ns, a.task.pid, a.task.tgid,
-		     a.task.comm, a.prio, a.cpu, a.waker.pid, a.waker.comm,
-		     a.prev.pid, a.prev.comm);
+	lt_trace_wakeup(r->cause, r->delay_ns, &a);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 }
 
-static void lt_wakeup_fmt(struct lt_fmt *f, const void *payload, size_t len)
-{
-	const struct lt_wakeup_alert *a = payload;
-
-	if (len != sizeof(*a))
-		return;
-	latency_tracker_fmt_s64(f, "pid", a->task.pid);
-	latency_tracker_fmt_s64(f, "tgid", a->task.tgid);
-	latency_tracker_fmt_str(f, "comm", a->task.comm, TASK_COMM_LEN);
-	latency_tracker_fmt_s64(f, "prio", a->prio);
-	latency_tracker_fmt_s64(f, "cpu", a->cpu);
-	latency_tracker_fmt_s64(f, "waker_pid", a->waker.pid);
-	latency_tracker_fmt_str(f, "waker_comm", a->waker.comm, TASK_COMM_LEN);
-	latency_tracker_fmt_s64(f, "prev_pid", a->prev.pid);
-	latency_tracker_fmt_str(f, "prev_comm", a->prev.comm, TASK_COMM_LEN);
-}
+static LT_RECORD_FMT(lt_wakeup_fmt, struct lt_wakeup_record, LT_WAKEUP_RECORD)
 
 static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 {

@@ -5,150 +5,169 @@
  * docs/design.md).  Emitted by the tracker modules from their callbacks;
  * defined (CREATE_TRACE_POINTS) and exported by tracker/events.c.
  *
+ * Each event is generated from its tracker's field table
+ * (include/lt_records/<tracker>.h, see record.h there): cause, delay, the
+ * record's fields, then the tracepoint-only fields (the stack).  This file
+ * says how each kind of field becomes an ftrace field (LT_TP_*).
+ *
  * Arguments are plain values, not task pointers, so that a tracker can emit
- * an event from data it saved earlier (e.g. a timeout on another CPU).
+ * an event from data it saved earlier (e.g. a timeout on another CPU);
+ * lt_trace_<event>() passes them from a record.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM latency_tracker
 
+#ifndef _LT_TRACE_KINDS_H
+#define _LT_TRACE_KINDS_H
+
+#include <lt_records/block.h>
+#include <lt_records/offcpu.h>
+#include <lt_records/syscalls.h>
+#include <lt_records/wakeup.h>
+
+/* The ftrace field of each kind: entry, assignment, printk format, value. */
+#define LT_TP_ENTRY_PID(n)	__field(pid_t, n)
+#define LT_TP_ENTRY_INT(n)	__field(int, n)
+#define LT_TP_ENTRY_U32(n)	__field(u32, n)
+#define LT_TP_ENTRY_U64(n)	__field(u64, n)
+#define LT_TP_ENTRY_COMM(n)	__array(char, n, TASK_COMM_LEN)
+#define LT_TP_ENTRY_CHAR(n)	__field(char, n)
+#define LT_TP_ENTRY_DEV(n)	__field(dev_t, n)
+#define LT_TP_ENTRY_STR(n)	__string(n, n)
+#define LT_TP_ENTRY_ENUM(n)	LT_TP_ENTRY_STR(n)
+
+#define LT_TP_ASSIGN_PID(n)	__entry->n = n
+#define LT_TP_ASSIGN_INT(n)	__entry->n = n
+#define LT_TP_ASSIGN_U32(n)	__entry->n = n
+#define LT_TP_ASSIGN_U64(n)	__entry->n = n
+#define LT_TP_ASSIGN_COMM(n)	strscpy(__entry->n, n, TASK_COMM_LEN)
+#define LT_TP_ASSIGN_CHAR(n)	__entry->n = n
+#define LT_TP_ASSIGN_DEV(n)	__entry->n = n
+#define LT_TP_ASSIGN_STR(n)	lt_assign_str(n, n)
+#define LT_TP_ASSIGN_ENUM(n)	LT_TP_ASSIGN_STR(n)
+
+#define LT_TP_FMT_PID(n)	" " #n "=%d"
+#define LT_TP_FMT_INT(n)	" " #n "=%d"
+#define LT_TP_FMT_U32(n)	" " #n "=%u"
+#define LT_TP_FMT_U64(n)	" " #n "=%llu"
+#define LT_TP_FMT_COMM(n)	" " #n "=%s"
+#define LT_TP_FMT_CHAR(n)	" " #n "=%c"
+#define LT_TP_FMT_DEV(n)	" " #n "=%u:%u"
+#define LT_TP_FMT_STR(n)	" " #n "=%s"
+#define LT_TP_FMT_ENUM(n)	LT_TP_FMT_STR(n)
+
+#define LT_TP_PRINT_PID(n)	, __entry->n
+#define LT_TP_PRINT_INT(n)	, __entry->n
+#define LT_TP_PRINT_U32(n)	, __entry->n
+#define LT_TP_PRINT_U64(n)	, __entry->n
+#define LT_TP_PRINT_COMM(n)	, __entry->n
+#define LT_TP_PRINT_CHAR(n)	, __entry->n
+#define LT_TP_PRINT_DEV(n)	, MAJOR(__entry->n), MINOR(__entry->n)
+#define LT_TP_PRINT_STR(n)	, __get_str(n)
+#define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
+
+/* Table walkers. */
+#define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n)
+#define LT_TP_ASSIGN(kind, n, ...)	LT_TP_ASSIGN_##kind(n);
+#define LT_TP_FMT(kind, n, ...)		LT_TP_FMT_##kind(n)
+#define LT_TP_PRINT(kind, n, ...)	LT_TP_PRINT_##kind(n)
+
+/* The cause as text; TRACE_DEFINE_ENUM() below lets userspace decode it. */
+#define LT_TP_CAUSE_SYMBOL(id, str)	, { id, str }
+#define LT_TP_CALL(fn, ...)		fn(__VA_ARGS__)
+#define LT_TP_PRINT_CAUSE(c)						\
+	LT_TP_CALL(__print_symbolic, c LT_CAUSES(LT_TP_CAUSE_SYMBOL))
+#define LT_TP_DEFINE_ENUM(id, str)	TRACE_DEFINE_ENUM(id);
+
+/**
+ * LT_TRACE_EVENT() - the tracepoint of a tracker, from its tables
+ * @event: the event name.
+ * @TABLE: the record's field table.
+ * @EXTRA: the tracepoint-only fields' table.
+ */
+#define LT_TRACE_EVENT(event, TABLE, EXTRA)				\
+TRACE_EVENT(event,							\
+	TP_PROTO(u8 cause, u64 delay_ns					\
+		 TABLE(LT_REC_PROTO) EXTRA(LT_REC_PROTO)),		\
+	TP_ARGS(cause, delay_ns						\
+		TABLE(LT_REC_ARGNAME) EXTRA(LT_REC_ARGNAME)),		\
+	TP_STRUCT__entry(						\
+		__field(u8, cause)					\
+		__field(u64, delay)					\
+		TABLE(LT_TP_ENTRY) EXTRA(LT_TP_ENTRY)			\
+	),								\
+	TP_fast_assign(							\
+		__entry->cause = cause;					\
+		__entry->delay = delay_ns;				\
+		TABLE(LT_TP_ASSIGN) EXTRA(LT_TP_ASSIGN)			\
+	),								\
+	TP_printk("cause=%s delay=%llu"					\
+		  TABLE(LT_TP_FMT) EXTRA(LT_TP_FMT),			\
+		  LT_TP_PRINT_CAUSE(__entry->cause), __entry->delay	\
+		  TABLE(LT_TP_PRINT) EXTRA(LT_TP_PRINT))		\
+)
+
+/*
+ * A tracepoint takes at most 12 arguments: BPF raw tracepoints
+ * (<trace/bpf_probe.h>) stop at bpf_trace_run12().  Cause and delay are
+ * two of them.
+ */
+#define LT_TP_MAX_ARGS			12
+#define LT_TP_COUNT(kind, n, ...)	+ 1
+#define LT_TP_NR_ARGS(TABLE, EXTRA)	(2 TABLE(LT_TP_COUNT) EXTRA(LT_TP_COUNT))
+
+/**
+ * LT_TRACE_RECORD_FN() - lt_trace_<event>(cause, delay_ns, rec, extra...):
+ *	emits @event with the fields of the record @rec
+ * @event: the event name.
+ * @type: the record's type.
+ * @TABLE: the record's field table.
+ * @EXTRA: the tracepoint-only fields' table (arguments after @rec).
+ *
+ * Also fails the build, with a message, when @event has more arguments
+ * than a tracepoint may have.
+ */
+#define LT_TRACE_RECORD_FN(event, type, TABLE, EXTRA)			\
+static_assert(LT_TP_NR_ARGS(TABLE, EXTRA) <= LT_TP_MAX_ARGS,		\
+	      "latency_tracker:" #event ": more tracepoint arguments"	\
+	      " than BPF allows");					\
+static inline void lt_trace_##event(u8 cause, u64 delay_ns,		\
+				    const type *rec			\
+				    EXTRA(LT_REC_PROTO))		\
+{									\
+	trace_##event(cause, delay_ns TABLE(LT_REC_ARG)			\
+		      EXTRA(LT_REC_ARGNAME));				\
+}
+
+#endif /* _LT_TRACE_KINDS_H */
+
 #if !defined(_LT_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _LT_TRACE_H
 
+#include <linux/kdev_t.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 
 #include <latency_tracker_compat.h>
 
-#define LT_TRACE_CAUSE(c)	((c) ? "timeout" : "threshold")
+LT_CAUSES(LT_TP_DEFINE_ENUM)
 
-TRACE_EVENT(wakeup,
-	TP_PROTO(u8 cause, u64 delay_ns, pid_t pid, pid_t tgid,
-		 const char *comm, int prio, int cpu, pid_t waker_pid,
-		 const char *waker_comm, pid_t prev_pid,
-		 const char *prev_comm),
-	TP_ARGS(cause, delay_ns, pid, tgid, comm, prio, cpu, waker_pid,
-		waker_comm, prev_pid, prev_comm),
-	TP_STRUCT__entry(
-		__field(u8, cause)
-		__field(u64, delay)
-		__field(pid_t, pid)
-		__field(pid_t, tgid)
-		__array(char, comm, TASK_COMM_LEN)
-		__field(int, prio)
-		__field(int, cpu)
-		__field(pid_t, waker_pid)
-		__array(char, waker_comm, TASK_COMM_LEN)
-		__field(pid_t, prev_pid)
-		__array(char, prev_comm, TASK_COMM_LEN)
-	),
-	TP_fast_assign(
-		__entry->cause = cause;
-		__entry->delay = delay_ns;
-		__entry->pid = pid;
-		__entry->tgid = tgid;
-		strscpy(__entry->comm, comm, TASK_COMM_LEN);
-		__entry->prio = prio;
-		__entry->cpu = cpu;
-		__entry->waker_pid = waker_pid;
-		strscpy(__entry->waker_comm, waker_comm, TASK_COMM_LEN);
-		__entry->prev_pid = prev_pid;
-		strscpy(__entry->prev_comm, prev_comm, TASK_COMM_LEN);
-	),
-	TP_printk("cause=%s delay=%llu pid=%d tgid=%d comm=%s prio=%d cpu=%d waker_pid=%d waker_comm=%s prev_pid=%d prev_comm=%s",
-		  LT_TRACE_CAUSE(__entry->cause), __entry->delay, __entry->pid,
-		  __entry->tgid, __entry->comm, __entry->prio, __entry->cpu,
-		  __entry->waker_pid, __entry->waker_comm, __entry->prev_pid,
-		  __entry->prev_comm)
-);
+LT_TRACE_EVENT(wakeup, LT_WAKEUP_RECORD, LT_WAKEUP_TRACE_ONLY)
+LT_TRACE_EVENT(offcpu, LT_OFFCPU_RECORD, LT_OFFCPU_TRACE_ONLY)
+LT_TRACE_EVENT(syscall, LT_SYSCALLS_RECORD, LT_SYSCALLS_TRACE_ONLY)
+LT_TRACE_EVENT(block, LT_BLOCK_RECORD, LT_BLOCK_TRACE_ONLY)
 
-TRACE_EVENT(offcpu,
-	TP_PROTO(u8 cause, u64 delay_ns, pid_t pid, pid_t tgid,
-		 const char *comm, int cpu, char state, pid_t waker_pid,
-		 const char *waker_comm, const char *stack),
-	TP_ARGS(cause, delay_ns, pid, tgid, comm, cpu, state, waker_pid,
-		waker_comm, stack),
-	TP_STRUCT__entry(
-		__field(u8, cause)
-		__field(u64, delay)
-		__field(pid_t, pid)
-		__field(pid_t, tgid)
-		__array(char, comm, TASK_COMM_LEN)
-		__field(int, cpu)
-		__field(char, state)
-		__field(pid_t, waker_pid)
-		__array(char, waker_comm, TASK_COMM_LEN)
-		__string(stack, stack)
-	),
-	TP_fast_assign(
-		__entry->cause = cause;
-		__entry->delay = delay_ns;
-		__entry->pid = pid;
-		__entry->tgid = tgid;
-		strscpy(__entry->comm, comm, TASK_COMM_LEN);
-		__entry->cpu = cpu;
-		__entry->state = state;
-		__entry->waker_pid = waker_pid;
-		strscpy(__entry->waker_comm, waker_comm, TASK_COMM_LEN);
-		lt_assign_str(stack, stack);
-	),
-	TP_printk("cause=%s delay=%llu pid=%d tgid=%d comm=%s cpu=%d state=%c waker_pid=%d waker_comm=%s stack=%s",
-		  LT_TRACE_CAUSE(__entry->cause), __entry->delay, __entry->pid,
-		  __entry->tgid, __entry->comm, __entry->cpu, __entry->state,
-		  __entry->waker_pid, __entry->waker_comm, __get_str(stack))
-);
-
-TRACE_EVENT(syscall,
-	TP_PROTO(u8 cause, u64 delay_ns, pid_t pid, pid_t tgid,
-		 const char *comm, long nr, const char *stack),
-	TP_ARGS(cause, delay_ns, pid, tgid, comm, nr, stack),
-	TP_STRUCT__entry(
-		__field(u8, cause)
-		__field(u64, delay)
-		__field(pid_t, pid)
-		__field(pid_t, tgid)
-		__array(char, comm, TASK_COMM_LEN)
-		__field(long, nr)
-		__string(stack, stack)
-	),
-	TP_fast_assign(
-		__entry->cause = cause;
-		__entry->delay = delay_ns;
-		__entry->pid = pid;
-		__entry->tgid = tgid;
-		strscpy(__entry->comm, comm, TASK_COMM_LEN);
-		__entry->nr = nr;
-		lt_assign_str(stack, stack);
-	),
-	TP_printk("cause=%s delay=%llu pid=%d tgid=%d comm=%s nr=%ld stack=%s",
-		  LT_TRACE_CAUSE(__entry->cause), __entry->delay, __entry->pid,
-		  __entry->tgid, __entry->comm, __entry->nr, __get_str(stack))
-);
-
-TRACE_EVENT(block,
-	TP_PROTO(u8 cause, u64 delay_ns, dev_t dev, u64 sector,
-		 unsigned int nr_sectors, const char *op),
-	TP_ARGS(cause, delay_ns, dev, sector, nr_sectors, op),
-	TP_STRUCT__entry(
-		__field(u8, cause)
-		__field(u64, delay)
-		__field(dev_t, dev)
-		__field(u64, sector)
-		__field(unsigned int, nr_sectors)
-		__string(op, op)
-	),
-	TP_fast_assign(
-		__entry->cause = cause;
-		__entry->delay = delay_ns;
-		__entry->dev = dev;
-		__entry->sector = sector;
-		__entry->nr_sectors = nr_sectors;
-		lt_assign_str(op, op);
-	),
-	TP_printk("cause=%s delay=%llu dev=%u:%u sector=%llu nr_sectors=%u op=%s",
-		  LT_TRACE_CAUSE(__entry->cause), __entry->delay,
-		  MAJOR(__entry->dev), MINOR(__entry->dev), __entry->sector,
-		  __entry->nr_sectors, __get_str(op))
-);
+#ifndef _LT_TRACE_RECORD_FNS
+#define _LT_TRACE_RECORD_FNS
+LT_TRACE_RECORD_FN(wakeup, struct lt_wakeup_record, LT_WAKEUP_RECORD,
+		   LT_WAKEUP_TRACE_ONLY)
+LT_TRACE_RECORD_FN(offcpu, struct lt_offcpu_record, LT_OFFCPU_RECORD,
+		   LT_OFFCPU_TRACE_ONLY)
+LT_TRACE_RECORD_FN(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
+		   LT_SYSCALLS_TRACE_ONLY)
+LT_TRACE_RECORD_FN(block, struct lt_block_record, LT_BLOCK_RECORD,
+		   LT_BLOCK_TRACE_ONLY)
+#endif
 
 #endif /* _LT_TRACE_H */
 

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lt_records/offcpu.h - the offcpu tracker's alert record (see record.h):
+ * the blocked task, the CPU it got back (-1 for a timeout: still
+ * blocked), the state it blocked in (D, S, ...) and its first waker (pid 0
+ * and an empty comm when nothing woke it yet).  The tracepoint also
+ * carries the task's kernel stack as text.
+ */
+#ifndef _LT_RECORDS_OFFCPU_H
+#define _LT_RECORDS_OFFCPU_H
+
+#include "record.h"
+
+#define LT_OFFCPU_RECORD(X)						\
+	X(PID, pid)							\
+	X(PID, tgid)							\
+	X(COMM, comm)							\
+	X(INT, cpu)							\
+	X(CHAR, state)							\
+	X(PID, waker_pid)						\
+	X(COMM, waker_comm)
+
+#define LT_OFFCPU_TRACE_ONLY(X)						\
+	X(STR, stack)
+
+struct lt_offcpu_record {
+	LT_OFFCPU_RECORD(LT_REC_MEMBER)
+};
+
+#endif /* _LT_RECORDS_OFFCPU_H */

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lt_records/record.h - an alert record defined once, as a field table.
+ *
+ * Each tracker describes the tracker-specific part of its alert record in
+ * one table, lt_records/<tracker>.h: an X-macro that lists the fields in
+ * the order of the alert line, one line per field, "X(kind, name)" (an
+ * enumerated field also names its name function):
+ *
+ *	#define LT_WAKEUP_RECORD(X)		\
+ *		X(PID, pid)			\
+ *		X(COMM, comm)			\
+ *		...
+ *
+ * Every form of the record is generated from that table:
+ *
+ *	binary payload	struct lt_<tracker>_record, one member per field,
+ *			appended with latency_tracker_alert()	(LT_REC_MEMBER)
+ *	alert text	" name=value" per field, the record format of
+ *			docs/design.md				(LT_RECORD_FMT)
+ *	tracepoint	prototype and arguments: cause, delay, the fields
+ *			by value, then the tracepoint-only fields (the
+ *			tracker's *_TRACE_ONLY table, e.g. the stack)
+ *			(LT_REC_PROTO, LT_REC_ARGNAME, LT_REC_ARG);
+ *			ftrace fields and printk: tracker/lt_trace.h;
+ *			LTTng fields: probes/lttng/latency_tracker_lttng.h
+ *
+ * So adding a field is one line in the table (and, in the tracker, the
+ * line that sets its value).  For example, the filters work adds
+ *
+ *	X(PID, holder_pid)	after X(COMM, prev_comm) in LT_WAKEUP_RECORD
+ *	X(COMM, holder_comm)
+ *	X(INT, holder_prio)
+ *	X(U64, cgroup)		last line of every table
+ *
+ * and the payload, the text line, the ftrace and LTTng events all follow.
+ * Two limits are checked at build time, each with a message:
+ *  - a payload fits in LT_ALERT_PAYLOAD_MAX bytes (96; LT_RECORD_FMT()):
+ *    wakeup takes 72 bytes today, 96 with the three holder_* fields, so
+ *    cgroup then needs a larger limit;
+ *  - a tracepoint takes at most 12 arguments (BPF; LT_TP_MAX_ARGS in
+ *    tracker/lt_trace.h): wakeup's has 11 today (cause, delay and its 9
+ *    fields), so the holder_* fields need its events to take the record
+ *    by pointer instead of its fields by value.
+ *
+ * Field kinds:
+ *
+ *	kind	payload		text			tracepoint argument
+ *	PID	pid_t		signed decimal		pid_t
+ *	INT	s32		signed decimal		int
+ *	U32	u32		decimal			u32
+ *	U64	u64		decimal			u64
+ *	COMM	char[16]	escaped, up to the NUL	const char *
+ *	CHAR	char		one escaped character	char
+ *	DEV	u32 (dev_t)	<major>:<minor>		dev_t
+ *	ENUM	u32 index	its name (escaped)	const char * (the name)
+ *	STR	-		-			const char *
+ *
+ * ENUM takes a third argument, the name function made by
+ * LT_REC_ENUM_NAME_FN() from a table of (value, "name") pairs whose last
+ * entry also stands for every value out of range.  STR is for the
+ * tracepoint-only fields; it has no payload nor text form, so a record
+ * table that uses it does not build.  A new kind needs its macros here
+ * (LT_REC_MEMBER_, _PTYPE_, _VAL_, _FMT_), in tracker/lt_trace.h (LT_TP_*)
+ * and in probes/lttng/latency_tracker_lttng.h (LT_LTTNG_*); a missing one
+ * fails the build.
+ *
+ * The cause names (threshold, timeout) are defined here too, once, for
+ * the alert line, ftrace and LTTng: LT_CAUSES.
+ *
+ * Host builds (tests/unit) include this after lt_env.h and provide
+ * TASK_COMM_LEN, MAJOR() and MINOR() with the kernel's values.
+ */
+#ifndef _LT_RECORDS_RECORD_H
+#define _LT_RECORDS_RECORD_H
+
+#ifdef __KERNEL__
+#include <linux/kdev_t.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#endif
+
+#include <latency_tracker.h>
+/* LT_ALERT_PAYLOAD_MAX */
+#include <alert_ring.h>
+
+/*
+ * An enumeration's names: TABLE(X) lists X(value, "name"), in value order
+ * from 0.  The function returns the name of @v, the last one when @v is
+ * out of range.
+ */
+#define LT_REC_ENUM_ID(id, str)		id,
+#define LT_REC_ENUM_STR(id, str)	[id] = str,
+#define LT_REC_ENUM_NAME_FN(fn, TABLE)					\
+static inline const char *fn(u32 v)					\
+{									\
+	static const char *const names[] = { TABLE(LT_REC_ENUM_STR) };	\
+									\
+	return names[min_t(u32, v, ARRAY_SIZE(names) - 1)];		\
+}
+
+/* Why an alert exists: the names of enum latency_tracker_cause. */
+#define LT_CAUSES(X)							\
+	X(LATENCY_TRACKER_CAUSE_THRESHOLD, "threshold")			\
+	X(LATENCY_TRACKER_CAUSE_TIMEOUT, "timeout")
+
+LT_REC_ENUM_NAME_FN(lt_cause_name, LT_CAUSES)
+
+/* Text of the kinds that need more than one helper call. */
+static inline void lt_rec_fmt_char(struct lt_fmt *f, const char *key, char c)
+{
+	char s[2] = { c, '\0' };
+
+	latency_tracker_fmt_str(f, key, s, sizeof(s));
+}
+
+static inline void lt_rec_fmt_dev(struct lt_fmt *f, const char *key, u32 dev)
+{
+	char s[24];
+
+	snprintf(s, sizeof(s), "%u:%u", MAJOR(dev), MINOR(dev));
+	latency_tracker_fmt_str(f, key, s, sizeof(s));
+}
+
+/* Payload member of a field. */
+#define LT_REC_MEMBER_PID(n, ...)	pid_t n
+#define LT_REC_MEMBER_INT(n, ...)	s32 n
+#define LT_REC_MEMBER_U32(n, ...)	u32 n
+#define LT_REC_MEMBER_U64(n, ...)	u64 n
+#define LT_REC_MEMBER_COMM(n, ...)	char n[TASK_COMM_LEN]
+#define LT_REC_MEMBER_CHAR(n, ...)	char n
+#define LT_REC_MEMBER_DEV(n, ...)	u32 n
+#define LT_REC_MEMBER_ENUM(n, ...)	u32 n
+
+/* Type of the field's tracepoint argument. */
+#define LT_REC_PTYPE_PID		pid_t
+#define LT_REC_PTYPE_INT		int
+#define LT_REC_PTYPE_U32		u32
+#define LT_REC_PTYPE_U64		u64
+#define LT_REC_PTYPE_COMM		const char *
+#define LT_REC_PTYPE_CHAR		char
+#define LT_REC_PTYPE_DEV		dev_t
+#define LT_REC_PTYPE_ENUM		const char *
+#define LT_REC_PTYPE_STR		const char *
+
+/* The tracepoint argument, from the payload `rec`. */
+#define LT_REC_VAL_PID(n, ...)		rec->n
+#define LT_REC_VAL_INT(n, ...)		rec->n
+#define LT_REC_VAL_U32(n, ...)		rec->n
+#define LT_REC_VAL_U64(n, ...)		rec->n
+#define LT_REC_VAL_COMM(n, ...)		rec->n
+#define LT_REC_VAL_CHAR(n, ...)		rec->n
+#define LT_REC_VAL_DEV(n, ...)		rec->n
+#define LT_REC_VAL_ENUM(n, name_fn)	name_fn(rec->n)
+
+/* The field's text, from the payload `rec` into the line `f`. */
+#define LT_REC_FMT_PID(n, ...)	latency_tracker_fmt_s64(f, #n, rec->n)
+#define LT_REC_FMT_INT(n, ...)	latency_tracker_fmt_s64(f, #n, rec->n)
+#define LT_REC_FMT_U32(n, ...)	latency_tracker_fmt_u64(f, #n, rec->n)
+#define LT_REC_FMT_U64(n, ...)	latency_tracker_fmt_u64(f, #n, rec->n)
+#define LT_REC_FMT_COMM(n, ...)						\
+	latency_tracker_fmt_str(f, #n, rec->n, TASK_COMM_LEN)
+#define LT_REC_FMT_CHAR(n, ...)	lt_rec_fmt_char(f, #n, rec->n)
+#define LT_REC_FMT_DEV(n, ...)	lt_rec_fmt_dev(f, #n, rec->n)
+#define LT_REC_FMT_ENUM(n, name_fn)					\
+	latency_tracker_fmt_str(f, #n, name_fn(rec->n), SIZE_MAX)
+
+/* Table walkers: pass one of these as the X of a table. */
+#define LT_REC_MEMBER(kind, n, ...)	LT_REC_MEMBER_##kind(n, __VA_ARGS__);
+#define LT_REC_PROTO(kind, n, ...)	, LT_REC_PTYPE_##kind n
+#define LT_REC_ARGNAME(kind, n, ...)	, n
+#define LT_REC_ARG(kind, n, ...)	, LT_REC_VAL_##kind(n, __VA_ARGS__)
+#define LT_REC_FMT(kind, n, ...)	LT_REC_FMT_##kind(n, __VA_ARGS__);
+
+/**
+ * LT_RECORD_FMT() - define a tracker's alert_fmt callback from its table
+ * @fn: name of the function (a latency_tracker_fmt_t).
+ * @type: the payload type, e.g. struct lt_wakeup_record.
+ * @TABLE: the field table, e.g. LT_WAKEUP_RECORD.
+ *
+ * The function appends " name=value" for each field, in table order; a
+ * payload of another length gets no field.  Fails the build if @type is
+ * larger than an alert record's payload.
+ */
+#define LT_RECORD_FMT(fn, type, TABLE)					\
+void fn(struct lt_fmt *f, const void *payload, size_t len)		\
+{									\
+	const type *rec = payload;					\
+									\
+	BUILD_BUG_ON(sizeof(*rec) > LT_ALERT_PAYLOAD_MAX);		\
+	if (len != sizeof(*rec))					\
+		return;							\
+	TABLE(LT_REC_FMT)						\
+}
+
+#endif /* _LT_RECORDS_RECORD_H */

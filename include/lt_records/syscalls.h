@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lt_records/syscalls.h - the syscalls tracker's alert record (see
+ * record.h): the thread and its system call number.  The tracepoint (named
+ * syscall) also carries the stack where the call blocked, as text.
+ */
+#ifndef _LT_RECORDS_SYSCALLS_H
+#define _LT_RECORDS_SYSCALLS_H
+
+#include "record.h"
+
+#define LT_SYSCALLS_RECORD(X)						\
+	X(PID, pid)							\
+	X(PID, tgid)							\
+	X(COMM, comm)							\
+	X(INT, nr)
+
+#define LT_SYSCALLS_TRACE_ONLY(X)					\
+	X(STR, stack)
+
+struct lt_syscalls_record {
+	LT_SYSCALLS_RECORD(LT_REC_MEMBER)
+};
+
+#endif /* _LT_RECORDS_SYSCALLS_H */

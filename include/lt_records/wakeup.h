@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lt_records/wakeup.h - the wakeup tracker's alert record (see record.h):
+ * the woken task, its priority and the CPU it got (-1 for a timeout), the
+ * waker (current at sched_waking) and prev, the task that ran on that CPU
+ * just before it (pid 0 and an empty comm for a timeout).
+ */
+#ifndef _LT_RECORDS_WAKEUP_H
+#define _LT_RECORDS_WAKEUP_H
+
+#include "record.h"
+
+#define LT_WAKEUP_RECORD(X)						\
+	X(PID, pid)							\
+	X(PID, tgid)							\
+	X(COMM, comm)							\
+	X(INT, prio)							\
+	X(INT, cpu)							\
+	X(PID, waker_pid)						\
+	X(COMM, waker_comm)						\
+	X(PID, prev_pid)						\
+	X(COMM, prev_comm)
+
+/* Fields of the wakeup tracepoint that are not in the record. */
+#define LT_WAKEUP_TRACE_ONLY(X)	/* none */
+
+struct lt_wakeup_record {
+	LT_WAKEUP_RECORD(LT_REC_MEMBER)
+};
+
+#endif /* _LT_RECORDS_WAKEUP_H */

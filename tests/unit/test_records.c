@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_records.c - host tests of the alert records generated from the
+ * field tables (include/lt_records/): each tracker's generated alert_fmt
+ * callback, fed a sample payload, must give exactly the record text of
+ * docs/design.md (field names, order, escaping) that the hand-written
+ * callbacks gave; the cause names; a payload of the wrong size gets no
+ * field.
+ */
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lt_env.h"
+#include "alert_fmt.h"
+#include "tap.h"
+
+/* What the kernel headers give the record tables (include/linux/kdev_t.h). */
+#define TASK_COMM_LEN	16
+#define MINORBITS	20
+#define MINORMASK	((1U << MINORBITS) - 1)
+#define MAJOR(dev)	((unsigned int)((dev) >> MINORBITS))
+#define MINOR(dev)	((unsigned int)((dev) & MINORMASK))
+#define MKDEV(ma, mi)	(((ma) << MINORBITS) | (mi))
+
+#include <lt_records/block.h>
+#include <lt_records/offcpu.h>
+#include <lt_records/syscalls.h>
+#include <lt_records/wakeup.h>
+
+/* The core's exported helpers (tracker/alerts.c), over the same formatter. */
+void latency_tracker_fmt_u64(struct lt_fmt *f, const char *key, u64 v)
+{
+	lt_fmt_u64(f, key, v);
+}
+
+void latency_tracker_fmt_s64(struct lt_fmt *f, const char *key, s64 v)
+{
+	lt_fmt_s64(f, key, v);
+}
+
+void latency_tracker_fmt_str(struct lt_fmt *f, const char *key,
+			     const char *s, size_t maxlen)
+{
+	lt_fmt_str(f, key, s, maxlen);
+}
+
+static LT_RECORD_FMT(wakeup_fmt, struct lt_wakeup_record, LT_WAKEUP_RECORD)
+static LT_RECORD_FMT(offcpu_fmt, struct lt_offcpu_record, LT_OFFCPU_RECORD)
+static LT_RECORD_FMT(syscalls_fmt, struct lt_syscalls_record,
+		     LT_SYSCALLS_RECORD)
+static LT_RECORD_FMT(block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
+
+static char line[1024];
+
+/* A whole line as tracker/alerts.c builds it: header, then the fields. */
+static const char *fmt_line(latency_tracker_fmt_t fmt, const char *tracker,
+			    u8 cause, const void *payload, size_t len)
+{
+	struct lt_fmt f;
+
+	lt_fmt_init(&f, line, sizeof(line));
+	lt_fmt_u64(&f, "ts", 1000);
+	lt_fmt_raw(&f, "tracker", tracker);
+	lt_fmt_raw(&f, "cause", lt_cause_name(cause));
+	lt_fmt_u64(&f, "delay", 2000);
+	fmt(&f, payload, len);
+	lt_fmt_end(&f);
+	return line;
+}
+
+static void check(const char *got, const char *want, const char *what)
+{
+	if (!tap_ok(!strcmp(got, want), "%s", what)) {
+		tap_diag("got:  %s", got);
+		tap_diag("want: %s", want);
+	}
+}
+
+static void test_wakeup(void)
+{
+	struct lt_wakeup_record a = {
+		.pid = 4242, .tgid = 4240, .comm = "lt victim", .prio = 98,
+		.cpu = 1, .waker_pid = 0, .waker_comm = "swapper/1",
+		.prev_pid = 77, .prev_comm = "a=b\\c\xe9",
+	};
+	struct lt_wakeup_record t = {
+		.pid = 1, .tgid = 1, .prio = 120, .cpu = -1,
+		.waker_pid = 2147483647, .waker_comm = "w",
+	};
+
+	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=wakeup cause=threshold delay=2000 pid=4242 "
+	      "tgid=4240 comm=lt\\x20victim prio=98 cpu=1 waker_pid=0 "
+	      "waker_comm=swapper/1 prev_pid=77 prev_comm=a\\x3db\\x5cc\\xe9\n",
+	      "wakeup: fields, order, escaping of ' ', '=', '\\' and a high byte");
+	memcpy(t.comm, "0123456789abcdef", TASK_COMM_LEN);
+	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_TIMEOUT,
+		       &t, sizeof(t)),
+	      "ts=1000 tracker=wakeup cause=timeout delay=2000 pid=1 tgid=1 "
+	      "comm=0123456789abcdef prio=120 cpu=-1 waker_pid=2147483647 "
+	      "waker_comm=w prev_pid=0 prev_comm=\n",
+	      "wakeup timeout: cpu -1, no prev, a comm of 16 bytes without NUL");
+	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a) - 1),
+	      "ts=1000 tracker=wakeup cause=threshold delay=2000\n",
+	      "wakeup: a payload of another size gets no field");
+}
+
+static void test_offcpu(void)
+{
+	struct lt_offcpu_record a = {
+		.pid = 300, .tgid = 299, .comm = "kworker/0:1", .cpu = 0,
+		.state = 'D', .waker_pid = 12, .waker_comm = "ksoftirqd/0",
+	};
+	struct lt_offcpu_record t = {
+		.pid = 5, .tgid = 5, .comm = "tab\there", .cpu = -1,
+		.state = '=',
+	};
+
+	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=offcpu cause=threshold delay=2000 pid=300 "
+	      "tgid=299 comm=kworker/0:1 cpu=0 state=D waker_pid=12 "
+	      "waker_comm=ksoftirqd/0\n",
+	      "offcpu: fields and order");
+	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
+		       &t, sizeof(t)),
+	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
+	      "comm=tab\\x09here cpu=-1 state=\\x3d waker_pid=0 waker_comm=\n",
+	      "offcpu timeout: state escaped, no waker yet");
+	t.state = '\0';
+	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
+		       &t, sizeof(t)),
+	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
+	      "comm=tab\\x09here cpu=-1 state= waker_pid=0 waker_comm=\n",
+	      "offcpu: a NUL state is an empty value");
+}
+
+static void test_syscalls(void)
+{
+	struct lt_syscalls_record a = {
+		.pid = 1000, .tgid = 999, .comm = "poll-loop", .nr = 7,
+	};
+
+	check(fmt_line(syscalls_fmt, "syscalls",
+		       LATENCY_TRACKER_CAUSE_THRESHOLD, &a, sizeof(a)),
+	      "ts=1000 tracker=syscalls cause=threshold delay=2000 pid=1000 "
+	      "tgid=999 comm=poll-loop nr=7\n",
+	      "syscalls: fields and order");
+	a.nr = -1;
+	check(fmt_line(syscalls_fmt, "syscalls",
+		       LATENCY_TRACKER_CAUSE_TIMEOUT, &a, sizeof(a)),
+	      "ts=1000 tracker=syscalls cause=timeout delay=2000 pid=1000 "
+	      "tgid=999 comm=poll-loop nr=-1\n",
+	      "syscalls: a negative number");
+}
+
+static void test_block(void)
+{
+	struct lt_block_record a = {
+		.dev = MKDEV(8, 16), .sector = 2048, .nr_sectors = 8,
+		.op = LT_BLOCK_OP_WRITE,
+	};
+	struct lt_block_record b = {
+		.dev = MKDEV(259, MINORMASK), .sector = U64_MAX,
+		.nr_sectors = U32_MAX, .op = 1000,
+	};
+	static const char *const ops[] = {
+		"read", "write", "flush", "discard", "other",
+	};
+	char want[256];
+	bool each = true;
+	unsigned int i;
+
+	check(fmt_line(block_fmt, "block", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=block cause=threshold delay=2000 dev=8:16 "
+	      "sector=2048 nr_sectors=8 op=write\n",
+	      "block: fields and order, dev as major:minor");
+	check(fmt_line(block_fmt, "block", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &b, sizeof(b)),
+	      "ts=1000 tracker=block cause=threshold delay=2000 dev=259:1048575 "
+	      "sector=18446744073709551615 nr_sectors=4294967295 op=other\n",
+	      "block: extremes, an unknown op is other");
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		a.op = i;
+		snprintf(want, sizeof(want),
+			 "ts=1000 tracker=block cause=threshold delay=2000 "
+			 "dev=8:16 sector=2048 nr_sectors=8 op=%s\n", ops[i]);
+		each &= !strcmp(fmt_line(block_fmt, "block", 0, &a, sizeof(a)),
+				want);
+	}
+	tap_ok(each, "block: every op name");
+}
+
+static void test_causes(void)
+{
+	tap_ok(!strcmp(lt_cause_name(LATENCY_TRACKER_CAUSE_THRESHOLD),
+		       "threshold"), "cause 0 is threshold");
+	tap_ok(!strcmp(lt_cause_name(LATENCY_TRACKER_CAUSE_TIMEOUT),
+		       "timeout"), "cause 1 is timeout");
+	tap_ok(!strcmp(lt_cause_name(7), "timeout"),
+	       "any other cause reads as timeout, as the alerts file does");
+}
+
+int main(void)
+{
+	test_wakeup();
+	test_offcpu();
+	test_syscalls();
+	test_block();
+	test_causes();
+	return tap_done();
+}
