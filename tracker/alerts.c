@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/ktime.h>
 #include <linux/uaccess.h>
+#include <lt_records/record.h>
 
 #include "alert_fmt.h"
 #include "core.h"
@@ -45,9 +46,9 @@ struct lt_alert_reader {
 	char line[LT_ALERT_LINE_MAX];
 };
 
+/* From LT_CAUSES (lt_records/record.h), as in our ftrace and LTTng events. */
 static const char *const lt_cause_names[] = {
-	[LATENCY_TRACKER_CAUSE_THRESHOLD] = "threshold",
-	[LATENCY_TRACKER_CAUSE_TIMEOUT] = "timeout",
+	LT_CAUSES(LT_REC_ENUM_STR)
 };
 
 /**
