@@ -5,5 +5,6 @@
 # watchdog (tests/vm/qemu.sh) must kill it and the harness report the test
 # failed (tests/vm/selftest.sh checks that).  Not part of the normal suite.
 . tests/guest/lib.sh
+tap_plan 1
 tap_ok "load lt_selftest_bad mode=wedge" lt_load lt_selftest_bad mode=wedge
 tap_done

@@ -7,22 +7,28 @@
 # the name of a script tests/guest/TEST.sh (default: all but the harness
 # self-test ones; on the debug kernel, see debug_tests()).
 # All tests of a kernel run in one boot, each with its own TAP, exit status
-# and dmesg slice; when the guest dies in a test, that test fails with the
-# console tail and the tests after it run in a new boot.  The kernels are
-# prepared one after the other (fetch, module build, host tools: shared
-# caches), then their guests run side by side, each on one host thread
-# (see qemu.sh), as many at a time as the host has CPUs
-# (LT_PARALLEL_GUESTS), the longest first; a guest's results are printed
-# when it is done.
+# and window of the boot's kernel log; when the guest dies in a test, that
+# test fails with the console tail and the tests after it run in a new
+# boot.  Each boot ends with a final phase that unloads our modules
+# (final-unload, see guest-run.sh).  The kernels are prepared one after
+# the other (fetch, module build, host tools: shared caches).  Then their
+# guests run side by side, each on one host thread (see qemu.sh), as many at a time as the
+# host has CPUs (LT_PARALLEL_GUESTS), the longest first; a guest's results
+# are printed when it is done.  A kernel's tests are shared among
+# LT_GUESTS guests (default 1; LT_DEBUG_GUESTS on the debug kernel).
 #
-# A test fails on: exit status != 0, a missing or short TAP plan, any
-# "not ok", a timeout, a guest crash, or a kernel log line matching
-# LT_SPLAT_RE.  Prints one TAP line per kernel/test; LT_COUNTS=FILE gets
-# "passed failed".  Variables named LTG_* are passed to the guest tests.
+# A test fails on: exit status != 0, a TAP plan that is not the first line
+# or that differs from the assertions run, any "not ok", a timeout, a guest
+# crash, or a line matching LT_SPLAT_RE in its window of the kernel log
+# (which includes what came after it ended, before the next test).  So
+# does the final phase; the kernel log before the first test is
+# "<kernel>/boot" (tests/vm/judge.sh).  Prints one TAP line per
+# kernel/test; LT_COUNTS=FILE gets "passed failed".  Variables named LTG_*
+# are passed to the guest tests.
 set -u
 . "$(dirname "$0")/common.sh"
+. "$LT_TOP/tests/vm/judge.sh"
 
-LT_SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|lockdep|KASAN|general protection'
 LT_TEST_TIMEOUT=${LT_TEST_TIMEOUT:-300}
 # The debug kernel runs every step 4-6 times slower; its tests are shared
 # among LT_DEBUG_GUESTS guests.  More guests than host CPUs at a time
@@ -92,78 +98,9 @@ for k in "${kernels[@]}"; do
 done
 for t in "${tests[@]}"; do
 	[ -f "$LT_TOP/tests/guest/$t.sh" ] && [ "$t" != lib ] ||
-		lt_die "unknown test '$t'; valid: $(all_tests | tr '\n' ' ')selftest-oops selftest-warn selftest-wedge"
+		lt_die "unknown test '$t'; valid: $(all_tests | tr '\n' ' ')(harness self-tests:$(cd "$LT_TOP/tests/guest" && ls selftest-*.sh | sed 's/\.sh$//; s/^/ /' | tr -d '\n'))"
 done
 lt_need_root
-
-# Result lines are numbered when printed (the kernels finish in any order).
-report() { # status name detail
-	if [ "$1" = ok ]; then
-		echo "ok - $2 $3"
-	else
-		echo "not ok - $2 $3"
-	fi
-}
-
-indent() { sed 's/^/#   /'; }
-
-# The console from its first splat line (or its tail when there is none).
-console_excerpt() { # console.log
-	local first
-	echo "#  console ($1):"
-	first=$(grep -nE -m 1 "$LT_SPLAT_RE" "$1" | cut -d: -f1)
-	if [ -n "$first" ]; then
-		tail -n "+$((first > 3 ? first - 3 : 1))" "$1" | head -n 45 | indent
-	else
-		tail -n 30 "$1" | indent
-	fi
-}
-
-# Judge one finished test from its files in $dir; print diagnostics.
-judge() { # kernel test dir
-	local k=$1 t=$2 d=$3 rc plan oks bad why=() ms splat
-	rc=$(cat "$d/$t.rc")
-	ms=$(cat "$d/$t.ms" 2>/dev/null || echo 0)
-	plan=$(sed -n 's/^1\.\.\([0-9]\+\).*/\1/p' "$d/$t.tap" | tail -n 1)
-	oks=$(grep -cE '^ok [0-9]+' "$d/$t.tap")
-	bad=$(grep -cE '^not ok [0-9]+' "$d/$t.tap")
-	splat=$(grep -E "$LT_SPLAT_RE" "$d/$t.dmesg")
-	[ "$rc" = 124 ] || [ "$rc" = 137 ] && why+=("timed out after ${LT_TEST_TIMEOUT}s")
-	[ "$rc" != 0 ] && why+=("exit status $rc")
-	[ -z "$plan" ] && why+=("no TAP plan")
-	[ -n "$plan" ] && [ "$plan" != "$((oks + bad))" ] && why+=("planned $plan, ran $((oks + bad))")
-	[ "$bad" != 0 ] && why+=("$bad not ok")
-	[ -n "$splat" ] && why+=("kernel splat in dmesg")
-	if [ ${#why[@]} = 0 ]; then
-		report ok "$k/$t" "($oks assertions, $((ms / 1000)).$((ms % 1000 / 100)) s)"
-		return
-	fi
-	report fail "$k/$t" "($(IFS=';'; echo "${why[*]}"))"
-	grep -E '^not ok' "$d/$t.tap" | indent
-	[ -s "$d/$t.err" ] && { echo "#  stderr (tail):"; tail -n 15 "$d/$t.err" | indent; }
-	[ -n "$splat" ] && { echo "#  dmesg:"; grep -E -A 25 "$LT_SPLAT_RE" "$d/$t.dmesg" | head -n 60 | indent; }
-	echo "#  results: $d"
-}
-
-# kmemleak.txt of a boot (debug kernel): every object still unreferenced
-# after all our modules were unloaded.  Ours: a backtrace frame in one of
-# our modules, or a frame left as a bare address (code of a module
-# unloaded since, as ours are by then); the kernel's own are only shown.
-judge_kmemleak() { # kernel dir who
-	local k=$1 d=$2 who=$3 ours all
-	all=$(grep -c '^unreferenced object' "$d/kmemleak.txt")
-	ours=$(awk '/^unreferenced object/ { if (rec != "" && mine) print rec; rec = ""; mine = 0 }
-		{ rec = rec $0 "\n" }
-		/\[<[0-9a-f]+>\] (0x[0-9a-f]+|[^ ]+ \[(latency_tracker[a-z_]*|lt_[a-z_]*)\])$/ { mine = 1 }
-		END { if (rec != "" && mine) print rec }' "$d/kmemleak.txt")
-	if [ -z "$ours" ]; then
-		report ok "$k/kmemleak" "(${who}nothing of ours unreferenced after unloading; $all other objects)"
-		[ "$all" = 0 ] || head -n 20 "$d/kmemleak.txt" | indent
-		return
-	fi
-	report fail "$k/kmemleak" "(${who}objects allocated by our modules leaked)"
-	printf '%b' "$ours" | head -n 60 | indent
-}
 
 # Fetch a kernel, build our modules for it, prepare the host; prints
 # "kver kodir rundir", or reports the failure and returns 1.
@@ -182,13 +119,14 @@ prepare_kernel() { # line
 }
 
 # Run tests of a prepared kernel in one guest, in as many boots as crashes
-# need; WHO names the guest in the kmemleak result.
+# need; WHO names the guest in the results when a kernel has several.
 boot_kernel() { # line kver kodir rundir who tests...
 	local line=$1 kver=$2 kodir=$3 run=$4 who=$5 kmods boot=0 remaining t tmo
 	shift 5
 	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
 	tmo=$LT_TEST_TIMEOUT
 	[ "$line" = debug ] && tmo=$LT_DEBUG_TEST_TIMEOUT
+	local LT_TEST_TIMEOUT=$tmo # what judge() names as the limit
 	remaining=("$@")
 	mkdir -p "$run"
 	while [ ${#remaining[@]} -gt 0 ]; do
@@ -218,32 +156,42 @@ boot_kernel() { # line kver kodir rundir who tests...
 		done
 		if [ $reached = 0 ]; then
 			for t in "${remaining[@]}"; do
-				report fail "$line/$t" "(not run: the guest did not reach the tests)"
+				report fail "$line/$t" "(${who}not run: the guest did not reach the tests)"
 			done
 			console_excerpt "$d/console.log"
+			echo "#  results: $d"
 			break
 		fi
+		kmsg_split "$d" "${remaining[@]}" final-unload
+		judge_boot "$line" "$d" "$boot" "$who"
 		for t in "${remaining[@]}"; do
 			if [ $down = 1 ]; then
 				left+=("$t")
 			elif [ -e "$d/$t.rc" ]; then
-				judge "$line" "$t" "$d"
+				judge "$line" "$t" "$d" "$who"
 			else
 				down=1
-				report fail "$line/$t" "(the guest crashed or hung during this test)"
-				[ -e "$d/watchdog" ] && echo "#  watchdog: $(cat "$d/watchdog")"
-				console_excerpt "$d/console.log"
+				judge_crash "$line" "$t" "$d" "$who"
 			fi
 		done
+		if [ $down = 0 ]; then
+			if [ -e "$d/final-unload.rc" ]; then
+				judge "$line" final-unload "$d" "$who"
+			else
+				down=1
+				judge_crash "$line" final-unload "$d" "$who"
+			fi
+		fi
 		remaining=("${left[@]}")
 		[ -e "$d/kmemleak.txt" ] && judge_kmemleak "$line" "$d" "$who"
+		# A splat the stream missed: on the console of a boot that did
+		# not crash, with none in any window of the stream.
+		if [ $down = 0 ] && grep -qE "$LT_SPLAT_RE" "$d/console.log" &&
+			! cat "$d"/*.dmesg "$d"/*.dmesg-after 2>/dev/null | grep -qE "$LT_SPLAT_RE"; then
+			report fail "$line/console" "(${who}boot $boot: kernel splat on the console, not in the kernel log stream)"
+			grep -hE -A 20 "$LT_SPLAT_RE" "$d/console.log" | head -n 40 | indent
+		fi
 	done
-	# A splat printed outside every test's slice (boot, shutdown).
-	if grep -qE "$LT_SPLAT_RE" "$run"/boot*/console.log 2>/dev/null &&
-		! grep -qE "$LT_SPLAT_RE" "$run"/boot*/*.dmesg 2>/dev/null; then
-		report fail "$line/console" "(kernel splat on the console outside any test)"
-		grep -hE -A 20 "$LT_SPLAT_RE" "$run"/boot*/console.log | head -n 40 | indent
-	fi
 }
 
 passed=0 failed=0 n=0
@@ -270,8 +218,8 @@ for k in "${kernels[@]}"; do
 	fi
 done
 # All prepared before any boots: a guest's timing does not depend on
-# another kernel's build.  One guest per kernel, LT_DEBUG_GUESTS for the
-# debug kernel's tests (queued first: the longest).
+# another kernel's build.  LT_GUESTS guests per kernel (default: one, and
+# LT_DEBUG_GUESTS for the debug kernel's tests, queued first: the longest).
 order=()
 case " ${ready[*]} " in *" debug "*) order+=(debug) ;; esac
 for k in "${ready[@]}"; do
@@ -282,8 +230,8 @@ for k in "${order[@]}"; do
 	read -r kver kodir run <"$out/$k.prep"
 	list=("${tests[@]}")
 	[ "$k" = debug ] && [ "$explicit" = 0 ] && list=($(debug_tests))
-	ng=1
-	[ "$k" = debug ] && ng=$LT_DEBUG_GUESTS
+	ng=${LT_GUESTS:-1}
+	[ "$k" = debug ] && ng=${LT_GUESTS:-$LT_DEBUG_GUESTS}
 	[ "$ng" -gt ${#list[@]} ] && ng=${#list[@]}
 	for i in $(seq 1 "$ng"); do
 		g=$k.$i

@@ -4,13 +4,26 @@
 # guest-run.sh - PID 1 of the test guest after switch_root (the root is the
 # host's, read-only, under a tmpfs overlay).  The host put job.env in the
 # results share (/lt-results): which tests to run and where our modules are.
-# For each test it records <test>.tap, <test>.rc and <test>.dmesg (the
-# kernel log lines printed while that test ran); <test>.started marks the
-# test in progress, so the host can name it if the guest dies.  On a
-# kernel with kmemleak (the debug kernel), what was unreferenced before the
-# tests is forgotten at start, and after the last test, once every module
-# of ours is unloaded, a scan's report goes to kmemleak.txt (check-vm.sh
-# judges it).
+#
+# The whole kernel log of the boot, every record at every level from the
+# first one on, is streamed from /dev/kmsg into kmsg.log in the share as it
+# is written (a reader of /dev/kmsg keeps its own position: `dmesg
+# --clear` and the console log level change nothing to what it gets).
+# Each test is delimited in that stream by two records this script logs,
+# "lt-harness: N start TEST" and "lt-harness: N end TEST", whose sequence
+# numbers go to <test>.seq ("START END"); the host cuts the stream there
+# and judges every record of the boot (tests/vm/judge.sh).  Besides
+# <test>.seq, each test leaves <test>.tap, <test>.err, <test>.rc and
+# <test>.ms; <test>.started marks the test in progress, so the host can
+# name it if the guest dies.
+#
+# After the last test, a short pause lets deferred work of the modules
+# still loaded run (a timer or work item that fires late is caught in the
+# stream, after that test), then the final phase, final-unload, runs like a
+# test (tests/vm/final-unload.sh): it unloads every module of ours left
+# loaded and, on a kernel with kmemleak (the debug kernel), writes a scan's
+# report to kmemleak.txt (check-vm.sh judges it); what kmemleak found
+# before the tests is forgotten at start.
 set -u
 R=/lt-results
 set -a # export what job.env sets (LTG_* reach the tests)
@@ -20,6 +33,21 @@ set +a
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
+
+# The kernel log stream, first of all.  cat ends when records it had not
+# read yet were overwritten in the ring (EPIPE); it then starts again at
+# the oldest record left, and the host sees the lost ones as a gap in the
+# sequence numbers (and records read twice, which it drops).
+(
+	while :; do
+		cat /dev/kmsg
+		sleep 0.1
+	done
+) >"$R/kmsg.log" 2>"$R/kmsg.err" &
+# Records written to /dev/kmsg by this script (the marks) must never be
+# rate limited away.
+echo on >/proc/sys/kernel/printk_devkmsg 2>/dev/null
+
 # devtmpfs has no /dev/fd and friends; bash process substitution needs them.
 ln -sfn /proc/self/fd /dev/fd
 ln -sfn /proc/self/fd/0 /dev/stdin
@@ -46,38 +74,57 @@ poweroff_now() {
 	sleep 30
 }
 
+# log_mark TEXT: log "lt-harness: N TEXT" (N numbers the marks of this
+# boot) and wait until the stream has it in the share, which also means
+# that every record before it is there; sets mark_seq to its sequence
+# number, or to "-" when it did not arrive within 60 s (the host then
+# fails the test).
+mark_n=0 mark_seq=-
+log_mark() {
+	local i
+	mark_n=$((mark_n + 1))
+	echo "<6>lt-harness: $mark_n $1" >/dev/kmsg
+	for ((i = 0; i < 600; i++)); do
+		mark_seq=$(tail -c 1000000 "$R/kmsg.log" |
+			awk -v m="lt-harness: $mark_n $1" 'index($0, ";" m) &&
+				substr($0, index($0, ";") + 1) == m { split($0, h, ","); print h[2]; exit }')
+		[ -n "$mark_seq" ] && return 0
+		sleep 0.1
+	done
+	mark_seq=-
+}
+
+# run_item NAME CMD...: run one test (or the final phase) with its files.
+run_item() {
+	local t=$1 s t0 rc
+	shift
+	: >"$R/$t.started"
+	log_mark "start $t"
+	s=$mark_seq
+	echo "$s" >"$R/$t.seq"
+	t0=$(date +%s%N)
+	timeout --kill-after=5 "$LT_TEST_TIMEOUT" "$@" >"$R/$t.tap" 2>"$R/$t.err" </dev/null
+	rc=$?
+	echo $((($(date +%s%N) - t0) / 1000000)) >"$R/$t.ms"
+	log_mark "end $t"
+	echo "$s $mark_seq" >"$R/$t.seq"
+	echo $rc >"$R/$t.rc"
+	rm -f "$R/$t.started"
+	sync
+}
+
 KMEMLEAK=/sys/kernel/debug/kmemleak
-kmemleak_scan() { echo scan >$KMEMLEAK; }
 
 echo "lt-guest: kernel $(uname -r), $(nproc) CPUs, tests: $LT_TESTS" >/dev/console
 cd "$LT_TOP" || poweroff_now
 if [ -w $KMEMLEAK ]; then
-	kmemleak_scan
+	echo scan >$KMEMLEAK
 	echo clear >$KMEMLEAK
 fi
 for t in $LT_TESTS; do
-	: >"$R/$t.started"
-	dmesg --clear
-	t0=$(date +%s%N)
-	timeout --kill-after=5 "$LT_TEST_TIMEOUT" bash "tests/guest/$t.sh" \
-		>"$R/$t.tap" 2>"$R/$t.err" </dev/null
-	echo $? >"$R/$t.rc"
-	echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$R/$t.ms"
-	dmesg >"$R/$t.dmesg"
-	rm -f "$R/$t.started"
-	sync
+	run_item "$t" bash "tests/guest/$t.sh"
 done
-if [ -w $KMEMLEAK ]; then
-	# Trackers and test modules first, the core last.
-	for m in $(awk '$1 ~ /^(latency_tracker_|lt_)/ { print $1 }' /proc/modules) \
-		latency_tracker; do
-		grep -q "^$m " /proc/modules && rmmod "$m"
-	done
-	# An object is reported once it stayed unreferenced for two scans.
-	kmemleak_scan
-	sleep 6
-	kmemleak_scan
-	cat $KMEMLEAK >"$R/kmemleak.txt"
-	sync
-fi
+# Deferred work of the modules left loaded runs now, before they go.
+sleep 2
+run_item final-unload bash tests/vm/final-unload.sh "$R"
 poweroff_now

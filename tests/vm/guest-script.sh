@@ -4,9 +4,11 @@
 # guest-script.sh LINE NAME TIMEOUT_S - run tests/guest/NAME.sh once in a
 # guest booting the kernel line LINE (not as a test: for make demo and make
 # bench) and print the run directory; NAME.tap there holds what the script
-# printed, NAME.rc its exit status, NAME.dmesg the kernel log.
+# printed, NAME.rc its exit status, NAME.dmesg the kernel log while it ran
+# (cut from kmsg.log, the whole boot's).
 set -u
 . "$(dirname "$0")/common.sh"
+. "$LT_TOP/tests/vm/judge.sh"
 lt_need_root
 
 line=${1:?kernel line} name=${2:?script name} tmo=${3:?timeout}
@@ -27,4 +29,5 @@ JOB
 for v in $(compgen -e | grep '^LTG_'); do printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"; done
 LT_TEST_TIMEOUT=$tmo lt_stage "guest run of $name on $kver" \
 	"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" $((tmo + 120)) >&2
+kmsg_split "$d" "$name" final-unload
 echo "$d"

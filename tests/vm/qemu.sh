@@ -24,15 +24,23 @@
 # fail and panic the boot ("IO-APIC + timer doesn't work").
 # softlockup_panic=1: a wedged guest panics (and QEMU exits) at the first
 # soft lockup report instead of waiting for the boot's timeout; a soft
-# lockup fails the test anyway.  A kernel may carry extra boot options of
-# its own in $LT_CACHE/kernels/KVER/append (the debug kernel does, see
-# debug-kernel.sh).
+# lockup fails the test anyway.
+# loglevel=4 quiet: only errors reach the (slow, emulated) serial console;
+# the harness judges the kernel log streamed from /dev/kmsg instead, which
+# has every record at every level (guest-run.sh).  log_buf_len=4M: room for
+# the whole boot's log before that stream starts, and for a burst the
+# stream's reader has not caught up with yet.
+# A kernel may carry extra boot options of its own in
+# $LT_CACHE/kernels/KVER/append (the debug kernel does, see debug-kernel.sh).
 #
 # Watchdog: besides the boot's overall TIMEOUT_S, QEMU is killed when the
 # guest makes no progress (no test started or finished: <test>.started,
 # <test>.rc in RESULTS_DIR) for LT_TEST_TIMEOUT + LT_WATCHDOG_GRACE (60)
 # seconds -- the guest kills a test at LT_TEST_TIMEOUT itself, so only a
-# wedged guest gets there.  The reason is written to RESULTS_DIR/watchdog.
+# wedged guest gets there.  Until the first test starts, the boot may take
+# LT_BOOT_TIMEOUT (300) seconds if that is longer: on a loaded host (other
+# guests, a kernel build) a boot took over 30 s.  The reason is written to
+# RESULTS_DIR/watchdog.
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -50,7 +58,7 @@ boot() { # accel-args... ; uses kernel initrd results tmo
 		-nodefaults -no-reboot -display none -monitor none \
 		-serial "file:$results/console.log" \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 quiet no_timer_check $kappend ${LT_GUEST_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=4 quiet log_buf_len=4M no_timer_check $kappend ${LT_GUEST_APPEND:-}" \
 		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
 		-fsdev local,id=ltresults,path="$results",security_model=none,multidevs=remap \
@@ -71,15 +79,22 @@ idle_seconds() { # t0
 
 # boot() under the progress watchdog; returns boot()'s status.
 watched_boot() { # accel-args...
-	local pid t0 idle running
+	local pid t0 idle running lim
 	local limit=$((${LT_TEST_TIMEOUT:-300} + ${LT_WATCHDOG_GRACE:-60}))
+	local boot_limit=${LT_BOOT_TIMEOUT:-300}
 	t0=$(date +%s)
 	boot "$@" &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 5
 		idle=$(idle_seconds "$t0")
-		[ "$idle" -le "$limit" ] && continue
+		lim=$limit
+		# Until the first test starts, the boot's own allowance.
+		if ! ls "$results"/*.started "$results"/*.rc >/dev/null 2>&1 &&
+			[ "$boot_limit" -gt "$lim" ]; then
+			lim=$boot_limit
+		fi
+		[ "$idle" -le "$lim" ] && continue
 		running=$(cd "$results" && ls -- *.started 2>/dev/null | sed 's/\.started$//')
 		echo "no progress for ${idle}s (running: ${running:-no test}); QEMU killed" \
 			>"$results/watchdog"

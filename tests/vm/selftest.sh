@@ -1,25 +1,31 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# selftest.sh [KERNEL] - the harness checks itself: run the deliberately
-# broken tests (a module that oopses, one that WARNs, one that wedges the
-# guest) and assert that each is reported as failed, with the test named
-# and the kernel's words (or the watchdog's) shown.
-# Prints TAP.
+# selftest.sh [KERNEL] - the harness checks itself: each way a test or a
+# check can go wrong must be reported as a failure, naming the test and
+# showing the kernel's words (or the watchdog's).  Prints TAP.
+#
+#   judging (host only, from made-up results): a TAP plan printed last, a
+#     "# SKIP" assertion, the kernel log cut into windows by sequence
+#     number, records lost or read twice;
+#   lint: a missing tool, an empty input, a kernel line that does not
+#     resolve, each a failed check, never "clean";
+#   caches: four initramfs builds at once all succeed;
+#   guests: two guests of one kernel started at once, with no initramfs in
+#     their (private) cache, both build it and boot; the deliberately broken
+#     tests (tests/guest/selftest-*.sh, tests/kmod/selftest/) - a test that
+#     plans 5 assertions and makes 4, a module that WARNs while loading,
+#     one that WARNs after its test ended, one that WARNs while the final
+#     phase unloads it, one that oopses, one that wedges the guest - each
+#     reported failed.
 set -u
 . "$(dirname "$0")/common.sh"
+. "$LT_TOP/tests/vm/judge.sh"
 
 k=${1:-6.1}
-out=$(mktemp) wedged=$(mktemp)
-trap 'rm -f "$out" "$wedged"' EXIT
-"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-oops -t selftest-warn >"$out" 2>/dev/null
-rc=$?
-# Short limits: the wedged guest is killed 20 s after the test started.
-LT_TEST_TIMEOUT=10 LT_WATCHDOG_GRACE=10 \
-	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-wedge >"$wedged" 2>/dev/null
-wedged_rc=$?
-
-n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0 shown=()
 check() { # desc cmd...
 	local desc=$1
 	shift
@@ -31,24 +37,134 @@ check() { # desc cmd...
 		echo "not ok $n - $desc"
 	fi
 }
-has() { grep -qE -- "$1" "$out"; }
-wedge_has() { grep -qE -- "$1" "$wedged"; }
+has() { grep -qE -- "$2" "$1"; }
+hasnt() { ! grep -qE -- "$2" "$1"; }
+count() { [ "$(grep -cE -- "$2" "$1")" = "$3" ]; }
 
-check "harness exits non-zero when tests crash or warn" test "$rc" != 0
-check "the oopsing test is reported failed by name" \
-	has "^not ok [0-9]+ - $k/selftest-oops \(the guest crashed"
-check "the oops is shown from the console" has '^#   .*(BUG: kernel NULL pointer|Oops)'
-check "the warning test is reported failed by name" \
-	has "^not ok [0-9]+ - $k/selftest-warn \(.*kernel splat in dmesg"
-check "the WARNING line is shown" has '^#   .*WARNING: .*lt_selftest_bad'
-check "the test after the crash still ran in a new boot" has "guest tests: 0 passed, 2 failed"
-check "a wedged guest: harness exits non-zero" test "$wedged_rc" != 0
+# --- judging, from made-up results -------------------------------------------
+j=$tmp/judge
+mkdir -p "$j"
+printf 'ok 1 - a\nok 2 - b\n1..2\n' >"$j/late.tap"
+printf '1..2\nok 1 - a\nok 2 # SKIP not on this kernel\n# ran 2 of 2 planned\n' >"$j/skip.tap"
+# A stream with a record read twice (4) and two lost (6, 7); "t" starts at
+# 2 and ends at 5, "u" starts at 9 and never ends.
+cat >"$j/kmsg.log" <<'EOF'
+6,0,1000,-;booting
+6,1,2000,-;still booting
+14,2,3000,-;lt-harness: 1 start t
+ SUBSYSTEM=ignored
+6,3,4000,-;inside t
+6,4,5000,-;inside t again
+6,4,5000,-;inside t again
+14,5,6000,-;lt-harness: 2 end t
+4,8,9000,-;WARNING: CPU: 0 PID: 1 at late_work+0x1/0x2
+14,9,10000,-;lt-harness: 3 start u
+EOF
+echo "2 5" >"$j/t.seq"
+echo "9" >"$j/u.seq"
+(
+	judge_tap() { local why=() oks skips; tap_check "$1"; echo "${why[*]:-clean} $oks $skips"; }
+	judge_tap "$j/late.tap" >"$j/late.out"
+	judge_tap "$j/skip.tap" >"$j/skip.out"
+	kmsg_split "$j" t u final-unload
+	for w in t u; do why=(); log_check "$j" $w; echo "${why[*]}" >"$j/$w.why"; done
+)
+check "judge: a TAP plan printed after the assertions fails" has "$j/late.out" '^no up-front TAP plan '
+check "judge: a # SKIP assertion counts as run" has "$j/skip.out" '^clean 2 1$'
+check "judge: the records before the first test are the boot's" \
+	test "$(cat "$j/boot.dmesg" 2>/dev/null)" = "$(printf '[    0.001000] booting\n[    0.002000] still booting')"
+check "judge: a test's window holds its records once, without dictionary lines" \
+	test "$(grep -c 'inside t' "$j/t.dmesg")-$(grep -c SUBSYSTEM "$j/t.dmesg")" = 2-0
+check "judge: lost records are named where they were lost" \
+	has "$j/t.dmesg-after" 'lt-harness: 2 kernel log records lost \(sequence numbers 6 to 7\)'
+check "judge: a WARNING after a test ended fails that test" \
+	has "$j/t.why" 'kernel splat after the test ended'
+check "judge: a test whose end was never logged fails" has "$j/u.why" 'did not record its end'
+
+# --- lint: checks that could not run -----------------------------------------
+nocpp=$tmp/path-without-cppcheck
+mkdir -p "$nocpp"
+find /usr/bin /usr/sbin -maxdepth 1 ! -type d ! -name cppcheck -exec ln -sf -t "$nocpp" {} + 2>/dev/null
+PATH=$nocpp "$LT_TOP/tests/lint.sh" cppcheck >"$tmp/lint-nocpp" 2>&1
+check "lint: cppcheck missing is a failed check" has "$tmp/lint-nocpp" '^not ok 1 - cppcheck .*did not run: cppcheck is not installed'
+mkdir -p "$tmp/empty-tree"
+LT_TOP=$tmp/empty-tree "$LT_TOP/tests/lint.sh" checkpatch cppcheck >"$tmp/lint-empty" 2>&1
+check "lint: no kernel source is a failed checkpatch" has "$tmp/lint-empty" '^not ok [0-9]+ - checkpatch .*did not run: no kernel source'
+check "lint: no tools source is a failed cppcheck" has "$tmp/lint-empty" '^not ok [0-9]+ - cppcheck .*did not run: no C file'
+LT_KERNEL_LINES=no-such-line "$LT_TOP/tests/lint.sh" sparse >"$tmp/lint-kline" 2>&1
+check "lint: a kernel line that does not resolve is a failed sparse" \
+	has "$tmp/lint-kline" '^not ok 1 - sparse on no-such-line \(did not run: cannot resolve'
+shown+=("$tmp/lint-nocpp" "$tmp/lint-empty" "$tmp/lint-kline")
+
+# --- guests, in a cache of their own -----------------------------------------
+# The kernel is fetched into the shared cache first; the private cache links
+# to everything there but this kernel's initramfs, so both guests find none.
+kver=$("$LT_TOP/tests/vm/kernel.sh" fetch "$k") || lt_die "cannot fetch kernel $k"
+mkdir -p "$LT_CACHE"/{build,lttng,runs,kvm-probe,debug-src} && touch "$LT_CACHE/host-prep.lock"
+pc=$tmp/cache
+mkdir -p "$pc/kernels/$kver"
+for e in "$LT_CACHE"/* "$LT_CACHE"/.[!.]*; do
+	[ -e "$e" ] && [ "${e##*/}" != kernels ] && ln -s "$e" "$pc/"
+done
+for e in "$LT_CACHE/kernels/$kver"/* "$LT_CACHE/kernels/$kver"/.[!.]*; do
+	case ${e##*/} in initramfs-*) ;; *) [ -e "$e" ] && ln -s "$e" "$pc/kernels/$kver/" ;; esac
+done
+
+# Four initramfs builds at once, each must succeed with the same file.
+mkdir -p "$tmp/cache4/kernels/$kver"
+ln -s "$LT_CACHE/kernels/$kver/root" "$tmp/cache4/kernels/$kver/root"
+for i in 1 2 3 4; do
+	LT_CACHE=$tmp/cache4 "$LT_TOP/tests/vm/initramfs.sh" "$kver" >"$tmp/initrd$i" 2>&1 &
+done
+wait
+check "initramfs: four builds at once all succeed, one file" \
+	test "$(sort -u "$tmp"/initrd[1-4] | grep -c '^/.*\.cpio\.gz$')-$(cat "$tmp"/initrd[1-4] | wc -l)-$(ls "$tmp/cache4/kernels/$kver" | wc -l)" = 1-4-2
+shown+=("$tmp"/initrd[1-4])
+
+# The broken tests, shared by two guests started at once (check-vm.sh deals
+# them in snake order: guest 1 gets the 1st, 4th, 5th and 8th).  Guest 1:
+# ok, warn, oops (crash; new boot), deferred-warn.  Guest 2: ok, plan,
+# wedge (killed; new boot), exit-warn.  Short limits: the wedged guest is
+# killed 30 s after its test started.
+out=$tmp/guests
+LT_CACHE=$pc LT_GUESTS=2 LT_TEST_TIMEOUT=20 LT_WATCHDOG_GRACE=10 \
+	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-ok -t selftest-ok \
+	-t selftest-plan -t selftest-warn -t selftest-oops -t selftest-wedge \
+	-t selftest-exit-warn -t selftest-deferred-warn >"$out" 2>/dev/null
+rc=$?
+shown+=("$out")
+g1="\(guest 1 of 2: " g2="\(guest 2 of 2: "
+check "guests: harness exits non-zero" test "$rc" != 0
+check "guests: two guests at once built one initramfs, nothing left behind" \
+	test "$(ls "$pc/kernels/$kver" | grep -c '^initramfs-')" = 1
+check "guests: both booted and ran a passing test" count "$out" "^ok [0-9]+ - $k/selftest-ok \(guest [12] of 2: 2 assertions" 2
+check "guests: every boot's log before the tests is clean" count "$out" "^ok [0-9]+ - $k/boot " 4
+check "a test that plans 5 and makes 4 fails by its plan alone" \
+	has "$out" "^not ok [0-9]+ - $k/selftest-plan ${g2}planned 5, ran 4\)"
+check "a WARN while loading fails its test" has "$out" "^not ok [0-9]+ - $k/selftest-warn ${g1}kernel splat in dmesg\)"
+check "... and the WARNING is shown" has "$out" '^#   .*WARNING: .*lt_selftest_bad_init'
+check "a WARN after the test ended fails that test" \
+	has "$out" "^not ok [0-9]+ - $k/selftest-deferred-warn ${g1}kernel splat after the test ended"
+check "... and the WARNING is shown" has "$out" '^#   .*WARNING: .*lt_selftest_late_warn'
+check "a module left loaded passes its test" has "$out" "^ok [0-9]+ - $k/selftest-exit-warn "
+check "a WARN while unloading fails the final unload" \
+	has "$out" "^not ok [0-9]+ - $k/final-unload ${g2}kernel splat in dmesg\)"
+check "... and the WARNING is shown" has "$out" '^#   .*WARNING: .*lt_selftest_bad_exit'
+check "a clean final unload passes" has "$out" "^ok [0-9]+ - $k/final-unload ${g1}2 assertions"
+check "an oopsing test is reported failed by name" \
+	has "$out" "^not ok [0-9]+ - $k/selftest-oops ${g1}the guest crashed"
+check "... and the oops is shown from the console" has "$out" '^#   .*(BUG: kernel NULL pointer|Oops)'
 check "a wedged guest is killed and its test reported by name" \
-	wedge_has "^not ok [0-9]+ - $k/selftest-wedge \(the guest crashed or hung"
-check "the watchdog says why" wedge_has '^#  watchdog: no progress for [0-9]+s \(running: selftest-wedge\)'
+	has "$out" "^not ok [0-9]+ - $k/selftest-wedge ${g2}the guest crashed or hung"
+check "... and the watchdog says why" has "$out" '^#  watchdog: no progress for [0-9]+s \(running: selftest-wedge\)'
+check "guests: the counts add up" has "$out" '^# guest tests: 8 passed, 6 failed'
+
 if [ $failed != 0 ]; then
 	echo "# harness output was:"
-	sed 's/^/#   /' "$out" "$wedged"
+	for f in "${shown[@]}"; do
+		echo "# --- $f"
+		indent <"$f"
+	done
 fi
 echo "1..$n"
 [ $failed = 0 ]

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# final-unload.sh RESULTS_DIR - the last phase of every guest boot, run by
+# guest-run.sh like a test (its own .tap, .rc and slice of the kernel log,
+# judged as "<kernel>/final-unload"): unload every module of ours the tests
+# left loaded, trackers and test modules first, the core last; each rmmod
+# is an assertion, and so is "none left".  A module whose exit path WARNs
+# or leaks fails here.  On a kernel with kmemleak (the debug kernel), then
+# scan and write the report to RESULTS_DIR/kmemleak.txt (check-vm.sh
+# judges what is ours in it).  Prints TAP.
+set -u
+R=${1:?results dir}
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+ours() { awk '$1 ~ /^(latency_tracker|lt_)/ { print $1 }' /proc/modules; }
+
+# /proc/modules lists the newest first, so dependent modules come before
+# what they use; the core goes last.
+mods=($(ours | grep -vx latency_tracker))
+ours | grep -qx latency_tracker && mods+=(latency_tracker)
+leak=0
+[ -w $KMEMLEAK ] && leak=1
+echo "1..$((${#mods[@]} + 1 + leak))"
+n=0 bad=0
+for m in "${mods[@]}"; do
+	n=$((n + 1))
+	if out=$(rmmod "$m" 2>&1); then
+		echo "ok $n - rmmod $m"
+	else
+		bad=1
+		echo "not ok $n - rmmod $m"
+		echo "#   $out"
+	fi
+done
+n=$((n + 1))
+left=$(ours | tr '\n' ' ')
+if [ -z "$left" ]; then
+	echo "ok $n - none of our modules left loaded"
+else
+	bad=1
+	echo "not ok $n - none of our modules left loaded"
+	echo "#   still loaded: $left"
+fi
+if [ $leak = 1 ]; then
+	# An object is reported once it stayed unreferenced for two scans.
+	n=$((n + 1))
+	if echo scan >$KMEMLEAK && sleep 6 && echo scan >$KMEMLEAK &&
+		cat $KMEMLEAK >"$R/kmemleak.txt"; then
+		echo "ok $n - kmemleak report written"
+	else
+		bad=1
+		echo "not ok $n - kmemleak report written"
+	fi
+fi
+exit $bad
