@@ -11,8 +11,9 @@
 # test fails with the console tail and the tests after it run in a new
 # boot.  Each boot ends with a final phase that unloads our modules
 # (final-unload, see guest-run.sh).  The kernels are prepared one after
-# the other (fetch, module build, host tools: shared caches).  Then their
-# guests run side by side, each on one host thread (see qemu.sh), as many at a time as the
+# the other (fetch, module build, host tools: shared caches); a kernel
+# whose preparation failed runs no test.  Then their guests run side by
+# side, each on one host thread (see qemu.sh), as many at a time as the
 # host has CPUs (LT_PARALLEL_GUESTS), the longest first; a guest's results
 # are printed when it is done.  A kernel's tests are shared among
 # LT_GUESTS guests (default 1; LT_DEBUG_GUESTS on the debug kernel).
@@ -102,6 +103,10 @@ for t in "${tests[@]}"; do
 done
 lt_need_root
 
+host_prep() { # kver log
+	"$LT_TOP/tests/vm/host-prep.sh" "$1" >"$2" 2>&1
+}
+
 # Fetch a kernel, build our modules for it, prepare the host; prints
 # "kver kodir rundir", or reports the failure and returns 1.
 prepare_kernel() { # line
@@ -112,9 +117,14 @@ prepare_kernel() { # line
 	run=$(mktemp -d "$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)-XXXX")
 	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
 		{ report fail "$line/build" "(module build failed)"; return 1; }
-	# Tools, scenario programs and LTTng for the guest; a failure here
-	# shows up in the tests that need the missing piece.
-	lt_stage "host preparation for $kver" "$LT_TOP/tests/vm/host-prep.sh" "$kver" >&2
+	# Tools, scenario programs and LTTng for the guest.  When this fails
+	# no test runs: they would test what an older build left behind.
+	if ! lt_stage "host preparation for $kver" host_prep "$kver" "$run/host-prep.log"; then
+		report fail "$line/host-prep" "(host preparation failed: no test of $line ran)"
+		tail -n 20 "$run/host-prep.log" | indent
+		echo "#  log: $run/host-prep.log"
+		return 1
+	fi
 	echo "$kver $kodir $run"
 }
 

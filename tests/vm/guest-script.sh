@@ -5,7 +5,8 @@
 # guest booting the kernel line LINE (not as a test: for make demo and make
 # bench) and print the run directory; NAME.tap there holds what the script
 # printed, NAME.rc its exit status, NAME.dmesg the kernel log while it ran
-# (cut from kmsg.log, the whole boot's).
+# (cut from kmsg.log, the whole boot's).  Fails when the host preparation
+# fails (the tools would be older than the sources).
 set -u
 . "$(dirname "$0")/common.sh"
 . "$LT_TOP/tests/vm/judge.sh"
@@ -16,7 +17,7 @@ kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line")
 mkdir -p "$LT_CACHE/runs/$kver"
 d=$(mktemp -d "$LT_CACHE/runs/$kver/$name-$(date +%Y%m%d-%H%M%S)-XXXX")
 lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$d/ko" >/dev/null || exit 1
-lt_stage "host preparation for $kver" "$LT_TOP/tests/vm/host-prep.sh" "$kver" >&2
+lt_stage "host preparation for $kver" "$LT_TOP/tests/vm/host-prep.sh" "$kver" >&2 || exit 1
 cp "$LT_TOP/tests/vm/guest-run.sh" "$d/"
 cat >"$d/job.env" <<JOB
 LT_KVER='$kver'

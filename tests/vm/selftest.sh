@@ -10,6 +10,9 @@
 #     number, records lost or read twice;
 #   lint: a missing tool, an empty input, a kernel line that does not
 #     resolve, each a failed check, never "clean";
+#   host preparation: a tools build broken by -Werror (in a build directory
+#     of its own) fails the kernel's setup, removes what it built before,
+#     and no guest test runs;
 #   caches: four initramfs builds at once all succeed;
 #   guests: two guests of one kernel started at once, with no initramfs in
 #     their (private) cache, both build it and boot; the deliberately broken
@@ -120,6 +123,22 @@ wait
 check "initramfs: four builds at once all succeed, one file" \
 	test "$(sort -u "$tmp"/initrd[1-4] | grep -c '^/.*\.cpio\.gz$')-$(cat "$tmp"/initrd[1-4] | wc -l)-$(ls "$tmp/cache4/kernels/$kver" | wc -l)" = 1-4-2
 shown+=("$tmp"/initrd[1-4])
+
+# Host preparation with a -Werror break in the tools (every file gets an
+# unused variable), built into a directory of its own holding an old
+# binary: no guest may boot, and the old binary must be gone.
+mkdir -p "$tmp/tools"
+echo 'static int lt_selftest_unused;' >"$tmp/break.h"
+echo stale >"$tmp/tools/latency-tracker"
+LT_CACHE=$pc BUILD=$tmp/tools CC="gcc -include $tmp/break.h" \
+	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-ok >"$tmp/prep" 2>/dev/null
+prep_rc=$?
+check "host-prep: a broken tools build, harness exits non-zero" test "$prep_rc" != 0
+check "host-prep: the kernel's setup is reported failed" has "$tmp/prep" "^not ok 1 - $k/host-prep \(host preparation failed"
+check "host-prep: the compiler's error is shown" has "$tmp/prep" "lt_selftest_unused"
+check "host-prep: no test ran" hasnt "$tmp/prep" 'selftest-ok'
+check "host-prep: the binaries of the older build are removed" test ! -e "$tmp/tools/latency-tracker"
+shown+=("$tmp/prep")
 
 # The broken tests, shared by two guests started at once (check-vm.sh deals
 # them in snake order: guest 1 gets the 1st, 4th, 5th and 8th).  Guest 1:
