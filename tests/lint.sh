@@ -115,10 +115,10 @@ checkpatch_script() {
 
 lint_checkpatch() {
 	local cp f rc files=0
-	cp=$(checkpatch_script) || { not_run "checkpatch --strict on the kernel sources" "$cp"; return; }
 	ksources >"$work/ksources"
 	[ -s "$work/ksources" ] ||
 		{ not_run "checkpatch --strict on the kernel sources" "no kernel source found in $LT_TOP"; return; }
+	cp=$(checkpatch_script) || { not_run "checkpatch --strict on the kernel sources" "$cp"; return; }
 	: >"$work/checkpatch.raw" && : >"$work/checkpatch.fail"
 	while read -r f; do
 		files=$((files + 1))
@@ -135,9 +135,9 @@ lint_checkpatch() {
 
 lint_cppcheck() {
 	local name="cppcheck on tools/" files checked
-	command -v cppcheck >/dev/null || { not_run "$name" "cppcheck is not installed"; return; }
 	files=$(find "$LT_TOP/tools" -name '*.c' 2>/dev/null | wc -l)
 	[ "$files" -gt 0 ] || { not_run "$name" "no C file under $LT_TOP/tools"; return; }
+	command -v cppcheck >/dev/null || { not_run "$name" "cppcheck is not installed"; return; }
 	if ! cppcheck --enable=warning,style,performance,portability --std=c11 \
 		--error-exitcode=0 --inline-suppr --template='{file}:{line}: {severity}: {message} [{id}]' \
 		-I "$LT_TOP/tools" "$LT_TOP/tools" >"$work/cppcheck.log" 2>&1; then
