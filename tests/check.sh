@@ -4,7 +4,8 @@
 # check.sh SUITE... - run test suites and print "N passed, M failed" last.
 # Each suite prints TAP result lines; every top-level "ok"/"not ok" counts
 # as one test.  A suite that fails without reporting a failure (a build
-# error, a missing tool) counts as one failed test itself.
+# error, a missing tool), or that reports no result at all, counts as one
+# failed test itself.
 #
 # Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
 # checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
@@ -39,6 +40,9 @@ for s in "$@"; do
 	f=$(grep -cE '^not ok ' "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		echo "not ok - suite $s failed to run (exit $rc)"
+		f=1
+	elif [ "$p" = 0 ] && [ "$f" = 0 ]; then
+		echo "not ok - suite $s reported no result"
 		f=1
 	fi
 	passed=$((passed + p))
