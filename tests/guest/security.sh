@@ -13,8 +13,8 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 RAW_PTR='(0x)?ffff[0-9a-f]{12}'
 TRACKERS=(wakeup offcpu syscalls block)
 
-# 14 assertions, and a load and an unload per tracker.
-tap_plan $((14 + 2 * ${#TRACKERS[@]}))
+# 15 assertions, and a load and an unload per tracker.
+tap_plan $((15 + 2 * ${#TRACKERS[@]}))
 tap_ok "load latency_tracker" lt_load latency_tracker
 tap_ok "load lt_core_test" lt_load lt_core_test selftest=0
 for m in "${TRACKERS[@]}"; do
