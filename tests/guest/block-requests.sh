@@ -46,9 +46,10 @@ alerts=$(mktemp)
 trk_reader_start "$alerts"
 m0=$(trk_stat matched)
 taskset -c 0 dd if=/dev/zero of=/dev/nullb0 bs=4k count=1 oflag=direct 2>/dev/null &
+dd1=$!
 sleep 0.04
 taskset -c 1 dd if=/dev/zero of=/dev/nullb0 bs=4k count=1 oflag=direct 2>/dev/null &
-wait
+wait $dd1 $!
 trk_reader_stop
 nb=$(stat -c '%t:%T' /dev/nullb0)
 nb=$((16#${nb%:*})):$((16#${nb#*:}))
@@ -60,6 +61,8 @@ trk_unload
 modprobe -r null_blk
 
 # (b), (c) scsi_debug: 20 ms per command.
+# No udev in the guest: the disk driver is loaded by hand.
+modprobe sd_mod 2>/dev/null
 tap_ok "scsi_debug loads (20 ms per command)" \
 	modprobe scsi_debug dev_size_mb=16 delay=0 ndelay=20000000
 D=/sys/bus/pseudo/drivers/scsi_debug
@@ -80,6 +83,9 @@ scenario() { # label opts
 	m0=$(trk_stat matched) c0=$(trk_stat cancelled)
 	ftrace_on
 	echo "$2" >$D/opts
+	# every_nth counts commands only with statistics on (6.12 refuses it
+	# otherwise; 6.1 turns them on itself).
+	[ -e $D/statistics ] && echo 1 >$D/statistics
 	echo 2 >$D/every_nth
 	dd if=/dev/$disk of=/dev/null bs=4k count=4 skip=100 iflag=direct 2>/dev/null
 	echo 0 >$D/every_nth
