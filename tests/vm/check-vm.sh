@@ -107,7 +107,7 @@ host_prep() { # kver log
 	"$LT_TOP/tests/vm/host-prep.sh" "$1" >"$2" 2>&1
 }
 
-# Fetch a kernel, build our modules for it, prepare the host; prints
+# Fetch a kernel, prepare the host, build our modules for it; prints
 # "kver kodir rundir", or reports the failure and returns 1.
 prepare_kernel() { # line
 	local line=$1 kver kodir run
@@ -115,8 +115,6 @@ prepare_kernel() { # line
 		{ report fail "$line/setup" "(cannot get kernel)"; return 1; }
 	mkdir -p "$LT_CACHE/runs/$kver"
 	run=$(mktemp -d "$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)-XXXX")
-	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
-		{ report fail "$line/build" "(module build failed)"; return 1; }
 	# Tools, scenario programs and LTTng for the guest.  When this fails
 	# no test runs: they would test what an older build left behind.
 	if ! lt_stage "host preparation for $kver" host_prep "$kver" "$run/host-prep.log"; then
@@ -125,6 +123,8 @@ prepare_kernel() { # line
 		echo "#  log: $run/host-prep.log"
 		return 1
 	fi
+	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
+		{ report fail "$line/build" "(module build failed)"; return 1; }
 	echo "$kver $kodir $run"
 }
 
