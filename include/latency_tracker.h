@@ -124,9 +124,14 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	events plus the recently ended ones: an ended event's slot goes back
  *	to the pool with a per-CPU batch, one to two RCU grace periods after
  *	the event ended (at most one batch per CPU waits for a grace period
- *	while the next one fills).  Size it for the pending events plus the
- *	events ended during two grace periods (a few ms each) at the peak
- *	event rate.  A slot still waiting counts as in use: an event_in that
+ *	while the next one fills).  Sizing rule: max_events >= peak pending
+ *	events + peak ending rate (events/s) x 2 x the grace-period length.
+ *	A grace period takes a few ms on an idle machine and tens of ms on a
+ *	busy one; the batches are queued with call_rcu_hurry(), so lazy RCU
+ *	(CONFIG_RCU_LAZY, whose lazy callbacks may wait ~10 s on CPUs with
+ *	offloaded callbacks, rcu_nocbs=) does not stretch it.  E.g. 20000
+ *	ended events/s and 50 ms grace periods: pending + 2000 slots.  A
+ *	slot still waiting counts as in use: an event_in that
  *	finds no free slot is refused and counted as dropped.  The hash
  *	table has up to max_events buckets (rounded up to a power of two);
  *	it starts smaller and follows the number of pending events.

@@ -12,6 +12,7 @@
 
 #include <linux/version.h>
 #include <linux/hrtimer.h>
+#include <linux/rcupdate.h>
 #include <linux/timer.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
@@ -87,6 +88,38 @@ static inline unsigned int lt_stack_save_tsk(struct task_struct *task,
 	return n;
 #else
 	return 0;
+#endif
+}
+
+/*
+ * v6.12, "sched/fair: Implement delayed dequeue" (EEVDF): a fair task that
+ * blocks with negative lag stays on its runqueue (p->on_rq set,
+ * p->se.sched_delayed) until it is picked or woken; it is not runnable.
+ * Its wakeup goes through ttwu_runnable(), and it then waits for a CPU
+ * like any woken task.  True when @p is queued and runnable: a wakeup
+ * changes nothing for it.
+ */
+static inline bool lt_task_queued_runnable(struct task_struct *p)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return READ_ONCE(p->on_rq) && !READ_ONCE(p->se.sched_delayed);
+#else
+	return READ_ONCE(p->on_rq);
+#endif
+}
+
+/*
+ * v6.2, "rcu: Make call_rcu() lazy to save power" (CONFIG_RCU_LAZY): a
+ * lazy callback may wait ~10 s for its grace period when callbacks are
+ * offloaded (rcu_nocbs=); call_rcu_hurry() asks for the usual speed.
+ * Before v6.2 call_rcu() is never lazy.
+ */
+static inline void lt_call_rcu_hurry(struct rcu_head *head, rcu_callback_t fn)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	call_rcu_hurry(head, fn);
+#else
+	call_rcu(head, fn);
 #endif
 }
 

@@ -213,7 +213,7 @@ bool lt_stack_save_blocked(pid_t pid, struct lt_report *r)
 	/* Orders the on_rq/on_cpu reads as try_to_wake_up() does. */
 	smp_mb__after_spinlock();
 	/* Off CPU: its last switch-out is complete, the stack saved. */
-	blocked = !smp_load_acquire(&p->on_cpu) && !READ_ONCE(p->on_rq) &&
+	blocked = !smp_load_acquire(&p->on_cpu) && !lt_task_queued_runnable(p) &&
 		  READ_ONCE(p->__state) != TASK_RUNNING &&
 		  !(p->flags & PF_EXITING);
 	if (blocked) {

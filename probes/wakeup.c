@@ -83,8 +83,12 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	};
 	pid_t pid = p->pid;
 
-	/* Already running or still queued: no switch will bring it in. */
-	if (p == current || READ_ONCE(p->on_rq) || !pid)
+	/*
+	 * Already running, or queued and runnable: no switch will bring it
+	 * in.  A task kept on its runqueue by delayed dequeue (Linux >= 6.12)
+	 * blocked all the same and waits for a CPU once woken: tracked.
+	 */
+	if (p == current || lt_task_queued_runnable(p) || !pid)
 		return;
 	priv.tgid = p->tgid;
 	priv.prio = p->prio;

@@ -50,7 +50,11 @@ static void lt_reclaim_submit(struct lt_reclaim *r)
 	r->next = NULL;
 	r->inflight = batch;
 	WRITE_ONCE(r->busy, true);
-	call_rcu(&r->rcu, lt_reclaim_rcu);
+	/*
+	 * Not lazy: with CONFIG_RCU_LAZY and offloaded callbacks a lazy
+	 * callback may wait ~10 s, and these slots are what event_in needs.
+	 */
+	lt_call_rcu_hurry(&r->rcu, lt_reclaim_rcu);
 }
 
 static void lt_reclaim_rcu(struct rcu_head *head)
