@@ -16,6 +16,7 @@
 #include <linux/timer.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
+#include <asm/unistd.h>
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0) && defined(CONFIG_X86)
 #include <asm/unwind.h>
 #endif
@@ -121,6 +122,25 @@ static inline void lt_call_rcu_hurry(struct rcu_head *head, rcu_callback_t fn)
 #else
 	call_rcu(head, fn);
 #endif
+}
+
+/*
+ * Not a kernel version but an ABI difference, kept here with the others:
+ * on x86-64 with IA32 emulation a 32-bit task's system call numbers are
+ * the ia32 ones (exit 1, exit_group 252; the native ones are 60 and 231),
+ * and an x32 task's carry __X32_SYSCALL_BIT.  True for the calls that
+ * never return (no sys_exit).
+ */
+static inline bool lt_syscall_never_returns(long id)
+{
+#if defined(CONFIG_X86_64) && defined(CONFIG_IA32_EMULATION)
+	if (in_ia32_syscall())
+		return id == __NR_ia32_exit || id == __NR_ia32_exit_group;
+#endif
+#ifdef __X32_SYSCALL_BIT
+	id &= ~(long)__X32_SYSCALL_BIT;
+#endif
+	return id == __NR_exit || id == __NR_exit_group;
 }
 
 #endif /* _LATENCY_TRACKER_COMPAT_H */

@@ -7,6 +7,7 @@
 
 #include <linux/bitops.h>
 #include <linux/err.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/pid.h>
@@ -143,6 +144,40 @@ bool lt_report_may_print(struct lt_reports *rs)
 	return atomic_inc_return(&rs->printed) <= LT_PRINT_BURST;
 }
 
+/* Scheduler code a blocked task's stack goes through: __schedule, schedule*, ... */
+static bool lt_is_sched_frame(unsigned long addr)
+{
+	static const char *const prefixes[] = {
+		"__schedule", "schedule", "io_schedule", "preempt_schedule",
+	};
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	sprint_symbol_no_offset(name, addr);
+	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (str_has_prefix(name, prefixes[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The first frame of a report worth showing: the one after the outermost
+ * scheduler frame.  A stack captured in our sched_switch probe on the
+ * task itself starts with the probe, the tracepoint and __schedule(); one
+ * saved from a blocked task starts at __schedule(): both are shown from
+ * the code that blocked (do_nanosleep, pipe_read, ...), the same shape.
+ * A stack with no scheduler frame is shown whole.
+ */
+static unsigned int lt_report_first_frame(const struct lt_report *r)
+{
+	unsigned int i, first = 0;
+
+	for (i = 0; i < r->nr_entries; i++)
+		if (lt_is_sched_frame(r->entries[i]))
+			first = i + 1;
+	return first < r->nr_entries ? first : 0;
+}
+
 /**
  * lt_report_stack_text() - the stack of a report as one line of text
  * @r: the report being handled.
@@ -157,13 +192,13 @@ bool lt_report_may_print(struct lt_reports *rs)
 const char *lt_report_stack_text(struct lt_report *r)
 {
 	char *buf = r->owner->text;
+	unsigned int i, first = lt_report_first_frame(r);
 	size_t len = 0;
-	unsigned int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < r->nr_entries && len < LT_STACK_TEXT_MAX - 1; i++)
+	for (i = first; i < r->nr_entries && len < LT_STACK_TEXT_MAX - 1; i++)
 		len += scnprintf(buf + len, LT_STACK_TEXT_MAX - len, "%s%pS",
-				 i ? ";" : "", (void *)r->entries[i]);
+				 i > first ? ";" : "", (void *)r->entries[i]);
 	return buf;
 }
 
@@ -177,7 +212,7 @@ void lt_report_print_stack(const struct lt_report *r)
 {
 	unsigned int i;
 
-	for (i = 0; i < r->nr_entries; i++)
+	for (i = lt_report_first_frame(r); i < r->nr_entries; i++)
 		pr_info("  %pS\n", (void *)r->entries[i]);
 }
 

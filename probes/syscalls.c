@@ -25,9 +25,17 @@
  * deferred and rate limited, with the pid and the syscall number; the
  * syscall tracepoint emitted at sys_exit carries it as text.
  * `filter_tgid` restricts tracking to one process (empty: all).
+ *
+ * Calls that do not end by sys_exit: exit and exit_group (native, ia32 or
+ * x32 numbers) are not noted; whatever is still pending for a thread when
+ * it exits is cancelled (sched_process_exit); a call that a thread enters
+ * under one pid and leaves under another (execve from a non-leader thread,
+ * which takes the leader's pid) is moved to the new pid at
+ * sched_process_exec.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/binfmts.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -53,7 +61,13 @@ LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384);
 /* filter_tgid accepts one decimal tgid and a newline at most. */
 #define LT_TGID_WRITE_MAX	12
 
-/* Saved at sys_enter (stack: at the first slow switch-out). */
+/*
+ * Saved at sys_enter (stack: at the first slow switch-out).  stack_taken
+ * is claimed (0 -> 1, cmpxchg) once per syscall, by the switch probe that
+ * saves the stack or by a timeout report that prints one; the stack's
+ * writer publishes nr_entries with a release after entries[], the
+ * callback reads it with an acquire (possibly on another CPU).
+ */
 struct lt_syscalls_priv {
 	s32 nr;
 	pid_t tgid;
@@ -126,7 +140,11 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 
-	n = READ_ONCE(priv->nr_entries);
+	/*
+	 * The stack, if taken: entries[0..n) are complete once nr_entries is
+	 * set (release in lt_syscalls_take_stack()) and never change after.
+	 */
+	n = smp_load_acquire(&priv->nr_entries);
 	/* Still blocked at timeout, never printed: print where it blocks. */
 	print = !n && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT &&
 		!READ_ONCE(priv->stack_taken) &&
@@ -146,8 +164,9 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	rep->cause = r->cause;
 	rep->delay_ns = r->delay_ns;
 	rep->print = print;
-	if (print)
-		WRITE_ONCE(priv->stack_taken, 1);	/* once per syscall */
+	/* Printed once per syscall; a stack taken later is not printed. */
+	if (print && cmpxchg(&priv->stack_taken, 0, 1))
+		rep->print = false;
 	rep->nr_entries = min_t(unsigned int, n, LT_STACK_DEPTH);
 	memcpy(rep->entries, priv->entries,
 	       rep->nr_entries * sizeof(rep->entries[0]));
@@ -193,8 +212,8 @@ static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
 
 	if (filter && current->tgid != filter)
 		return;
-	/* These never reach sys_exit. */
-	if (id == __NR_exit || id == __NR_exit_group)
+	/* These never reach sys_exit (any ABI: ia32 numbers differ). */
+	if (lt_syscall_never_returns(id))
 		return;
 	/* Probes may run preemptible (faultable syscall tracepoints). */
 	preempt_disable_notrace();
@@ -244,17 +263,21 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 	struct lt_report *rep;
 	u64 elapsed;
 
+	unsigned int n;
+
 	elapsed = ktime_get_mono_fast_ns() - latency_tracker_event_start(ev);
 	if (READ_ONCE(priv->stack_taken) ||
 	    elapsed <= latency_tracker_threshold(lt_syscalls.t))
 		return;
-	priv->stack_taken = 1;
+	/* One writer per syscall: the one that claims stack_taken. */
+	if (cmpxchg(&priv->stack_taken, 0, 1))
+		return;
 	if (p == current)
-		priv->nr_entries = stack_trace_save(priv->entries,
-						    LT_STACK_DEPTH, 0);
+		n = stack_trace_save(priv->entries, LT_STACK_DEPTH, 0);
 	else
-		priv->nr_entries = lt_stack_save_tsk(p, priv->entries,
-						     LT_STACK_DEPTH);
+		n = lt_stack_save_tsk(p, priv->entries, LT_STACK_DEPTH);
+	/* Publishes entries[0..n) to lt_syscalls_cb() on another CPU. */
+	smp_store_release(&priv->nr_entries, n);
 	if (!lt_report_may_print(&lt_syscalls_reports))
 		return;
 	rep = lt_report_get(&lt_syscalls_reports);
@@ -262,7 +285,7 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 		return;
 	rep->delay_ns = elapsed;
 	rep->print = true;
-	rep->nr_entries = priv->nr_entries;
+	rep->nr_entries = n;
 	memcpy(rep->entries, priv->entries,
 	       rep->nr_entries * sizeof(rep->entries[0]));
 	d = (void *)rep->data;
@@ -313,6 +336,59 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		lt_syscalls_take_stack(ev, tasks[i]);
 		latency_tracker_put_event(ev);
 	}
+}
+
+/*
+ * A thread that exits ends nothing: its exit/exit_group call is not noted
+ * (lt_syscall_never_returns()), but a call can still be pending for it
+ * (e.g. one that left the CPU in exit_group before this point): cancel it,
+ * and forget the per-CPU slot if the call noted there is its own (it runs
+ * here, on its last CPU).
+ */
+static void lt_syscalls_probe_process_exit(void *data, struct task_struct *p)
+{
+	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
+	pid_t pid = p->pid;
+
+	if (c->pid == pid)
+		c->pid = 0;
+	latency_tracker_event_cancel(lt_syscalls.t, &pid, sizeof(pid));
+}
+
+/*
+ * execve from a thread that is not the group leader: de_thread() gives it
+ * the leader's pid, so its execve returns (sys_exit) under another pid
+ * than it entered with.  Move its call to the new pid: the slot if noted
+ * there, else the pending event (started anew with the same start time
+ * and data; the old key is cancelled).
+ */
+static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
+				   pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
+	struct latency_tracker_event *ev;
+	struct lt_syscalls_priv priv;
+	struct latency_tracker_in_opts opts = {
+		.priv = &priv,
+		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
+	};
+	pid_t pid = p->pid;
+
+	if (old_pid == pid)
+		return;
+	if (c->pid == old_pid) {
+		c->pid = pid;
+		return;
+	}
+	ev = latency_tracker_get_event(lt_syscalls.t, &old_pid,
+				       sizeof(old_pid));
+	if (!ev)
+		return;
+	memcpy(&priv, latency_tracker_event_priv(ev), opts.priv_len);
+	opts.ts_ns = latency_tracker_event_start(ev);
+	latency_tracker_put_event(ev);
+	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
+	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
 }
 
 /*
@@ -392,7 +468,9 @@ static int lt_syscalls_setup(struct latency_tracker *t)
 #define LT_SYSCALLS_TPS(X)						\
 	X(sys_enter, lt_syscalls_probe_enter)				\
 	X(sys_exit, lt_syscalls_probe_exit)				\
-	X(sched_switch, lt_syscalls_probe_switch)
+	X(sched_switch, lt_syscalls_probe_switch)			\
+	X(sched_process_exit, lt_syscalls_probe_process_exit)		\
+	X(sched_process_exec, lt_syscalls_probe_exec)
 LT_PROBE_TPS(lt_syscalls_tps, LT_SYSCALLS_TPS);
 
 static struct lt_probe lt_syscalls = {
