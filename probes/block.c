@@ -4,11 +4,13 @@
  * of a request to the driver (block_rq_issue) to its completion
  * (block_rq_complete).
  *
- * Key: (device, start sector), duplicate mode: two requests on the same
- * sector may be in flight.  Passthrough requests (SCSI/NVMe commands from
- * userspace, no meaningful sector) are not tracked.  A requeued request
- * ends its measurement without a report and starts a new one when it is
- * issued again, so the time spent waiting for the requeue is no alert.
+ * Each request is matched with its own final completion: the key is the
+ * request (two requests in flight on one sector are two events), partial
+ * completions do not end it, and a requeue cancels its measurement
+ * (counted as cancelled, never as matched) -- the request is measured
+ * anew from its next issue, so the time spent waiting in the queue after
+ * a requeue is not a device latency.  Passthrough requests (SCSI/NVMe
+ * commands from userspace, no meaningful sector) are not tracked.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,19 +30,20 @@
  */
 LT_PROBE_MODULE_PARAMS(20000000, 0, 4096);
 
-/* event_out ids: which tracepoint ended the request. */
-enum lt_block_out {
-	LT_BLOCK_OUT_COMPLETE,
-	LT_BLOCK_OUT_REQUEUE,
+/*
+ * Key: the request itself.  A request is in flight from its issue to its
+ * final completion (or a requeue), and its structure is not reused before
+ * that, so two requests in flight on one (device, sector) are told apart.
+ * The pointer is only a key: what records show comes from the private data.
+ */
+struct lt_block_key {
+	const struct request *rq;
 };
 
-struct lt_block_key {
+/* The request as issued (a partial completion advances its sector). */
+struct lt_block_priv {
 	u64 sector;
 	u32 dev;
-	u32 pad;	/* zero: keys are compared as bytes */
-};
-
-struct lt_block_priv {
 	u32 nr_sectors;
 	u32 op;
 };
@@ -64,31 +67,19 @@ static u32 lt_block_op_of(const struct request *rq)
 }
 
 /* False for requests not tracked (passthrough, no disk). */
-static bool lt_block_key(struct request *rq, struct lt_block_key *k)
+static bool lt_block_tracked(struct request *rq)
 {
-	if (blk_rq_is_passthrough(rq) || !rq->q->disk)
-		return false;
-	k->sector = blk_rq_pos(rq);
-	k->dev = disk_devt(rq->q->disk);
-	k->pad = 0;
-	return true;
+	return !blk_rq_is_passthrough(rq) && rq->q->disk;
 }
 
 static void lt_block_cb(const struct latency_tracker_report *r)
 {
 	const struct lt_block_priv *priv =
 		latency_tracker_event_priv(r->event);
-	const struct lt_block_key *k;
 	struct lt_block_record a = { };
-	u32 len;
 
-	/* A requeue is not a completion: no alert. */
-	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD &&
-	    r->out_id == LT_BLOCK_OUT_REQUEUE)
-		return;
-	k = latency_tracker_event_key(r->event, &len);
-	a.sector = k->sector;
-	a.dev = k->dev;
+	a.sector = priv->sector;
+	a.dev = priv->dev;
 	a.nr_sectors = priv->nr_sectors;
 	a.op = priv->op;
 	lt_trace_block(r->cause, r->delay_ns, &a);
@@ -100,38 +91,49 @@ static LT_RECORD_FMT(lt_block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
 
 static void lt_block_probe_issue(void *data, struct request *rq)
 {
+	struct lt_block_key k = { .rq = rq };
 	struct lt_block_priv priv;
 	struct latency_tracker_in_opts opts = {
-		.mode = LATENCY_TRACKER_DUPLICATE,
 		.priv = &priv,
 		.priv_len = sizeof(priv),
 	};
-	struct lt_block_key k;
 
-	if (!lt_block_key(rq, &k))
+	if (!lt_block_tracked(rq))
 		return;
+	priv.sector = blk_rq_pos(rq);
+	priv.dev = disk_devt(rq->q->disk);
 	priv.nr_sectors = blk_rq_sectors(rq);
 	priv.op = lt_block_op_of(rq);
 	latency_tracker_event_in(lt_block.t, &k, sizeof(k), &opts);
 }
 
+/*
+ * block_rq_complete fires in blk_update_request() before the request
+ * advances, once per completed part: @nr_bytes less than what remains
+ * (blk_rq_bytes()) is a partial completion, and the request goes on (more
+ * completions, or a requeue of the rest).  Only the final one ends it.
+ */
 static void lt_block_probe_complete(void *data, struct request *rq,
 				    blk_status_t error, unsigned int nr_bytes)
 {
-	struct lt_block_key k;
+	struct lt_block_key k = { .rq = rq };
 
-	if (lt_block_key(rq, &k))
-		latency_tracker_event_out(lt_block.t, &k, sizeof(k),
-					  LT_BLOCK_OUT_COMPLETE, NULL);
+	if (nr_bytes < blk_rq_bytes(rq) || !lt_block_tracked(rq))
+		return;
+	latency_tracker_event_out(lt_block.t, &k, sizeof(k), 0, NULL);
 }
 
+/*
+ * A requeued request goes back to the queue, to be issued again: its
+ * measurement is cancelled (not matched, no alert, no histogram), and the
+ * next issue starts a new one.
+ */
 static void lt_block_probe_requeue(void *data, struct request *rq)
 {
-	struct lt_block_key k;
+	struct lt_block_key k = { .rq = rq };
 
-	if (lt_block_key(rq, &k))
-		latency_tracker_event_out(lt_block.t, &k, sizeof(k),
-					  LT_BLOCK_OUT_REQUEUE, NULL);
+	if (lt_block_tracked(rq))
+		latency_tracker_event_cancel(lt_block.t, &k, sizeof(k));
 }
 
 #define LT_BLOCK_TPS(X)							\
