@@ -115,7 +115,7 @@ static void lt_syscalls_handle(struct lt_report *r)
 	if (!r->nr_entries && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
 		lt_stack_save_blocked(d->a.pid, r);
 	lt_trace_syscall(r->cause, r->delay_ns, &d->a,
-			  lt_report_stack_text(r));
+			 lt_report_stack_text(r));
 	if (r->print && r->nr_entries)
 		lt_syscalls_print(r, d);
 }
