@@ -18,32 +18,39 @@ SECS=${LTG_CONTENDED_SECONDS:-3}
 tap_plan 7
 
 tap_ok "load (threshold 1 us)" trk_load threshold=1000
-# The records are counted in our tracepoint (latency_tracker:wakeup, one
-# per alert record, same fields) recorded by ftrace: with a 1 us threshold
-# every wakeup of the system makes a record, more than a reader of the
-# alerts file is sure to keep up with on a loaded emulated guest (a ring
-# overflow would lose some); an ftrace buffer with no overrun loses none.
+# Both sides are counted in the kernel's own trace of the run (ftrace, no
+# overrun allowed): the task's sleeps are its switch-outs in a sleeping
+# state (prev_state S or D: each needs a wakeup, then a CPU), its records
+# are our tracepoint latency_tracker:wakeup (one per alert record, same
+# fields).  With a 1 us threshold every wakeup of the system makes a
+# record, more than a reader of the alerts file is sure to keep up with on
+# a loaded emulated guest; counting the program's own sleep calls would
+# count those the timer ended before the task left its CPU (no wakeup to
+# track).
 T=/sys/kernel/tracing
 run_mode() { # label
-	local out sleeps pid got overrun
+	local out calls pid got sleeps overrun
 	out=$(mktemp)
 	echo 0 >$T/tracing_on
 	echo >$T/trace
 	echo 8192 >$T/buffer_size_kb
 	echo 1 >$T/events/latency_tracker/wakeup/enable
+	echo 1 >$T/events/sched/sched_switch/enable
 	echo 1 >$T/tracing_on
 	python3 tests/guest/progs/contended.py 1 "$SECS" 2 1 2 >"$out"
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/latency_tracker/wakeup/enable
+	echo 0 >$T/events/sched/sched_switch/enable
 	pid=$(sed -n 's/^pid=//p' "$out")
-	sleeps=$(sed -n 's/^sleeps=//p' "$out")
+	calls=$(sed -n 's/^sleeps=//p' "$out")
+	sleeps=$(grep -cE "sched_switch: prev_comm=lt_contend prev_pid=$pid .* prev_state=[SD] " $T/trace)
 	got=$(grep -c "wakeup: cause=threshold .* pid=$pid tgid=$pid comm=lt_contend " $T/trace)
 	overrun=$(cat $T/per_cpu/cpu*/stats | awk '$1 == "overrun:" { s += $2 } END { print s + 0 }')
-	tap_diag "$1: $got records for $sleeps sleeps of pid $pid (trace overruns: $overrun)"
-	tap_cmp "$1: the task slept (>= 100 times), no trace overrun" \
-		"$(( overrun ? 0 : ${sleeps:-0} ))" -ge 100
-	tap_cmp "$1: >= 95 % of its wakeups tracked ($got of $sleeps)" \
-		$((got * 100)) -ge $((${sleeps:-1} * 95))
+	tap_diag "$1: $got records for $sleeps sleeps of pid $pid ($calls sleep calls; trace overruns: $overrun)"
+	tap_cmp "$1: the task slept (>= 50 times), no trace overrun" \
+		"$(( overrun ? 0 : sleeps ))" -ge 50
+	tap_cmp "$1: >= 95 % of its sleeps tracked ($got of $sleeps)" \
+		$((got * 100)) -ge $((sleeps * 95))
 	rm -f "$out"
 }
 if grep -qw DELAY_DEQUEUE $FEAT 2>/dev/null; then
