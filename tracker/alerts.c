@@ -262,7 +262,7 @@ void lt_alerts_release_pollers(struct latency_tracker *t)
 		__wake_up(wq, TASK_NORMAL, 0, poll_to_key(EPOLLHUP | POLLFREE));
 		if (lt_alert_wq_empty(wq))
 			break;
-		msleep(1);
+		usleep_range(1000, 2000);
 		if (!warned && time_after(jiffies, warn_at)) {
 			warned = true;
 			pr_warn("latency_tracker: %s: waiting for poll() callers to leave the alerts file\n",
