@@ -128,18 +128,35 @@ prepare_kernel() { # line
 	echo "$kver $kodir $run"
 }
 
+# Extra kernel command line a test asks for: a line
+# "# lt-boot-append: OPTIONS" among its first lines (e.g. rcu_nocbs=all).
+boot_append_of() { # test
+	sed -n '1,10s/^# lt-boot-append: //p' "$LT_TOP/tests/guest/$1.sh" | head -n 1
+}
+
 # Run tests of a prepared kernel in one guest, in as many boots as crashes
-# need; WHO names the guest in the results when a kernel has several.
+# need, and a boot of its own for each test that asks for boot options
+# (boot_append_of); WHO names the guest in the results when a kernel has
+# several.
 boot_kernel() { # line kver kodir rundir who tests...
 	local line=$1 kver=$2 kodir=$3 run=$4 who=$5 kmods boot=0 remaining t tmo
+	local all batch rest append
 	shift 5
 	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
 	tmo=$LT_TEST_TIMEOUT
 	[ "$line" = debug ] && tmo=$LT_DEBUG_TEST_TIMEOUT
 	local LT_TEST_TIMEOUT=$tmo # what judge() names as the limit
-	remaining=("$@")
+	all=("$@")
 	mkdir -p "$run"
-	while [ ${#remaining[@]} -gt 0 ]; do
+	while [ ${#all[@]} -gt 0 ]; do
+		# This boot: the next test with boot options alone, else the
+		# tests up to the next one with boot options.
+		append=$(boot_append_of "${all[0]}")
+		remaining=("${all[0]}") rest=("${all[@]:1}")
+		while [ -z "$append" ] && [ ${#rest[@]} -gt 0 ] &&
+			[ -z "$(boot_append_of "${rest[0]}")" ]; do
+			remaining+=("${rest[0]}") rest=("${rest[@]:1}")
+		done
 		boot=$((boot + 1))
 		local d=$run/boot$boot
 		mkdir -p "$d"
@@ -156,7 +173,8 @@ boot_kernel() { # line kver kodir rundir who tests...
 		for v in $(compgen -e | grep '^LTG_'); do
 			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
 		done
-		LT_TEST_TIMEOUT=$tmo lt_stage "boot $boot on $kver (${#remaining[*]} tests)" \
+		LT_GUEST_APPEND="${LT_GUEST_APPEND:-} $append" LT_TEST_TIMEOUT=$tmo \
+			lt_stage "boot $boot on $kver (${#remaining[*]} tests${append:+, $append})" \
 			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$((tmo * ${#remaining[@]} + 120))"
 		# Each boot consumes at least one test, so this loop ends: the
 		# tests after one that took the guest down run in a new boot.
@@ -165,7 +183,7 @@ boot_kernel() { # line kver kodir rundir who tests...
 			[ -e "$d/$t.rc" ] || [ -e "$d/$t.started" ] && reached=1
 		done
 		if [ $reached = 0 ]; then
-			for t in "${remaining[@]}"; do
+			for t in "${remaining[@]}" "${rest[@]}"; do
 				report fail "$line/$t" "(${who}not run: the guest did not reach the tests)"
 			done
 			console_excerpt "$d/console.log"
@@ -192,7 +210,7 @@ boot_kernel() { # line kver kodir rundir who tests...
 				judge_crash "$line" final-unload "$d" "$who"
 			fi
 		fi
-		remaining=("${left[@]}")
+		all=("${left[@]}" "${rest[@]}")
 		[ -e "$d/kmemleak.txt" ] && judge_kmemleak "$line" "$d" "$who"
 		# A splat the stream missed: on the console of a boot that did
 		# not crash, with none in any window of the stream.
