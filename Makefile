@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-unit check-vm check-dkms check-debug lint soak selftest demo \
+.PHONY: all modules tools check check-mttcg check-unit check-vm check-dkms check-debug lint soak selftest demo \
 	bench install dkms clean help
 
 all: modules tools
@@ -37,12 +37,17 @@ tools:
 # built here once with KASAN, lockdep and kmemleak; cached).
 check:
 	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm dkms
+	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm mttcg dkms
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
 	@$(DEPS) build vm tools lttng debugkernel
 	@KERNEL=debug T="$(T)" $(CHECK) vm
+
+# The race tests under multi-threaded TCG (part of make check).
+check-mttcg:
+	@$(DEPS) build vm tools lttng
+	@$(CHECK) mttcg
 
 check-unit:
 	@$(DEPS) unit tools

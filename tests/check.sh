@@ -9,7 +9,8 @@
 #
 # Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
 # checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
-# is the KASAN/lockdep/kmemleak kernel), dkms, lint.
+# is the KASAN/lockdep/kmemleak kernel), mttcg (the race tests under
+# multi-threaded TCG), dkms, lint.
 set -u
 . "$(dirname "$0")/vm/common.sh"
 
@@ -21,6 +22,15 @@ suite_cmd() {
 	    for k in ${KERNEL:-}; do a+=" -k $k"; done
 	    for t in ${T:-}; do a+=" -t $t"; done
 	    echo "$LT_TOP/tests/vm/check-vm.sh$a" ;;
+	# The in-guest race tests under QEMU's multi-threaded TCG, where the
+	# two vCPUs really run at once (the other guests take turns on one
+	# host thread: see qemu.sh): the core API from every context on both
+	# CPUs, and a short torture run (it keeps two other probes on every
+	# tracepoint it uses, so no text is patched under load).  Results are
+	# named <kernel>-mttcg/<test>.
+	mttcg) echo "LT_TCG_THREAD=multi LTG_TORTURE_SECONDS=\${LTG_TORTURE_SECONDS:-30}" \
+		"$LT_TOP/tests/vm/check-vm.sh -k 6.12 -t core-api -t torture |" \
+		"sed -u 's#^\\(\\(not \\)\\{0,1\\}ok [0-9]* - \\)6\\.12/#\\16.12-mttcg/#'" ;;
 	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
 	lint) echo "$LT_TOP/tests/lint.sh" ;;
 	*) return 1 ;;
@@ -30,7 +40,7 @@ suite_cmd() {
 passed=0 failed=0
 t0=$(date +%s)
 for s in "$@"; do
-	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm dkms lint)"
+	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm mttcg dkms lint)"
 	log=$(mktemp)
 	lt_log "suite $s: start"
 	s0=$(date +%s)
