@@ -16,7 +16,10 @@
 # Kernel log lines that fail the test whose window holds them, at any
 # level: bugs and warnings (WARN, lockdep, RCU checks, KASAN, UBSAN, list
 # and object debugging print through these), oopses, lockups and stalls.
-LT_SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|lockdep|KASAN|UBSAN:|general protection'
+# Not the bare word "lockdep": the debug kernel's boot says "RCU lockdep
+# checking is enabled"; lockdep's own reports say what they found.
+LT_SPLAT_RE='BUG:|WARNING:|Oops|Call Trace|KASAN|UBSAN:|general protection'
+LT_SPLAT_RE+='|lockdep is turned off|turning off the locking correctness validator'
 LT_SPLAT_RE+='|kernel BUG at|Kernel panic|suspicious RCU usage|possible circular locking'
 LT_SPLAT_RE+='|possible recursive locking|inconsistent lock state|blocked for more than'
 LT_SPLAT_RE+='|detected stalls?|soft lockup|hard LOCKUP'

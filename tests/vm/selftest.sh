@@ -53,7 +53,7 @@ printf '1..2\nok 1 - a\nok 2 # SKIP not on this kernel\n# ran 2 of 2 planned\n' 
 # 2 and ends at 5, "u" starts at 9 and never ends.
 cat >"$j/kmsg.log" <<'EOF'
 6,0,1000,-;booting
-6,1,2000,-;still booting
+6,1,2000,-;rcu: \x09RCU lockdep checking is enabled.
 14,2,3000,-;lt-harness: 1 start t
  SUBSYSTEM=ignored
 6,3,4000,-;inside t
@@ -75,7 +75,8 @@ echo "9" >"$j/u.seq"
 check "judge: a TAP plan printed after the assertions fails" has "$j/late.out" '^no up-front TAP plan '
 check "judge: a # SKIP assertion counts as run" has "$j/skip.out" '^clean 2 1$'
 check "judge: the records before the first test are the boot's" \
-	test "$(cat "$j/boot.dmesg" 2>/dev/null)" = "$(printf '[    0.001000] booting\n[    0.002000] still booting')"
+	test "$(cat "$j/boot.dmesg" 2>/dev/null)" = "$(printf '[    0.001000] booting\n[    0.002000] rcu: \\x09RCU lockdep checking is enabled.')"
+check "judge: the debug kernel's boot banner is no splat" hasnt "$j/boot.dmesg" "$LT_SPLAT_RE"
 check "judge: a test's window holds its records once, without dictionary lines" \
 	test "$(grep -c 'inside t' "$j/t.dmesg")-$(grep -c SUBSYSTEM "$j/t.dmesg")" = 2-0
 check "judge: lost records are named where they were lost" \
