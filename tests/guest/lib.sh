@@ -68,7 +68,8 @@ tap_cmp() {
 tap_diag() { echo "# $*"; }
 
 # tap_skip COUNT REASON: COUNT planned assertions that cannot run here (a
-# feature this kernel line lacks); each counts as run, "ok N # SKIP".
+# feature this kernel line or the guest lacks); each counts as run, "ok N
+# # SKIP REASON".
 tap_skip() {
 	local i
 	for ((i = 0; i < $1; i++)); do
