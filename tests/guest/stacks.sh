@@ -10,10 +10,14 @@
 # tracepoints (latency_tracker:offcpu and :syscall carry them as text,
 # formatted by the same code as the dmesg lines; dmesg is rate limited
 # and idle kernel threads may use its budget).
+# Then a call already slow when its thread leaves the CPU (an flock woken
+# after 400 ms that blocks again: progs/relock.py): the syscalls tracker
+# takes that stack in its switch probe, on the task itself; it must start
+# at the locking code too, not in the probe.
 . tests/guest/lib.sh
 LTPROG="python3 tests/guest/progs/ltprog.py"
 T=/sys/kernel/tracing
-tap_plan 8
+tap_plan 10
 
 tap_ok "core loads" lt_load latency_tracker
 tap_ok "offcpu loads (threshold 300 ms)" lt_load latency_tracker_offcpu threshold=300000000
@@ -47,6 +51,21 @@ tap_ok "offcpu: no scheduler frame first, no frame of ours" first_ok "$off"
 tap_ok "syscalls: no probe or scheduler frame first, no frame of ours" first_ok "$sys"
 tap_is "same shape: both start at the same function" \
 	"$(head -n 1 <<<"$sys" | sed 's/+.*//')" "$(head -n 1 <<<"$off" | sed 's/+.*//')"
+
+echo >$T/trace
+echo 1 >$T/events/latency_tracker/syscall/enable
+echo 1 >$T/tracing_on
+lock=$(mktemp)
+pid=$(python3 tests/guest/progs/relock.py "$lock" 400 | sed -n 's/^pid=//p')
+sleep 0.5
+echo 0 >$T/tracing_on
+echo 0 >$T/events/latency_tracker/syscall/enable
+relock=$(frames syscall)
+tap_diag "syscalls stack of the relocking waiter $pid: $(echo $relock)"
+tap_ok "syscalls gave the waiter's stack" test -n "$relock"
+tap_ok "taken on the task itself: no probe or scheduler frame first, no frame of ours" \
+	first_ok "$relock"
+rm -f "$lock"
 lt_unload latency_tracker_syscalls
 lt_unload latency_tracker_offcpu
 lt_unload latency_tracker
