@@ -144,11 +144,16 @@ bool lt_report_may_print(struct lt_reports *rs)
 	return atomic_inc_return(&rs->printed) <= LT_PRINT_BURST;
 }
 
-/* Scheduler code a blocked task's stack goes through: __schedule, schedule*, ... */
+/*
+ * Scheduler code a stack goes through when its task leaves the CPU:
+ * __schedule, schedule*, io_schedule*, preempt_schedule*, and the
+ * preemption points (_cond_resched, __cond_resched).
+ */
 static bool lt_is_sched_frame(unsigned long addr)
 {
 	static const char *const prefixes[] = {
 		"__schedule", "schedule", "io_schedule", "preempt_schedule",
+		"_cond_resched", "__cond_resched",
 	};
 	char name[KSYM_SYMBOL_LEN];
 	unsigned int i;

@@ -10,10 +10,11 @@
 # tracepoints (latency_tracker:offcpu and :syscall carry them as text,
 # formatted by the same code as the dmesg lines; dmesg is rate limited
 # and idle kernel threads may use its budget).
-# Then a call already slow when its thread leaves the CPU (an flock woken
-# after 400 ms that blocks again: progs/relock.py): the syscalls tracker
-# takes that stack in its switch probe, on the task itself; it must start
-# at the locking code too, not in the probe.
+# Then a call already slow when its thread leaves the CPU (a long read of
+# /dev/urandom preempted after 400 ms by a SCHED_FIFO task:
+# progs/preempted.py): the syscalls tracker takes that stack in its switch
+# probe, on the task itself; it must start at the reading code too, not
+# in the probe.
 . tests/guest/lib.sh
 LTPROG="python3 tests/guest/progs/ltprog.py"
 T=/sys/kernel/tracing
@@ -55,17 +56,15 @@ tap_is "same shape: both start at the same function" \
 echo >$T/trace
 echo 1 >$T/events/latency_tracker/syscall/enable
 echo 1 >$T/tracing_on
-lock=$(mktemp)
-pid=$(python3 tests/guest/progs/relock.py "$lock" 400 | sed -n 's/^pid=//p')
+pid=$(python3 tests/guest/progs/preempted.py 400 | sed -n 's/^pid=//p')
 sleep 0.5
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency_tracker/syscall/enable
 relock=$(frames syscall)
-tap_diag "syscalls stack of the relocking waiter $pid: $(echo $relock)"
-tap_ok "syscalls gave the waiter's stack" test -n "$relock"
+tap_diag "syscalls stack of the preempted reader $pid: $(echo $relock)"
+tap_ok "syscalls gave the reader's stack" test -n "$relock"
 tap_ok "taken on the task itself: no probe or scheduler frame first, no frame of ours" \
 	first_ok "$relock"
-rm -f "$lock"
 lt_unload latency_tracker_syscalls
 lt_unload latency_tracker_offcpu
 lt_unload latency_tracker
