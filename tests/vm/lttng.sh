@@ -140,7 +140,8 @@ fi
 # when its sources or the lttng-modules build change.
 ours=$LT_CACHE/lttng/probe/$kver
 key=$(cat "$LT_TOP"/probes/lttng/* "$LT_TOP/tracker/lt_trace.h" \
-	"$LT_TOP/include/latency_tracker_compat.h" "$build/Module.symvers" |
+	"$LT_TOP"/include/*.h "$LT_TOP"/include/lt_records/*.h \
+	"$LT_TOP/tracker/alert_ring.h" "$build/Module.symvers" |
 	sha256sum | cut -c1-16)
 if [ "$(cat "$ours/.key" 2>/dev/null)" != "$key" ] || ! ls "$ours"/*.ko >/dev/null 2>&1; then
 	rm -rf "$ours" && mkdir -p "$ours" || exit 1
