@@ -82,7 +82,7 @@ static void lt_block_cb(const struct latency_tracker_report *r)
 	a.dev = priv->dev;
 	a.nr_sectors = priv->nr_sectors;
 	a.op = priv->op;
-	lt_trace_block(r->cause, r->delay_ns, &a);
+	trace_block(r->cause, r->delay_ns, &a);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 }

@@ -54,7 +54,7 @@ static void lt_offcpu_handle(struct lt_report *r)
 	/* A timeout: the task is (maybe) still blocked, take its stack now. */
 	if (r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
 		lt_stack_save_blocked(a->pid, r);
-	lt_trace_offcpu(r->cause, r->delay_ns, a, lt_report_stack_text(r));
+	trace_offcpu(r->cause, r->delay_ns, a, lt_report_stack_text(r));
 	if (!r->print)
 		return;
 	pr_info("%s (%d) %llu us\n", a->comm, a->pid,
@@ -91,7 +91,7 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 		return;
 	rep = lt_report_get(&lt_offcpu_reports);
 	if (!rep) {
-		lt_trace_offcpu(r->cause, r->delay_ns, &a, "");
+		trace_offcpu(r->cause, r->delay_ns, &a, "");
 		return;
 	}
 	rep->cause = r->cause;

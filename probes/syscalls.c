@@ -114,8 +114,8 @@ static void lt_syscalls_handle(struct lt_report *r)
 	/* A timeout has no saved stack: take it if the task still blocks. */
 	if (!r->nr_entries && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
 		lt_stack_save_blocked(d->a.pid, r);
-	lt_trace_syscall(r->cause, r->delay_ns, &d->a,
-			 lt_report_stack_text(r));
+	trace_syscall(r->cause, r->delay_ns, &d->a,
+		      lt_report_stack_text(r));
 	if (r->print && r->nr_entries)
 		lt_syscalls_print(r, d);
 }
@@ -152,13 +152,13 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	if (!print && (!trace_syscall_enabled() ||
 		       (!n && r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD))) {
 		/* No stack to format (or nobody to show it to). */
-		lt_trace_syscall(r->cause, r->delay_ns, &a, "");
+		trace_syscall(r->cause, r->delay_ns, &a, "");
 		return;
 	}
 	/* Formatting the stack waits for process context. */
 	rep = lt_report_get(&lt_syscalls_reports);
 	if (!rep) {
-		lt_trace_syscall(r->cause, r->delay_ns, &a, "");
+		trace_syscall(r->cause, r->delay_ns, &a, "");
 		return;
 	}
 	rep->cause = r->cause;

@@ -67,7 +67,7 @@ static void lt_wakeup_cb(const struct latency_tracker_report *r)
 		a.prio = priv->prio;
 		a.cpu = -1;
 	}
-	lt_trace_wakeup(r->cause, r->delay_ns, &a);
+	trace_wakeup(r->cause, r->delay_ns, &a);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 }

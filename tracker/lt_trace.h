@@ -6,13 +6,14 @@
  * defined (CREATE_TRACE_POINTS) and exported by tracker/events.c.
  *
  * Each event is generated from its tracker's field table
- * (include/lt_records/<tracker>.h, see record.h there): cause, delay, the
- * record's fields, then the tracepoint-only fields (the stack).  This file
- * says how each kind of field becomes an ftrace field (LT_TP_*).
+ * (include/lt_records/<tracker>.h, see record.h there): its arguments are
+ * the cause, the delay, the alert record (the payload struct) and the
+ * tracepoint-only fields (the stack); its fields are the cause, the delay,
+ * the record's fields and the tracepoint-only ones.  This file says how
+ * each kind of field becomes an ftrace field (LT_TP_*).
  *
- * Arguments are plain values, not task pointers, so that a tracker can emit
- * an event from data it saved earlier (e.g. a timeout on another CPU);
- * lt_trace_<event>() passes them from a record.
+ * Arguments are plain data, not task pointers, so that a tracker can emit
+ * an event from data it saved earlier (e.g. a timeout on another CPU).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM latency_tracker
@@ -25,26 +26,30 @@
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
 
-/* The ftrace field of each kind: entry, assignment, printk format, value. */
-#define LT_TP_ENTRY_PID(n)	__field(pid_t, n)
-#define LT_TP_ENTRY_INT(n)	__field(int, n)
-#define LT_TP_ENTRY_U32(n)	__field(u32, n)
-#define LT_TP_ENTRY_U64(n)	__field(u64, n)
-#define LT_TP_ENTRY_COMM(n)	__array(char, n, TASK_COMM_LEN)
-#define LT_TP_ENTRY_CHAR(n)	__field(char, n)
-#define LT_TP_ENTRY_DEV(n)	__field(dev_t, n)
-#define LT_TP_ENTRY_STR(n)	__string(n, n)
-#define LT_TP_ENTRY_ENUM(n)	LT_TP_ENTRY_STR(n)
+/*
+ * The ftrace field of each kind: entry, assignment, printk format, value.
+ * Record fields come from the record `rec`, tracepoint-only (STR) ones
+ * from the argument of that name.
+ */
+#define LT_TP_ENTRY_PID(n, ...)		__field(pid_t, n)
+#define LT_TP_ENTRY_INT(n, ...)		__field(int, n)
+#define LT_TP_ENTRY_U32(n, ...)		__field(u32, n)
+#define LT_TP_ENTRY_U64(n, ...)		__field(u64, n)
+#define LT_TP_ENTRY_COMM(n, ...)	__array(char, n, TASK_COMM_LEN)
+#define LT_TP_ENTRY_CHAR(n, ...)	__field(char, n)
+#define LT_TP_ENTRY_DEV(n, ...)		__field(dev_t, n)
+#define LT_TP_ENTRY_ENUM(n, name_fn)	__string(n, name_fn(rec->n))
+#define LT_TP_ENTRY_STR(n, ...)		__string(n, n)
 
-#define LT_TP_ASSIGN_PID(n)	__entry->n = n
-#define LT_TP_ASSIGN_INT(n)	__entry->n = n
-#define LT_TP_ASSIGN_U32(n)	__entry->n = n
-#define LT_TP_ASSIGN_U64(n)	__entry->n = n
-#define LT_TP_ASSIGN_COMM(n)	strscpy(__entry->n, n, TASK_COMM_LEN)
-#define LT_TP_ASSIGN_CHAR(n)	__entry->n = n
-#define LT_TP_ASSIGN_DEV(n)	__entry->n = n
-#define LT_TP_ASSIGN_STR(n)	lt_assign_str(n, n)
-#define LT_TP_ASSIGN_ENUM(n)	LT_TP_ASSIGN_STR(n)
+#define LT_TP_ASSIGN_PID(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_INT(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_U32(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_U64(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_COMM(n, ...)	strscpy(__entry->n, rec->n, TASK_COMM_LEN)
+#define LT_TP_ASSIGN_CHAR(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_DEV(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
+#define LT_TP_ASSIGN_STR(n, ...)	lt_assign_str(n, n)
 
 #define LT_TP_FMT_PID(n)	" " #n "=%d"
 #define LT_TP_FMT_INT(n)	" " #n "=%d"
@@ -67,8 +72,8 @@
 #define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
 
 /* Table walkers. */
-#define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n)
-#define LT_TP_ASSIGN(kind, n, ...)	LT_TP_ASSIGN_##kind(n);
+#define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n, __VA_ARGS__)
+#define LT_TP_ASSIGN(kind, n, ...)	LT_TP_ASSIGN_##kind(n, __VA_ARGS__);
 #define LT_TP_FMT(kind, n, ...)		LT_TP_FMT_##kind(n)
 #define LT_TP_PRINT(kind, n, ...)	LT_TP_PRINT_##kind(n)
 
@@ -82,15 +87,15 @@
 /**
  * LT_TRACE_EVENT() - the tracepoint of a tracker, from its tables
  * @event: the event name.
+ * @type: the record's type.
  * @TABLE: the record's field table.
  * @EXTRA: the tracepoint-only fields' table.
  */
-#define LT_TRACE_EVENT(event, TABLE, EXTRA)				\
+#define LT_TRACE_EVENT(event, type, TABLE, EXTRA)			\
 TRACE_EVENT(event,							\
-	TP_PROTO(u8 cause, u64 delay_ns					\
-		 TABLE(LT_REC_PROTO) EXTRA(LT_REC_PROTO)),		\
-	TP_ARGS(cause, delay_ns						\
-		TABLE(LT_REC_ARGNAME) EXTRA(LT_REC_ARGNAME)),		\
+	TP_PROTO(u8 cause, u64 delay_ns, const type *rec		\
+		 EXTRA(LT_REC_PROTO)),					\
+	TP_ARGS(cause, delay_ns, rec EXTRA(LT_REC_ARGNAME)),		\
 	TP_STRUCT__entry(						\
 		__field(u8, cause)					\
 		__field(u64, delay)					\
@@ -107,38 +112,6 @@ TRACE_EVENT(event,							\
 		  TABLE(LT_TP_PRINT) EXTRA(LT_TP_PRINT))		\
 )
 
-/*
- * A tracepoint takes at most 12 arguments: BPF raw tracepoints
- * (<trace/bpf_probe.h>) stop at bpf_trace_run12().  Cause and delay are
- * two of them.
- */
-#define LT_TP_MAX_ARGS			12
-#define LT_TP_COUNT(kind, n, ...)	+ 1
-#define LT_TP_NR_ARGS(TABLE, EXTRA)	(2 TABLE(LT_TP_COUNT) EXTRA(LT_TP_COUNT))
-
-/**
- * LT_TRACE_RECORD_FN() - lt_trace_<event>(cause, delay_ns, rec, extra...):
- *	emits @event with the fields of the record @rec
- * @event: the event name.
- * @type: the record's type.
- * @TABLE: the record's field table.
- * @EXTRA: the tracepoint-only fields' table (arguments after @rec).
- *
- * Also fails the build, with a message, when @event has more arguments
- * than a tracepoint may have.
- */
-#define LT_TRACE_RECORD_FN(event, type, TABLE, EXTRA)			\
-static_assert(LT_TP_NR_ARGS(TABLE, EXTRA) <= LT_TP_MAX_ARGS,		\
-	      "latency_tracker:" #event ": more tracepoint arguments"	\
-	      " than BPF allows");					\
-static inline void lt_trace_##event(u8 cause, u64 delay_ns,		\
-				    const type *rec			\
-				    EXTRA(LT_REC_PROTO))		\
-{									\
-	trace_##event(cause, delay_ns TABLE(LT_REC_ARG)			\
-		      EXTRA(LT_REC_ARGNAME));				\
-}
-
 #endif /* _LT_TRACE_KINDS_H */
 
 #if !defined(_LT_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
@@ -152,22 +125,14 @@ static inline void lt_trace_##event(u8 cause, u64 delay_ns,		\
 
 LT_CAUSES(LT_TP_DEFINE_ENUM)
 
-LT_TRACE_EVENT(wakeup, LT_WAKEUP_RECORD, LT_WAKEUP_TRACE_ONLY)
-LT_TRACE_EVENT(offcpu, LT_OFFCPU_RECORD, LT_OFFCPU_TRACE_ONLY)
-LT_TRACE_EVENT(syscall, LT_SYSCALLS_RECORD, LT_SYSCALLS_TRACE_ONLY)
-LT_TRACE_EVENT(block, LT_BLOCK_RECORD, LT_BLOCK_TRACE_ONLY)
-
-#ifndef _LT_TRACE_RECORD_FNS
-#define _LT_TRACE_RECORD_FNS
-LT_TRACE_RECORD_FN(wakeup, struct lt_wakeup_record, LT_WAKEUP_RECORD,
-		   LT_WAKEUP_TRACE_ONLY)
-LT_TRACE_RECORD_FN(offcpu, struct lt_offcpu_record, LT_OFFCPU_RECORD,
-		   LT_OFFCPU_TRACE_ONLY)
-LT_TRACE_RECORD_FN(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
-		   LT_SYSCALLS_TRACE_ONLY)
-LT_TRACE_RECORD_FN(block, struct lt_block_record, LT_BLOCK_RECORD,
-		   LT_BLOCK_TRACE_ONLY)
-#endif
+LT_TRACE_EVENT(wakeup, struct lt_wakeup_record, LT_WAKEUP_RECORD,
+	       LT_WAKEUP_TRACE_ONLY)
+LT_TRACE_EVENT(offcpu, struct lt_offcpu_record, LT_OFFCPU_RECORD,
+	       LT_OFFCPU_TRACE_ONLY)
+LT_TRACE_EVENT(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
+	       LT_SYSCALLS_TRACE_ONLY)
+LT_TRACE_EVENT(block, struct lt_block_record, LT_BLOCK_RECORD,
+	       LT_BLOCK_TRACE_ONLY)
 
 #endif /* _LT_TRACE_H */
 

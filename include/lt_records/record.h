@@ -18,10 +18,9 @@
  *			appended with latency_tracker_alert()	(LT_REC_MEMBER)
  *	alert text	" name=value" per field, the record format of
  *			docs/design.md				(LT_RECORD_FMT)
- *	tracepoint	prototype and arguments: cause, delay, the fields
- *			by value, then the tracepoint-only fields (the
- *			tracker's *_TRACE_ONLY table, e.g. the stack)
- *			(LT_REC_PROTO, LT_REC_ARGNAME, LT_REC_ARG);
+ *	tracepoint	cause, delay, the record (by pointer), then the
+ *			tracepoint-only fields (the tracker's *_TRACE_ONLY
+ *			table, e.g. the stack; LT_REC_PROTO, LT_REC_ARGNAME);
  *			ftrace fields and printk: tracker/lt_trace.h;
  *			LTTng fields: probes/lttng/latency_tracker_lttng.h
  *
@@ -34,34 +33,29 @@
  *	X(U64, cgroup)		last line of every table
  *
  * and the payload, the text line, the ftrace and LTTng events all follow.
- * Two limits are checked at build time, each with a message:
- *  - a payload fits in LT_ALERT_PAYLOAD_MAX bytes (96; LT_RECORD_FMT()):
- *    wakeup takes 72 bytes today, 96 with the three holder_* fields, so
- *    cgroup then needs a larger limit;
- *  - a tracepoint takes at most 12 arguments (BPF; LT_TP_MAX_ARGS in
- *    tracker/lt_trace.h): wakeup's has 11 today (cause, delay and its 9
- *    fields), so the holder_* fields need its events to take the record
- *    by pointer instead of its fields by value.
+ * A payload must fit in LT_ALERT_PAYLOAD_MAX bytes (96): LT_RECORD_FMT()
+ * fails the build otherwise.  wakeup takes 72 bytes today, 96 with the
+ * three holder_* fields, so cgroup then needs a larger limit.
  *
  * Field kinds:
  *
- *	kind	payload		text			tracepoint argument
- *	PID	pid_t		signed decimal		pid_t
- *	INT	s32		signed decimal		int
- *	U32	u32		decimal			u32
- *	U64	u64		decimal			u64
- *	COMM	char[16]	escaped, up to the NUL	const char *
- *	CHAR	char		one escaped character	char
- *	DEV	u32 (dev_t)	<major>:<minor>		dev_t
- *	ENUM	u32 index	its name (escaped)	const char * (the name)
- *	STR	-		-			const char *
+ *	kind	payload		text
+ *	PID	pid_t		signed decimal
+ *	INT	s32		signed decimal
+ *	U32	u32		decimal
+ *	U64	u64		decimal
+ *	COMM	char[16]	escaped, up to the NUL
+ *	CHAR	char		one escaped character
+ *	DEV	u32 (dev_t)	<major>:<minor>
+ *	ENUM	u32 index	its name (escaped)
+ *	STR	-		-	(tracepoint argument: const char *)
  *
  * ENUM takes a third argument, the name function made by
  * LT_REC_ENUM_NAME_FN() from a table of (value, "name") pairs whose last
  * entry also stands for every value out of range.  STR is for the
  * tracepoint-only fields; it has no payload nor text form, so a record
  * table that uses it does not build.  A new kind needs its macros here
- * (LT_REC_MEMBER_, _PTYPE_, _VAL_, _FMT_), in tracker/lt_trace.h (LT_TP_*)
+ * (LT_REC_MEMBER_, _FMT_), in tracker/lt_trace.h (LT_TP_*)
  * and in probes/lttng/latency_tracker_lttng.h (LT_LTTNG_*); a missing one
  * fails the build.
  *
@@ -134,26 +128,8 @@ static inline void lt_rec_fmt_dev(struct lt_fmt *f, const char *key, u32 dev)
 #define LT_REC_MEMBER_DEV(n, ...)	u32 n
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
 
-/* Type of the field's tracepoint argument. */
-#define LT_REC_PTYPE_PID		pid_t
-#define LT_REC_PTYPE_INT		int
-#define LT_REC_PTYPE_U32		u32
-#define LT_REC_PTYPE_U64		u64
-#define LT_REC_PTYPE_COMM		const char *
-#define LT_REC_PTYPE_CHAR		char
-#define LT_REC_PTYPE_DEV		dev_t
-#define LT_REC_PTYPE_ENUM		const char *
+/* Type of a tracepoint-only field's argument. */
 #define LT_REC_PTYPE_STR		const char *
-
-/* The tracepoint argument, from the payload `rec`. */
-#define LT_REC_VAL_PID(n, ...)		rec->n
-#define LT_REC_VAL_INT(n, ...)		rec->n
-#define LT_REC_VAL_U32(n, ...)		rec->n
-#define LT_REC_VAL_U64(n, ...)		rec->n
-#define LT_REC_VAL_COMM(n, ...)		rec->n
-#define LT_REC_VAL_CHAR(n, ...)		rec->n
-#define LT_REC_VAL_DEV(n, ...)		rec->n
-#define LT_REC_VAL_ENUM(n, name_fn)	name_fn(rec->n)
 
 /* The field's text, from the payload `rec` into the line `f`. */
 #define LT_REC_FMT_PID(n, ...)	latency_tracker_fmt_s64(f, #n, rec->n)
@@ -171,7 +147,6 @@ static inline void lt_rec_fmt_dev(struct lt_fmt *f, const char *key, u32 dev)
 #define LT_REC_MEMBER(kind, n, ...)	LT_REC_MEMBER_##kind(n, __VA_ARGS__);
 #define LT_REC_PROTO(kind, n, ...)	, LT_REC_PTYPE_##kind n
 #define LT_REC_ARGNAME(kind, n, ...)	, n
-#define LT_REC_ARG(kind, n, ...)	, LT_REC_VAL_##kind(n, __VA_ARGS__)
 #define LT_REC_FMT(kind, n, ...)	LT_REC_FMT_##kind(n, __VA_ARGS__);
 
 /**

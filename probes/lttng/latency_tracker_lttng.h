@@ -24,33 +24,36 @@
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
 
-/* The LTTng field(s) of each kind, from the probe's argument. */
-#define LT_LTTNG_FIELD_PID(n)	ctf_integer(pid_t, n, n)
-#define LT_LTTNG_FIELD_INT(n)	ctf_integer(int, n, n)
-#define LT_LTTNG_FIELD_U32(n)	ctf_integer(u32, n, n)
-#define LT_LTTNG_FIELD_U64(n)	ctf_integer(u64, n, n)
-#define LT_LTTNG_FIELD_COMM(n)	ctf_string(n, n)
-#define LT_LTTNG_FIELD_CHAR(n)	ctf_array_text(char, n, &n, 1)
-#define LT_LTTNG_FIELD_DEV(n)						\
-	ctf_integer(unsigned int, n##_major, MAJOR(n))			\
-	ctf_integer(unsigned int, n##_minor, MINOR(n))
-#define LT_LTTNG_FIELD_STR(n)	ctf_string(n, n)
-#define LT_LTTNG_FIELD_ENUM(n)	LT_LTTNG_FIELD_STR(n)
+/*
+ * The LTTng field(s) of each kind: record fields from the record `rec`,
+ * tracepoint-only (STR) ones from the argument of that name.
+ */
+#define LT_LTTNG_FIELD_PID(n, ...)	ctf_integer(pid_t, n, rec->n)
+#define LT_LTTNG_FIELD_INT(n, ...)	ctf_integer(int, n, rec->n)
+#define LT_LTTNG_FIELD_U32(n, ...)	ctf_integer(u32, n, rec->n)
+#define LT_LTTNG_FIELD_U64(n, ...)	ctf_integer(u64, n, rec->n)
+#define LT_LTTNG_FIELD_COMM(n, ...)	ctf_string(n, rec->n)
+#define LT_LTTNG_FIELD_CHAR(n, ...)	ctf_array_text(char, n, &rec->n, 1)
+#define LT_LTTNG_FIELD_DEV(n, ...)					\
+	ctf_integer(unsigned int, n##_major, MAJOR(rec->n))		\
+	ctf_integer(unsigned int, n##_minor, MINOR(rec->n))
+#define LT_LTTNG_FIELD_ENUM(n, name_fn)	ctf_string(n, name_fn(rec->n))
+#define LT_LTTNG_FIELD_STR(n, ...)	ctf_string(n, n)
 
-#define LT_LTTNG_FIELD(kind, n, ...)	LT_LTTNG_FIELD_##kind(n)
+#define LT_LTTNG_FIELD(kind, n, ...)	LT_LTTNG_FIELD_##kind(n, __VA_ARGS__)
 
 /**
  * LT_LTTNG_EVENT() - the LTTng event of a tracker, from its tables
  * @event: the kernel tracepoint's name.
+ * @type: the record's type.
  * @TABLE: the record's field table.
  * @EXTRA: the tracepoint-only fields' table.
  */
-#define LT_LTTNG_EVENT(event, TABLE, EXTRA)				\
+#define LT_LTTNG_EVENT(event, type, TABLE, EXTRA)			\
 LTTNG_TRACEPOINT_EVENT_MAP(event, latency_tracker_##event,		\
-	TP_PROTO(u8 cause, u64 delay_ns					\
-		 TABLE(LT_REC_PROTO) EXTRA(LT_REC_PROTO)),		\
-	TP_ARGS(cause, delay_ns						\
-		TABLE(LT_REC_ARGNAME) EXTRA(LT_REC_ARGNAME)),		\
+	TP_PROTO(u8 cause, u64 delay_ns, const type *rec		\
+		 EXTRA(LT_REC_PROTO)),					\
+	TP_ARGS(cause, delay_ns, rec EXTRA(LT_REC_ARGNAME)),		\
 	TP_FIELDS(							\
 		ctf_string(cause, lt_cause_name(cause))			\
 		ctf_integer(u64, delay, delay_ns)			\
@@ -65,10 +68,14 @@ LTTNG_TRACEPOINT_EVENT_MAP(event, latency_tracker_##event,		\
 
 #include <lttng/tracepoint-event.h>
 
-LT_LTTNG_EVENT(wakeup, LT_WAKEUP_RECORD, LT_WAKEUP_TRACE_ONLY)
-LT_LTTNG_EVENT(offcpu, LT_OFFCPU_RECORD, LT_OFFCPU_TRACE_ONLY)
-LT_LTTNG_EVENT(syscall, LT_SYSCALLS_RECORD, LT_SYSCALLS_TRACE_ONLY)
-LT_LTTNG_EVENT(block, LT_BLOCK_RECORD, LT_BLOCK_TRACE_ONLY)
+LT_LTTNG_EVENT(wakeup, struct lt_wakeup_record, LT_WAKEUP_RECORD,
+	       LT_WAKEUP_TRACE_ONLY)
+LT_LTTNG_EVENT(offcpu, struct lt_offcpu_record, LT_OFFCPU_RECORD,
+	       LT_OFFCPU_TRACE_ONLY)
+LT_LTTNG_EVENT(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
+	       LT_SYSCALLS_TRACE_ONLY)
+LT_LTTNG_EVENT(block, struct lt_block_record, LT_BLOCK_RECORD,
+	       LT_BLOCK_TRACE_ONLY)
 
 #endif /* LT_LTTNG_EVENTS_H */
 

@@ -958,12 +958,27 @@ static void ltt_test_tracepoints(void)
 /* Emits each of our trace events once (ctl "events"). */
 static void ltt_emit_events(void)
 {
-	trace_wakeup(0, 1234, 1, 1, "ltt_woken", 120, 0, 2, "ltt_waker", 3,
-		     "ltt_prev");
-	trace_offcpu(1, 2345, 4, 4, "ltt_off", 1, 'D', 5, "ltt_waker",
-		     "ltt_frame_a\nltt_frame_b");
-	trace_syscall(0, 3456, 6, 6, "ltt_sys", 7, "ltt_frame_c");
-	trace_block(0, 4567, MKDEV(8, 16), 2048, 8, "write");
+	static const struct lt_wakeup_record w = {
+		.pid = 1, .tgid = 1, .comm = "ltt_woken", .prio = 120,
+		.cpu = 0, .waker_pid = 2, .waker_comm = "ltt_waker",
+		.prev_pid = 3, .prev_comm = "ltt_prev",
+	};
+	static const struct lt_offcpu_record o = {
+		.pid = 4, .tgid = 4, .comm = "ltt_off", .cpu = 1, .state = 'D',
+		.waker_pid = 5, .waker_comm = "ltt_waker",
+	};
+	static const struct lt_syscalls_record s = {
+		.pid = 6, .tgid = 6, .comm = "ltt_sys", .nr = 7,
+	};
+	static const struct lt_block_record b = {
+		.dev = MKDEV(8, 16), .sector = 2048, .nr_sectors = 8,
+		.op = LT_BLOCK_OP_WRITE,
+	};
+
+	trace_wakeup(0, 1234, &w);
+	trace_offcpu(1, 2345, &o, "ltt_frame_a\nltt_frame_b");
+	trace_syscall(0, 3456, &s, "ltt_frame_c");
+	trace_block(0, 4567, &b);
 }
 
 /* ---- the tracker kept for the guest scripts --------------------------- */
