@@ -4,7 +4,7 @@
  * self-test.  Its mode parameter says how it misbehaves:
  *   oops           dereferences a bad pointer while loading;
  *   warn           WARNs while loading;
- *   deferred-warn  WARNs from a work item about a second after it loaded,
+ *   deferred-warn  WARNs from a work item 1.5 s after it loaded,
  *                  when the test that loaded it has already ended;
  *   exit-warn      WARNs while it is unloaded;
  *   wedge          spins forever on every CPU with interrupts off (a guest
@@ -26,7 +26,7 @@ static char *mode = "none";
 module_param(mode, charp, 0400);
 MODULE_PARM_DESC(mode, "oops | warn | deferred-warn | exit-warn | wedge | none");
 
-#define LT_SELFTEST_LATE_MS 1000
+#define LT_SELFTEST_LATE_MS 1500
 
 /* Never returns: no timer tick, so not even a soft lockup report. */
 static void lt_selftest_spin(void *unused)
