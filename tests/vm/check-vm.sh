@@ -60,8 +60,9 @@ debug_tests() {
 }
 
 # The longest tests first (measured on the debug kernel), then the rest.
-COST_ORDER="torture fuzz-procfs security daemon-snapshot block syscalls"
-COST_ORDER+=" offcpu wakeup core-procfs lttng-probe"
+COST_ORDER="torture fuzz-procfs alerts-unload security daemon-snapshot"
+COST_ORDER+=" hotplug block-requests alerts-lost block syscalls offcpu wakeup"
+COST_ORDER+=" core-procfs lttng-probe syscalls-ends stacks timeout-change"
 
 # Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
 # 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's.
