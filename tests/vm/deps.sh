@@ -14,7 +14,7 @@ set -u
 declare -A PKGS=(
 	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64"
 	[unit]="make gcc libc6-dev liburcu-dev perl"
-	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng"
+	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng gcc gcc-multilib"
 	[dkms]="dkms"
 	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz"
 	[lttng]="lttng-tools babeltrace2 dpkg-dev xz-utils make gcc"

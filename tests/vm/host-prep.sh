@@ -39,5 +39,6 @@ build "make tools" "$LT_TOP/tools"
 	build "make -C tools/explain" "$LT_TOP/tools/explain"
 [ -f "$LT_TOP/tests/guest/explain-progs/Makefile" ] &&
 	build "explain scenario programs" "$LT_TOP/tests/guest/explain-progs"
+build "tracker scenario programs" "$LT_TOP/tests/guest/progs"
 step "LTTng modules for $kver" "$LT_TOP/tests/vm/lttng.sh" "$kver"
 exit $rc
