@@ -132,4 +132,7 @@ tap_ok "unload" trk_unload
 tap_ok "scsi_debug unloads" modprobe -r scsi_debug
 lt_unload latency_tracker
 rm -f "$alerts"
+# Tracing back on, as a boot starts: the tests after this one read the
+# trace (core-api, offcpu).
+echo 1 >$T/tracing_on
 tap_done

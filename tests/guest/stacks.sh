@@ -68,4 +68,7 @@ tap_ok "taken on the task itself: no probe or scheduler frame first, no frame of
 lt_unload latency_tracker_syscalls
 lt_unload latency_tracker_offcpu
 lt_unload latency_tracker
+# Tracing back on, as a boot starts: the tests after this one read the
+# trace (core-api, offcpu).
+echo 1 >$T/tracing_on
 tap_done

@@ -67,4 +67,7 @@ else
 fi
 trk_unload
 lt_unload latency_tracker
+# Tracing back on, as a boot starts: the tests after this one read the
+# trace (core-api, offcpu).
+echo 1 >$T/tracing_on
 tap_done
