@@ -33,13 +33,15 @@ sleep 1
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency_tracker/offcpu/enable
 echo 0 >$T/events/latency_tracker/syscall/enable
-# frames EVENT: the frames of EVENT's first record for the sleeper, one per line.
+# frames EVENT [PATTERN]: the frames of EVENT's first record for $pid
+# (matching PATTERN too), one per line.  The sleeper's pid has other slow
+# moments first on a slow kernel (its execve, python starting).
 frames() {
-	grep -m 1 ": $1: cause=threshold .* pid=$pid " $T/trace |
+	grep ": $1: cause=threshold .* pid=$pid " $T/trace | grep -m 1 -E -- "${2:-.}" |
 		sed -n 's/.* stack=//p' | tr ';' '\n'
 }
-off=$(frames offcpu)
-sys=$(frames syscall)
+off=$(frames offcpu 'stack=.*nanosleep')
+sys=$(frames syscall ' nr=35 ')
 tap_diag "offcpu stack of $pid: $(echo $off)"
 tap_diag "syscalls stack of $pid: $(echo $sys)"
 tap_ok "offcpu gave the sleeper's stack" test -n "$off"
