@@ -62,7 +62,7 @@ pid=$(python3 tests/guest/progs/preempted.py 400 | sed -n 's/^pid=//p')
 sleep 0.5
 echo 0 >$T/tracing_on
 echo 0 >$T/events/latency_tracker/syscall/enable
-relock=$(frames syscall)
+relock=$(frames syscall ' nr=0 ')
 tap_diag "syscalls stack of the preempted reader $pid: $(echo $relock)"
 tap_ok "syscalls gave the reader's stack" test -n "$relock"
 tap_ok "taken on the task itself: no probe or scheduler frame first, no frame of ours" \
