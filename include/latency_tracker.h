@@ -137,7 +137,8 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	it starts smaller and follows the number of pending events.
  * @key_size: largest key, in bytes (1..LATENCY_TRACKER_KEY_MAX).
  * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
- * @alert_records: capacity of the alert ring; 0 = default.
+ * @alert_records: capacity of the alert ring (rounded up to a power of
+ *	two, at most 65536); 0 = the default, 1024.
  * @callback: called on threshold/timeout; may be NULL (stats only).
  * @hash: optional key hash; default: for keys of up to 8 bytes a seeded
  *	64-bit mix of the key as one word (no collision between keys of one
@@ -191,6 +192,8 @@ struct latency_tracker_in_opts {
  *	wakeups, 0..60 s.
  * @LATENCY_TRACKER_PARAM_ENABLE: 0 or 1.
  * @LATENCY_TRACKER_PARAM_MAX_EVENTS: number of event slots, 1..2^22.
+ * @LATENCY_TRACKER_PARAM_ALERT_RECORDS: capacity of the alert ring,
+ *	16..65536 records (rounded up to a power of two); fixed at creation.
  * @LATENCY_TRACKER_NR_PARAMS: number of knobs.
  *
  * The same bounds apply to the procfs files and to the module parameters
@@ -202,6 +205,7 @@ enum latency_tracker_param {
 	LATENCY_TRACKER_PARAM_WAKEUP_INTERVAL,
 	LATENCY_TRACKER_PARAM_ENABLE,
 	LATENCY_TRACKER_PARAM_MAX_EVENTS,
+	LATENCY_TRACKER_PARAM_ALERT_RECORDS,
 	LATENCY_TRACKER_NR_PARAMS,
 };
 
@@ -227,6 +231,8 @@ struct latency_tracker_tp {
  * @timeouts: timeout reports.
  * @dropped: event_in refused because every slot was in use.
  * @cancelled: events ended by event_cancel (not measured).
+ * @filtered: events a tracker module's filter kept from starting
+ *	(latency_tracker_count_filtered()).
  * @pending: events currently started and not ended.
  * @alerts: alert records appended.
  * @alerts_lost: records refused, plus records overwritten in the ring
@@ -236,6 +242,7 @@ struct latency_tracker_tp {
  * @max_ns: largest matched delay.
  * @avg_ns: mean matched delay.
  * @slot_bytes: memory of one event slot.
+ * @alert_records: capacity of the alert ring, in records.
  *
  * The fields of the `stats` file, summed over all CPUs; min/max/avg are
  * over matched events (0 when none).  @slot_bytes is the memory of one
@@ -249,6 +256,7 @@ struct latency_tracker_stats {
 	u64 timeouts;
 	u64 dropped;
 	u64 cancelled;
+	u64 filtered;
 	u64 pending;
 	u64 alerts;
 	u64 alerts_lost;
@@ -256,6 +264,7 @@ struct latency_tracker_stats {
 	u64 max_ns;
 	u64 avg_ns;
 	u64 slot_bytes;
+	u64 alert_records;
 };
 
 struct latency_tracker *
@@ -271,6 +280,7 @@ int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
 				 u32 len);
 bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
 				  u64 end_ns);
+void latency_tracker_count_filtered(struct latency_tracker *t);
 
 struct latency_tracker_event *
 latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len);

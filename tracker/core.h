@@ -126,8 +126,9 @@
 /* ev->fifo_cpu when the event is on no timeout FIFO. */
 #define LT_NO_FIFO		U16_MAX
 
-/* Default capacity of the alert ring (records). */
+/* Capacity of the alert ring (records): default and bounds. */
 #define LT_ALERT_RECORDS_DEFAULT	1024
+#define LT_ALERT_RECORDS_MIN		16
 #define LT_ALERT_RECORDS_MAX		65536
 
 struct latency_tracker_event {
@@ -179,6 +180,7 @@ struct lt_stats {
 	u64 timeouts;
 	u64 dropped;
 	u64 cancelled;
+	u64 filtered;
 	u64 alerts;
 	u64 alerts_lost;
 	u64 min_ns;

@@ -56,6 +56,10 @@ static const struct lt_param_bounds lt_params[LATENCY_TRACKER_NR_PARAMS] = {
 	[LATENCY_TRACKER_PARAM_MAX_EVENTS] = {
 		.name = "max_events", .min = 1, .max = LT_MAX_EVENTS_LIMIT,
 	},
+	[LATENCY_TRACKER_PARAM_ALERT_RECORDS] = {
+		.name = "alert_records", .min = LT_ALERT_RECORDS_MIN,
+		.max = LT_ALERT_RECORDS_MAX,
+	},
 };
 
 const char *lt_param_name(enum latency_tracker_param param)
@@ -143,6 +147,8 @@ u64 lt_param_get(struct latency_tracker *t, enum latency_tracker_param param)
 		return READ_ONCE(t->enabled);
 	case LATENCY_TRACKER_PARAM_MAX_EVENTS:
 		return t->max_events;
+	case LATENCY_TRACKER_PARAM_ALERT_RECORDS:
+		return t->ring.mask + 1ULL;
 	default:
 		return 0;
 	}
@@ -165,7 +171,7 @@ static void lt_set_enable(struct latency_tracker *t, bool on)
 
 /*
  * Applies a value already checked against the table.  Process context,
- * may sleep.  max_events is fixed at creation.
+ * may sleep.  max_events and alert_records are fixed at creation.
  */
 int lt_param_set(struct latency_tracker *t, enum latency_tracker_param param,
 		 u64 value)

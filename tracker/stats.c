@@ -61,6 +61,7 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 		s->timeouts += READ_ONCE(c->timeouts);
 		s->dropped += READ_ONCE(c->dropped);
 		s->cancelled += READ_ONCE(c->cancelled);
+		s->filtered += READ_ONCE(c->filtered);
 		s->alerts += READ_ONCE(c->alerts);
 		s->alerts_lost += READ_ONCE(c->alerts_lost);
 		sum += READ_ONCE(c->sum_ns);
@@ -71,12 +72,28 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 	s->alerts_lost += lt_alert_ring_lost(&t->ring);
 	s->pending = s->tracked > removed ? s->tracked - removed : 0;
 	s->slot_bytes = lt_pool_bytes_per_slot(&t->pool);
+	s->alert_records = t->ring.mask + 1ULL;
 	if (s->matched) {
 		s->min_ns = min_ns;
 		s->avg_ns = div64_u64(sum, s->matched);
 	}
 }
 EXPORT_SYMBOL_GPL(latency_tracker_get_stats);
+
+/**
+ * latency_tracker_count_filtered() - count an event a filter kept out
+ * @t: the tracker.
+ *
+ * For tracker modules that filter what they track (the `filtered` line
+ * of `stats`): one call per event not started because of a filter.
+ *
+ * Context: any context; one per-CPU increment, never sleeps.
+ */
+void latency_tracker_count_filtered(struct latency_tracker *t)
+{
+	this_cpu_inc(t->stats->filtered);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_count_filtered);
 
 static int lt_stats_show(struct seq_file *m, void *v)
 {
@@ -95,6 +112,8 @@ static int lt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "max_ns %llu\n", s.max_ns);
 	seq_printf(m, "avg_ns %llu\n", s.avg_ns);
 	seq_printf(m, "cancelled %llu\n", s.cancelled);
+	seq_printf(m, "filtered %llu\n", s.filtered);
+	seq_printf(m, "alert_records %llu\n", s.alert_records);
 	return 0;
 }
 

@@ -88,7 +88,9 @@ static int lt_params_check(const struct latency_tracker_params *p)
 		return -EINVAL;
 	if (!p->key_size || p->key_size > LATENCY_TRACKER_KEY_MAX ||
 	    p->priv_size > LATENCY_TRACKER_PRIV_MAX ||
-	    p->alert_records > LT_ALERT_RECORDS_MAX)
+	    (p->alert_records &&
+	     lt_param_valid(LATENCY_TRACKER_PARAM_ALERT_RECORDS,
+			    p->alert_records)))
 		return -EINVAL;
 	return 0;
 }
