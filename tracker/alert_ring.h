@@ -22,7 +22,7 @@
  * Synchronisation: one raw spinlock taken with interrupts saved by the
  * writer and by every reader call.  Records are copied whole under the
  * lock, so a reader never sees a torn record.  Pushing is the slow path
- * (alerts only) and a record is 120 bytes, so the lock is held briefly.
+ * (alerts only) and a record is 152 bytes, so the lock is held briefly.
  *
  * operation                  | process | softirq | hardirq | NMI
  * ---------------------------+---------+---------+---------+-----
@@ -37,7 +37,7 @@
 
 #include "lt_env.h"
 
-#define LT_ALERT_PAYLOAD_MAX	96
+#define LT_ALERT_PAYLOAD_MAX	128
 
 /**
  * struct lt_alert_rec - one alert as stored in the ring.

@@ -35,7 +35,7 @@
 #include "alert_fmt.h"
 #include "core.h"
 
-/* Longest record line: header, 96 payload bytes escaped 4x, field names. */
+/* Longest record line: header, 128 payload bytes escaped 4x, field names. */
 #define LT_ALERT_LINE_MAX	1024
 
 struct lt_alert_reader {
@@ -59,7 +59,7 @@ static const char *const lt_cause_names[] = {
  * @delay_ns: the measured delay.
  * @payload: tracker-specific binary data, turned into text by the
  *	tracker's alert_fmt callback when a reader reads the record.
- * @len: payload length, at most LT_ALERT_PAYLOAD_MAX (96) bytes.
+ * @len: payload length, at most LT_ALERT_PAYLOAD_MAX (128) bytes.
  *
  * Meant to be called from the tracker's callback.  Copies the record into
  * the tracker's ring (overwriting the oldest when full) and queues an

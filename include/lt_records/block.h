@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lt_records/block.h - the block tracker's alert record (see record.h):
- * the device, start sector and length of the request, and its operation.
+ * the device, start sector and length of the request, its operation, and
+ * the cgroup v2 id of its blkcg (the cgroup its I/O is charged to, the
+ * nearest one with the io controller enabled; 0 when it has none).
  */
 #ifndef _LT_RECORDS_BLOCK_H
 #define _LT_RECORDS_BLOCK_H
@@ -26,7 +28,8 @@ LT_REC_ENUM_NAME_FN(lt_block_op_name, LT_BLOCK_OPS)
 	X(DEV, dev)							\
 	X(U64, sector)							\
 	X(U32, nr_sectors)						\
-	X(ENUM, op, lt_block_op_name)
+	X(ENUM, op, lt_block_op_name)					\
+	X(U64, cgroup)
 
 #define LT_BLOCK_TRACE_ONLY(X)	/* none */
 

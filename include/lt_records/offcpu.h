@@ -2,8 +2,9 @@
 /*
  * lt_records/offcpu.h - the offcpu tracker's alert record (see record.h):
  * the blocked task, the CPU it got back (-1 for a timeout: still
- * blocked), the state it blocked in (D, S, ...) and its first waker (pid 0
- * and an empty comm when nothing woke it yet).  The tracepoint also
+ * blocked), the state it blocked in (D, S, ...), its first waker (pid 0
+ * and an empty comm when nothing woke it yet) and its cgroup v2 id (when
+ * it blocked).  The tracepoint also
  * carries the task's kernel stack as text.
  */
 #ifndef _LT_RECORDS_OFFCPU_H
@@ -18,7 +19,8 @@
 	X(INT, cpu)							\
 	X(CHAR, state)							\
 	X(PID, waker_pid)						\
-	X(COMM, waker_comm)
+	X(COMM, waker_comm)						\
+	X(U64, cgroup)
 
 #define LT_OFFCPU_TRACE_ONLY(X)						\
 	X(STR, stack)

@@ -25,17 +25,10 @@
  *			LTTng fields: probes/lttng/latency_tracker_lttng.h
  *
  * So adding a field is one line in the table (and, in the tracker, the
- * line that sets its value).  For example, the filters work adds
- *
- *	X(PID, holder_pid)	after X(COMM, prev_comm) in LT_WAKEUP_RECORD
- *	X(COMM, holder_comm)
- *	X(INT, holder_prio)
- *	X(U64, cgroup)		last line of every table
- *
- * and the payload, the text line, the ftrace and LTTng events all follow.
- * A payload must fit in LT_ALERT_PAYLOAD_MAX bytes (96): LT_RECORD_FMT()
- * fails the build otherwise.  wakeup takes 72 bytes today, 96 with the
- * three holder_* fields, so cgroup then needs a larger limit.
+ * line that sets its value): the filters work added the holder_* fields
+ * of the wakeup record and the cgroup field of every record that way.
+ * A payload must fit in LT_ALERT_PAYLOAD_MAX bytes (128): LT_RECORD_FMT()
+ * fails the build otherwise.  wakeup, the largest, takes 104 bytes.
  *
  * Field kinds:
  *

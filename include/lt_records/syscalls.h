@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lt_records/syscalls.h - the syscalls tracker's alert record (see
- * record.h): the thread and its system call number.  The tracepoint (named
+ * record.h): the thread, its system call number and its cgroup v2 id (at
+ * the call's start).  The tracepoint (named
  * syscall) also carries the stack where the call blocked, as text.
  */
 #ifndef _LT_RECORDS_SYSCALLS_H
@@ -13,7 +14,8 @@
 	X(PID, pid)							\
 	X(PID, tgid)							\
 	X(COMM, comm)							\
-	X(INT, nr)
+	X(INT, nr)							\
+	X(U64, cgroup)
 
 #define LT_SYSCALLS_TRACE_ONLY(X)					\
 	X(STR, stack)

@@ -2,8 +2,11 @@
 /*
  * lt_records/wakeup.h - the wakeup tracker's alert record (see record.h):
  * the woken task, its priority and the CPU it got (-1 for a timeout), the
- * waker (current at sched_waking) and prev, the task that ran on that CPU
- * just before it (pid 0 and an empty comm for a timeout).
+ * waker (current at sched_waking), prev, the task that ran on that CPU
+ * just before it (pid 0 and an empty comm for a timeout), the holder, the
+ * task current on the woken task's CPU (task_cpu()) when it became
+ * runnable (sched_wakeup; the idle task, pid 0, when that CPU was idle),
+ * and the woken task's cgroup v2 id.
  */
 #ifndef _LT_RECORDS_WAKEUP_H
 #define _LT_RECORDS_WAKEUP_H
@@ -19,7 +22,11 @@
 	X(PID, waker_pid)						\
 	X(COMM, waker_comm)						\
 	X(PID, prev_pid)						\
-	X(COMM, prev_comm)
+	X(COMM, prev_comm)						\
+	X(PID, holder_pid)						\
+	X(COMM, holder_comm)						\
+	X(INT, holder_prio)						\
+	X(U64, cgroup)
 
 /* Fields of the wakeup tracepoint that are not in the record. */
 #define LT_WAKEUP_TRACE_ONLY(X)	/* none */

@@ -34,13 +34,13 @@ echo "events 1" > $D/ctl
 echo 0 > $T/events/latency_tracker/enable
 trace=$(cat $T/trace)
 tap_ok "wakeup event fields" grep -q \
-	'wakeup: cause=threshold delay=1234 pid=1 tgid=1 comm=ltt_woken prio=120 cpu=0 waker_pid=2 waker_comm=ltt_waker prev_pid=3 prev_comm=ltt_prev' <<<"$trace"
+	'wakeup: cause=threshold delay=1234 pid=1 tgid=1 comm=ltt_woken prio=120 cpu=0 waker_pid=2 waker_comm=ltt_waker prev_pid=3 prev_comm=ltt_prev holder_pid=8 holder_comm=ltt_holder holder_prio=49 cgroup=11' <<<"$trace"
 tap_ok "offcpu event fields" grep -q \
-	'offcpu: cause=timeout delay=2345 pid=4 tgid=4 comm=ltt_off cpu=1 state=D waker_pid=5 waker_comm=ltt_waker stack=ltt_frame_a' <<<"$trace"
+	'offcpu: cause=timeout delay=2345 pid=4 tgid=4 comm=ltt_off cpu=1 state=D waker_pid=5 waker_comm=ltt_waker cgroup=12 stack=ltt_frame_a' <<<"$trace"
 tap_ok "syscall event fields" grep -q \
-	'syscall: cause=threshold delay=3456 pid=6 tgid=6 comm=ltt_sys nr=7 stack=ltt_frame_c' <<<"$trace"
+	'syscall: cause=threshold delay=3456 pid=6 tgid=6 comm=ltt_sys nr=7 cgroup=13 stack=ltt_frame_c' <<<"$trace"
 tap_ok "block event fields" grep -q \
-	'block: cause=threshold delay=4567 dev=8:16 sector=2048 nr_sectors=8 op=write' <<<"$trace"
+	'block: cause=threshold delay=4567 dev=8:16 sector=2048 nr_sectors=8 op=write cgroup=14' <<<"$trace"
 
 tap_ok "rmmod lt_core_test" lt_unload lt_core_test
 tap_ok "/proc/latency_tracker/lt_core_test removed" test ! -e $D

@@ -961,18 +961,19 @@ static void ltt_emit_events(void)
 	static const struct lt_wakeup_record w = {
 		.pid = 1, .tgid = 1, .comm = "ltt_woken", .prio = 120,
 		.cpu = 0, .waker_pid = 2, .waker_comm = "ltt_waker",
-		.prev_pid = 3, .prev_comm = "ltt_prev",
+		.prev_pid = 3, .prev_comm = "ltt_prev", .holder_pid = 8,
+		.holder_comm = "ltt_holder", .holder_prio = 49, .cgroup = 11,
 	};
 	static const struct lt_offcpu_record o = {
 		.pid = 4, .tgid = 4, .comm = "ltt_off", .cpu = 1, .state = 'D',
-		.waker_pid = 5, .waker_comm = "ltt_waker",
+		.waker_pid = 5, .waker_comm = "ltt_waker", .cgroup = 12,
 	};
 	static const struct lt_syscalls_record s = {
-		.pid = 6, .tgid = 6, .comm = "ltt_sys", .nr = 7,
+		.pid = 6, .tgid = 6, .comm = "ltt_sys", .nr = 7, .cgroup = 13,
 	};
 	static const struct lt_block_record b = {
 		.dev = MKDEV(8, 16), .sector = 2048, .nr_sectors = 8,
-		.op = LT_BLOCK_OP_WRITE,
+		.op = LT_BLOCK_OP_WRITE, .cgroup = 14,
 	};
 
 	trace_wakeup(0, 1234, &w);

@@ -4,8 +4,9 @@
  * field tables (include/lt_records/): each tracker's generated alert_fmt
  * callback, fed a sample payload, must give exactly the record text of
  * docs/design.md (field names, order, escaping) that the hand-written
- * callbacks gave; the cause names; a payload of the wrong size gets no
- * field.
+ * callbacks gave, with the fields added since (holder_* of wakeup, and
+ * cgroup last in every record); the cause names; a payload of the wrong
+ * size gets no field.
  */
 #include <stdio.h>
 #include <sys/types.h>
@@ -82,24 +83,29 @@ static void test_wakeup(void)
 		.pid = 4242, .tgid = 4240, .comm = "lt victim", .prio = 98,
 		.cpu = 1, .waker_pid = 0, .waker_comm = "swapper/1",
 		.prev_pid = 77, .prev_comm = "a=b\\c\xe9",
+		.holder_pid = 31, .holder_comm = "lt_hog", .holder_prio = 1,
+		.cgroup = 4242424242ULL,
 	};
 	struct lt_wakeup_record t = {
 		.pid = 1, .tgid = 1, .prio = 120, .cpu = -1,
 		.waker_pid = 2147483647, .waker_comm = "w",
+		.cgroup = U64_MAX,
 	};
 
 	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_THRESHOLD,
 		       &a, sizeof(a)),
 	      "ts=1000 tracker=wakeup cause=threshold delay=2000 pid=4242 "
 	      "tgid=4240 comm=lt\\x20victim prio=98 cpu=1 waker_pid=0 "
-	      "waker_comm=swapper/1 prev_pid=77 prev_comm=a\\x3db\\x5cc\\xe9\n",
+	      "waker_comm=swapper/1 prev_pid=77 prev_comm=a\\x3db\\x5cc\\xe9 "
+	      "holder_pid=31 holder_comm=lt_hog holder_prio=1 cgroup=4242424242\n",
 	      "wakeup: fields, order, escaping of ' ', '=', '\\' and a high byte");
 	memcpy(t.comm, "0123456789abcdef", TASK_COMM_LEN);
 	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=wakeup cause=timeout delay=2000 pid=1 tgid=1 "
 	      "comm=0123456789abcdef prio=120 cpu=-1 waker_pid=2147483647 "
-	      "waker_comm=w prev_pid=0 prev_comm=\n",
+	      "waker_comm=w prev_pid=0 prev_comm= holder_pid=0 holder_comm= "
+	      "holder_prio=0 cgroup=18446744073709551615\n",
 	      "wakeup timeout: cpu -1, no prev, a comm of 16 bytes without NUL");
 	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_THRESHOLD,
 		       &a, sizeof(a) - 1),
@@ -112,6 +118,7 @@ static void test_offcpu(void)
 	struct lt_offcpu_record a = {
 		.pid = 300, .tgid = 299, .comm = "kworker/0:1", .cpu = 0,
 		.state = 'D', .waker_pid = 12, .waker_comm = "ksoftirqd/0",
+		.cgroup = 1,
 	};
 	struct lt_offcpu_record t = {
 		.pid = 5, .tgid = 5, .comm = "tab\there", .cpu = -1,
@@ -122,18 +129,20 @@ static void test_offcpu(void)
 		       &a, sizeof(a)),
 	      "ts=1000 tracker=offcpu cause=threshold delay=2000 pid=300 "
 	      "tgid=299 comm=kworker/0:1 cpu=0 state=D waker_pid=12 "
-	      "waker_comm=ksoftirqd/0\n",
+	      "waker_comm=ksoftirqd/0 cgroup=1\n",
 	      "offcpu: fields and order");
 	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
-	      "comm=tab\\x09here cpu=-1 state=\\x3d waker_pid=0 waker_comm=\n",
+	      "comm=tab\\x09here cpu=-1 state=\\x3d waker_pid=0 waker_comm= "
+	      "cgroup=0\n",
 	      "offcpu timeout: state escaped, no waker yet");
 	t.state = '\0';
 	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
-	      "comm=tab\\x09here cpu=-1 state= waker_pid=0 waker_comm=\n",
+	      "comm=tab\\x09here cpu=-1 state= waker_pid=0 waker_comm= "
+	      "cgroup=0\n",
 	      "offcpu: a NUL state is an empty value");
 }
 
@@ -141,18 +150,19 @@ static void test_syscalls(void)
 {
 	struct lt_syscalls_record a = {
 		.pid = 1000, .tgid = 999, .comm = "poll-loop", .nr = 7,
+		.cgroup = 77,
 	};
 
 	check(fmt_line(syscalls_fmt, "syscalls",
 		       LATENCY_TRACKER_CAUSE_THRESHOLD, &a, sizeof(a)),
 	      "ts=1000 tracker=syscalls cause=threshold delay=2000 pid=1000 "
-	      "tgid=999 comm=poll-loop nr=7\n",
+	      "tgid=999 comm=poll-loop nr=7 cgroup=77\n",
 	      "syscalls: fields and order");
 	a.nr = -1;
 	check(fmt_line(syscalls_fmt, "syscalls",
 		       LATENCY_TRACKER_CAUSE_TIMEOUT, &a, sizeof(a)),
 	      "ts=1000 tracker=syscalls cause=timeout delay=2000 pid=1000 "
-	      "tgid=999 comm=poll-loop nr=-1\n",
+	      "tgid=999 comm=poll-loop nr=-1 cgroup=77\n",
 	      "syscalls: a negative number");
 }
 
@@ -160,7 +170,7 @@ static void test_block(void)
 {
 	struct lt_block_record a = {
 		.dev = MKDEV(8, 16), .sector = 2048, .nr_sectors = 8,
-		.op = LT_BLOCK_OP_WRITE,
+		.op = LT_BLOCK_OP_WRITE, .cgroup = 8,
 	};
 	struct lt_block_record b = {
 		.dev = MKDEV(259, MINORMASK), .sector = U64_MAX,
@@ -176,18 +186,20 @@ static void test_block(void)
 	check(fmt_line(block_fmt, "block", LATENCY_TRACKER_CAUSE_THRESHOLD,
 		       &a, sizeof(a)),
 	      "ts=1000 tracker=block cause=threshold delay=2000 dev=8:16 "
-	      "sector=2048 nr_sectors=8 op=write\n",
+	      "sector=2048 nr_sectors=8 op=write cgroup=8\n",
 	      "block: fields and order, dev as major:minor");
 	check(fmt_line(block_fmt, "block", LATENCY_TRACKER_CAUSE_THRESHOLD,
 		       &b, sizeof(b)),
 	      "ts=1000 tracker=block cause=threshold delay=2000 dev=259:1048575 "
-	      "sector=18446744073709551615 nr_sectors=4294967295 op=other\n",
+	      "sector=18446744073709551615 nr_sectors=4294967295 op=other "
+	      "cgroup=0\n",
 	      "block: extremes, an unknown op is other");
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		a.op = i;
 		snprintf(want, sizeof(want),
 			 "ts=1000 tracker=block cause=threshold delay=2000 "
-			 "dev=8:16 sector=2048 nr_sectors=8 op=%s\n", ops[i]);
+			 "dev=8:16 sector=2048 nr_sectors=8 op=%s cgroup=8\n",
+			 ops[i]);
 		each &= !strcmp(fmt_line(block_fmt, "block", 0, &a, sizeof(a)),
 				want);
 	}
