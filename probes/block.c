@@ -11,6 +11,13 @@
  * anew from its next issue, so the time spent waiting in the queue after
  * a requeue is not a device latency.  Passthrough requests (SCSI/NVMe
  * commands from userspace, no meaningful sector) are not tracked.
+ *
+ * Requests are issued from dispatch context (often a kworker), not by the
+ * task that wanted the I/O, so the filters look at the request:
+ * filter_cgroup at its blkcg (the cgroup its bio is charged to, which
+ * needs the io controller enabled for that cgroup's parent), filter_dev at
+ * its disk; filter_tgid and kthreads do not apply (their files accept
+ * only the defaults, empty and 1).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,7 +35,8 @@
  * 20 ms: several times a disk seek, hundreds of times an SSD access.  The
  * pool holds more than the queue depth of a few busy devices.
  */
-LT_PROBE_MODULE_PARAMS(20000000, 0, 4096);
+LT_PROBE_MODULE_PARAMS(20000000, 0, 4096, 1);
+LT_PROBE_MODULE_PARAM_DEV();
 
 /*
  * Key: the request itself.  A request is in flight from its issue to its
@@ -42,6 +50,7 @@ struct lt_block_key {
 
 /* The request as issued (a partial completion advances its sector). */
 struct lt_block_priv {
+	u64 cgroup;
 	u64 sector;
 	u32 dev;
 	u32 nr_sectors;
@@ -82,6 +91,7 @@ static void lt_block_cb(const struct latency_tracker_report *r)
 	a.dev = priv->dev;
 	a.nr_sectors = priv->nr_sectors;
 	a.op = priv->op;
+	a.cgroup = priv->cgroup;
 	trace_block(r->cause, r->delay_ns, &a);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
@@ -100,8 +110,10 @@ static void lt_block_probe_issue(void *data, struct request *rq)
 
 	if (!lt_block_tracked(rq))
 		return;
-	priv.sector = blk_rq_pos(rq);
 	priv.dev = disk_devt(rq->q->disk);
+	if (!lt_probe_track_request(&lt_block, rq, priv.dev, &priv.cgroup))
+		return;
+	priv.sector = blk_rq_pos(rq);
 	priv.nr_sectors = blk_rq_sectors(rq);
 	priv.op = lt_block_op_of(rq);
 	latency_tracker_event_in(lt_block.t, &k, sizeof(k), &opts);
@@ -152,11 +164,12 @@ static struct lt_probe lt_block = {
 	},
 	.tps = lt_block_tps,
 	.nr_tps = ARRAY_SIZE(lt_block_tps),
+	.requests = true,
 };
 
 static int __init lt_block_init(void)
 {
-	return lt_probe_start(&lt_block, threshold, timeout, max_events);
+	return lt_probe_start(&lt_block, &lt_mparams);
 }
 
 static void __exit lt_block_exit(void)

@@ -6,7 +6,10 @@
  * Starts at the sched_switch that takes a task off the CPU in a sleeping
  * state (not a preemption, not an exit), ends at the sched_switch that
  * brings it back.  Key: pid (idle tasks never tracked).  sched_waking
- * notes the waker in the pending event (stateful lookup).
+ * notes the waker in the pending event (stateful lookup).  The filters
+ * look at the task that blocks; kernel threads are not tracked by default
+ * (kthreads=0): idle kernel threads (khugepaged, kcompactd, ...) sleep for
+ * seconds by design and would be noise.
  *
  * Over the threshold, the task's stack is saved at switch-in: it has not
  * run yet, so the stack is still the one it blocked with.  With a timeout,
@@ -30,10 +33,11 @@
  * it for a task known to be latency-sensitive.  Every blocked thread holds
  * a pending event, hence the large pool.
  */
-LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384);
+LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384, 0);
 
 /* Saved at switch-out (and sched_waking), in the event's private data. */
 struct lt_offcpu_priv {
+	u64 cgroup;
 	pid_t tgid;
 	char state;
 	char comm[TASK_COMM_LEN];
@@ -57,6 +61,7 @@ static void lt_offcpu_handle(struct lt_report *r)
 	trace_offcpu(r->cause, r->delay_ns, a, lt_report_stack_text(r));
 	if (!r->print)
 		return;
+	lt_report_print_suppressed(r->owner);
 	pr_info("%s (%d) %llu us\n", a->comm, a->pid,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
 	lt_report_print_stack(r);
@@ -80,13 +85,15 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	a.waker_pid = priv->waker_pid;
 	memcpy(a.waker_comm, priv->waker_comm, TASK_COMM_LEN);
 	a.state = priv->state;
+	a.cgroup = priv->cgroup;
 	/* The CPU the task gets back; unknown while it still sleeps. */
 	a.cpu = next ? smp_processor_id() : -1;
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 
 	/* The stack is only captured for dmesg or for a tracepoint user. */
-	print = lt_report_may_print(&lt_offcpu_reports);
+	print = lt_report_may_print(&lt_offcpu_reports, a.tgid,
+				    lt_probe_selects(&lt_offcpu));
 	if (!print && !trace_offcpu_enabled())
 		return;
 	rep = lt_report_get(&lt_offcpu_reports);
@@ -133,6 +140,8 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 	pid = prev->pid;
 	if (preempt || !pid || prev_state == TASK_RUNNING ||
 	    (prev_state & TASK_DEAD) || prev->exit_state)
+		return;
+	if (!lt_probe_track_task(&lt_offcpu, prev, &priv.cgroup))
 		return;
 	priv.tgid = prev->tgid;
 	state_index = __task_state_index(prev_state, prev->exit_state);
@@ -186,7 +195,7 @@ static struct lt_probe lt_offcpu = {
 static int __init lt_offcpu_init(void)
 {
 	lt_reports_init(&lt_offcpu_reports, lt_offcpu_handle);
-	return lt_probe_start(&lt_offcpu, threshold, timeout, max_events);
+	return lt_probe_start(&lt_offcpu, &lt_mparams);
 }
 
 static void __exit lt_offcpu_exit(void)

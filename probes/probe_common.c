@@ -6,14 +6,28 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitops.h>
+#include <linux/blk-cgroup.h>
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/cgroup.h>
 #include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/kdev_t.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
 #include <linux/ktime.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/proc_fs.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/threads.h>
+#include <linux/uaccess.h>
 
 #include "probe_common.h"
 
@@ -57,8 +71,11 @@ void lt_reports_init(struct lt_reports *rs, lt_report_handle_t handle)
 	INIT_WORK(&rs->work, lt_reports_work);
 	rs->handle = handle;
 	atomic_set(&rs->lost, 0);
-	atomic64_set(&rs->print_window, 0);
-	atomic_set(&rs->printed, 0);
+	rs->interval_ns = LT_PRINT_INTERVAL_NS;
+	atomic64_set(&rs->printed, 0);
+	for (i = 0; i < LT_PRINT_TGID_SLOTS; i++)
+		atomic64_set(&rs->tgid_printed[i], 0);
+	atomic_set(&rs->suppressed, 0);
 }
 
 /**
@@ -123,25 +140,105 @@ void lt_report_queue(struct lt_report *r)
 	irq_work_queue(&r->owner->iw);
 }
 
+/* Interval numbers are kept modulo 2^24 (5 s intervals: 2.6 years). */
+#define LT_PRINT_GEN_MASK	GENMASK_ULL(23, 0)
+#define LT_TGID_SLOT(gen, tgid, n)					\
+	(((u64)(gen) << 40) | ((u64)(u32)(tgid) << 16) | (n))
+#define LT_TGID_SLOT_GEN(v)	((u64)(v) >> 40)
+#define LT_TGID_SLOT_TGID(v)	((u32)((u64)(v) >> 16) & GENMASK(23, 0))
+#define LT_TGID_SLOT_COUNT(v)	((u64)(v) & GENMASK_ULL(15, 0))
+
+/* Takes one of @tgid's stacks of interval @gen; false when spent. */
+static bool lt_print_take_tgid(struct lt_reports *rs, u64 gen, pid_t tgid)
+{
+	unsigned int h = hash_32(tgid, ilog2(LT_PRINT_TGID_SLOTS)), i;
+	atomic64_t *slot;
+	s64 old, new;
+
+	BUILD_BUG_ON(!is_power_of_2(LT_PRINT_TGID_SLOTS));
+	BUILD_BUG_ON(PID_MAX_LIMIT > (1 << 24));
+	for (i = 0; i < LT_PRINT_TGID_SLOTS; i++) {
+		slot = &rs->tgid_printed[(h + i) % LT_PRINT_TGID_SLOTS];
+		old = atomic64_read(slot);
+		for (;;) {
+			if (LT_TGID_SLOT_GEN(old) != gen) {
+				/* A slot of a past interval: free. */
+				new = LT_TGID_SLOT(gen, tgid, 1);
+			} else if (LT_TGID_SLOT_TGID(old) == tgid) {
+				if (LT_TGID_SLOT_COUNT(old) >= LT_PRINT_TGID_BURST)
+					return false;
+				new = old + 1;
+			} else {
+				break;		/* another process's: next slot */
+			}
+			if (atomic64_try_cmpxchg(slot, &old, new))
+				return true;
+		}
+	}
+	return false;			/* every slot taken this interval */
+}
+
+/* Takes one stack of interval @gen from the global cap. */
+static bool lt_print_take_global(struct lt_reports *rs, u64 gen)
+{
+	s64 old = atomic64_read(&rs->printed), new;
+
+	do {
+		if (((u64)old >> 32) != gen)
+			new = (gen << 32) | 1;
+		else if ((old & U32_MAX) >= LT_PRINT_BURST)
+			return false;
+		else
+			new = old + 1;
+	} while (!atomic64_try_cmpxchg(&rs->printed, &old, new));
+	return true;
+}
+
 /**
  * lt_report_may_print() - ask the dmesg rate limiter for one stack
  * @rs: the slots whose limiter is asked.
+ * @tgid: the process the stack belongs to.
+ * @selected: the task was selected by a filter (lt_probe_selects()): it
+ *	always gets its stack.
  *
- * At most LT_PRINT_BURST yes per LT_PRINT_INTERVAL_NS window.  Two CPUs
- * opening a new window at once may let one more through; that is all.
+ * Per print interval, at most LT_PRINT_TGID_BURST stacks of one process
+ * and LT_PRINT_BURST in all; a process over its own budget does not use
+ * up the global one.  A refusal is counted for
+ * lt_report_print_suppressed().
  *
- * Context: any context but NMI; lock-free.
+ * Context: any context but NMI; lock-free (cmpxchg loops over a bounded
+ * number of slots).
  * Return: true when the caller may print one stack.
  */
-bool lt_report_may_print(struct lt_reports *rs)
+bool lt_report_may_print(struct lt_reports *rs, pid_t tgid, bool selected)
 {
-	u64 now = ktime_get_mono_fast_ns();
-	s64 start = atomic64_read(&rs->print_window);
+	u64 gen;
 
-	if (now - start >= LT_PRINT_INTERVAL_NS &&
-	    atomic64_cmpxchg(&rs->print_window, start, now) == start)
-		atomic_set(&rs->printed, 0);
-	return atomic_inc_return(&rs->printed) <= LT_PRINT_BURST;
+	if (selected)
+		return true;
+	gen = div64_u64(ktime_get_mono_fast_ns(), rs->interval_ns) &
+	      LT_PRINT_GEN_MASK;
+	if (lt_print_take_tgid(rs, gen, tgid) && lt_print_take_global(rs, gen))
+		return true;
+	atomic_inc(&rs->suppressed);
+	return false;
+}
+
+/**
+ * lt_report_print_suppressed() - say how many stacks the limiter refused
+ * @rs: the slots.
+ *
+ * Called by a report handler before it prints a stack: prints the number
+ * of stack reports refused since the last one printed, if any.
+ *
+ * Context: process context (the report handler).
+ */
+void lt_report_print_suppressed(struct lt_reports *rs)
+{
+	int n = atomic_xchg(&rs->suppressed, 0);
+
+	if (n)
+		pr_info("%d stack reports suppressed (rate limit)\n", n);
 }
 
 /*
@@ -266,45 +363,577 @@ bool lt_stack_save_blocked(pid_t pid, struct lt_report *r)
 	return saved;
 }
 
+/* ---- filters ---------------------------------------------------------- */
+
+/* Longest write to a filter file (filter_cgroup: a path). */
+#define LT_FILTER_WRITE_MAX	PATH_MAX
+/* The usual mount point of cgroup v2, accepted in front of a path. */
+#define LT_CGROUP_MOUNT		"/sys/fs/cgroup"
+
+/* Whether @cgrp is the filter's cgroup or below it; under RCU. */
+static bool lt_filter_cgroup_match(const struct lt_filter_set *f,
+				   struct cgroup *cgrp)
+{
+	struct cgroup *anc = cgroup_ancestor(cgrp, f->cgroup_level);
+
+	return anc && cgroup_id(anc) == f->cgroup_id;
+}
+
+/**
+ * lt_task_cgroup_id() - the cgroup v2 id of a task
+ * @tsk: the task (current, or one the caller keeps from exiting).
+ *
+ * The id is the inode number of the cgroup's directory (`stat -c %i`).
+ *
+ * Context: any context but NMI.
+ * Return: the id.
+ */
+u64 lt_task_cgroup_id(struct task_struct *tsk)
+{
+	u64 id;
+
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(tsk));
+	rcu_read_unlock();
+	return id;
+}
+
+/**
+ * lt_probe_track_task() - the filters' verdict on a task
+ * @p: the tracker module.
+ * @tsk: the task an event would be about (the woken task, the task that
+ *	blocks, current in a system call).
+ * @cgid: if not NULL, set to @tsk's cgroup v2 id when tracked.
+ *
+ * Idle tasks are never tracked (and not counted); a task kept out by a
+ * filter is counted in `filtered`.
+ *
+ * Context: any context but NMI (tracepoint probes); no allocation, no
+ * lock but RCU.
+ * Return: true when an event may be started for @tsk.
+ */
+bool lt_probe_track_task(struct lt_probe *p, struct task_struct *tsk,
+			 u64 *cgid)
+{
+	const struct lt_filter_set *f;
+	struct cgroup *cgrp = NULL;
+	bool track = true;
+	u32 i;
+
+	if (is_idle_task(tsk) || !tsk->pid)
+		return false;
+	rcu_read_lock();
+	f = rcu_dereference(p->filter);
+	if (!f->kthreads && (tsk->flags & PF_KTHREAD))
+		track = false;
+	if (track && f->nr_tgids) {
+		track = false;
+		for (i = 0; i < f->nr_tgids; i++)
+			if (f->tgids[i] == tsk->tgid)
+				track = true;
+	}
+	if (track && (f->cgroup_id || cgid)) {
+		cgrp = task_dfl_cgroup(tsk);
+		if (f->cgroup_id)
+			track = lt_filter_cgroup_match(f, cgrp);
+		if (cgid)
+			*cgid = cgroup_id(cgrp);
+	}
+	rcu_read_unlock();
+	if (!track)
+		latency_tracker_count_filtered(p->t);
+	return track;
+}
+
+/**
+ * lt_probe_track_request() - the filters' verdict on a block request
+ * @p: the block tracker.
+ * @rq: the request being issued.
+ * @dev: its disk.
+ * @cgid: set to the cgroup v2 id of the request's blkcg (the cgroup
+ *	its first bio is charged to), 0 when it has none (e.g. a flush).
+ *
+ * filter_dev selects disks, filter_cgroup the blkcg's cgroup and below.
+ * A request kept out is counted in `filtered`.
+ *
+ * Context: any context but NMI (tracepoint probes); no allocation, no
+ * lock but RCU.
+ * Return: true when an event may be started for @rq.
+ */
+bool lt_probe_track_request(struct lt_probe *p, struct request *rq, u32 dev,
+			    u64 *cgid)
+{
+	struct cgroup_subsys_state *css = NULL;
+	const struct lt_filter_set *f;
+	bool track = true;
+	u32 i;
+
+	rcu_read_lock();
+	f = rcu_dereference(p->filter);
+	if (f->nr_devs) {
+		track = false;
+		for (i = 0; i < f->nr_devs; i++)
+			if (f->devs[i] == dev)
+				track = true;
+	}
+	if (rq->bio)
+		css = bio_blkcg_css(rq->bio);
+	*cgid = css ? cgroup_id(css->cgroup) : 0;
+	if (track && f->cgroup_id)
+		track = css && lt_filter_cgroup_match(f, css->cgroup);
+	rcu_read_unlock();
+	if (!track)
+		latency_tracker_count_filtered(p->t);
+	return track;
+}
+
+/**
+ * lt_probe_selects() - whether a filter selects tasks (or requests)
+ * @p: the tracker module.
+ *
+ * True while filter_tgid or filter_cgroup is set: every event then
+ * belongs to a task someone asked for, whose stack is always printed.
+ *
+ * Context: any context but NMI.
+ * Return: true when filter_tgid or filter_cgroup is set.
+ */
+bool lt_probe_selects(struct lt_probe *p)
+{
+	const struct lt_filter_set *f;
+	bool sel;
+
+	rcu_read_lock();
+	f = rcu_dereference(p->filter);
+	sel = f->nr_tgids || f->cgroup_id;
+	rcu_read_unlock();
+	return sel;
+}
+
+/* The filter files; the file's proc data points to its entry. */
+enum lt_filter_kind {
+	LT_FILTER_CGROUP,
+	LT_FILTER_TGID,
+	LT_FILTER_KTHREADS,
+	LT_FILTER_DEV,
+};
+
+struct lt_filter_file {
+	const char *name;
+	enum lt_filter_kind kind;
+};
+
+static const struct lt_filter_file lt_filter_files[] = {
+	{ "filter_cgroup", LT_FILTER_CGROUP },
+	{ "filter_tgid", LT_FILTER_TGID },
+	{ "kthreads", LT_FILTER_KTHREADS },
+	{ "filter_dev", LT_FILTER_DEV },
+};
+
+/*
+ * Strict unsigned decimal of @len bytes: digits only, no sign, no leading
+ * zero (but "0"), at most @max.
+ */
+static int lt_filter_parse_num(const char *s, size_t len, u32 max, u32 *out)
+{
+	u64 v = 0;
+	size_t i;
+
+	if (!len || (len > 1 && s[0] == '0'))
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (s[i] - '0');
+		if (v > max)
+			return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+/*
+ * A comma-separated list of at most LT_FILTER_LIST_MAX items, each parsed
+ * by @item; "" is the empty list.  Returns the number of items or -EINVAL.
+ */
+static int lt_filter_parse_list(const char *s, size_t len,
+				int (*item)(const char *s, size_t len, u32 *out),
+				u32 *out)
+{
+	size_t start = 0, i;
+	int n = 0, ret;
+
+	if (!len)
+		return 0;
+	for (i = 0; i <= len; i++) {
+		if (i < len && s[i] != ',')
+			continue;
+		if (n == LT_FILTER_LIST_MAX)
+			return -EINVAL;
+		ret = item(s + start, i - start, &out[n++]);
+		if (ret)
+			return ret;
+		start = i + 1;
+	}
+	return n;
+}
+
+static int lt_filter_parse_pid(const char *s, size_t len, u32 *out)
+{
+	int ret = lt_filter_parse_num(s, len, PID_MAX_LIMIT, out);
+
+	return ret ? ret : (*out ? 0 : -EINVAL);
+}
+
+/* "major:minor", as in /sys/block/<disk>/dev. */
+static int lt_filter_parse_dev(const char *s, size_t len, u32 *out)
+{
+	const char *colon = memchr(s, ':', len);
+	u32 major, minor;
+
+	if (!colon ||
+	    lt_filter_parse_num(s, colon - s, MAJOR(~0U), &major) ||
+	    lt_filter_parse_num(colon + 1, len - (colon + 1 - s), MINORMASK,
+				&minor))
+		return -EINVAL;
+	*out = MKDEV(major, minor);
+	return 0;
+}
+
+/*
+ * The writer's process ids (in its pid namespace) into global tgids: each
+ * must be a running process.
+ */
+static int lt_filter_tgids_global(u32 *ids, int n)
+{
+	struct pid *pid;
+	int i, ret = 0;
+
+	rcu_read_lock();
+	for (i = 0; i < n && !ret; i++) {
+		pid = find_vpid(ids[i]);
+		if (!pid || !pid_task(pid, PIDTYPE_TGID))
+			ret = -EINVAL;
+		else
+			ids[i] = pid_nr(pid);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * A cgroup v2 path: "/" is the root; the same with /sys/fs/cgroup in
+ * front is accepted.  Sets the filter's id and level.
+ */
+static int lt_filter_resolve_cgroup(struct lt_filter_set *f, const char *path)
+{
+	size_t mlen = strlen(LT_CGROUP_MOUNT);
+	struct cgroup *cgrp;
+
+	if (path[0] != '/')
+		return -EINVAL;
+	if (!strncmp(path, LT_CGROUP_MOUNT, mlen) &&
+	    (path[mlen] == '/' || !path[mlen]))
+		path += mlen;
+	cgrp = cgroup_get_from_path(path[0] ? path : "/");
+	if (IS_ERR(cgrp))
+		return -EINVAL;
+	f->cgroup_id = cgroup_id(cgrp);
+	f->cgroup_level = cgrp->level;
+	cgroup_put(cgrp);
+	return 0;
+}
+
+/*
+ * Applies one filter value (@len bytes at @s, NUL-terminated, one
+ * trailing newline allowed): the new set replaces the old one, or nothing
+ * changes and -EINVAL is returned.  Process context.
+ */
+static int lt_filter_apply(struct lt_probe *p, enum lt_filter_kind kind,
+			   const char *s, size_t len)
+{
+	u32 ids[LT_FILTER_LIST_MAX], v = 0;
+	struct lt_filter_set *old, *f;
+	char *path = NULL;
+	int i, n, ret = 0;
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	if (strnlen(s, len) != len || memchr(s, '\n', len))
+		return -EINVAL;
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	mutex_lock(&p->filter_lock);
+	old = rcu_dereference_protected(p->filter,
+					lockdep_is_held(&p->filter_lock));
+	*f = *old;
+	switch (kind) {
+	case LT_FILTER_CGROUP:
+		f->cgroup_id = 0;
+		f->cgroup_level = 0;
+		if (!len)
+			break;
+		path = kmemdup_nul(s, len, GFP_KERNEL);
+		ret = path ? lt_filter_resolve_cgroup(f, path) : -ENOMEM;
+		break;
+	case LT_FILTER_TGID:
+		n = lt_filter_parse_list(s, len, lt_filter_parse_pid, ids);
+		if (n < 0 || (n && p->requests))
+			ret = -EINVAL;
+		else
+			ret = lt_filter_tgids_global(ids, n);
+		for (i = 0; i < n && !ret; i++)
+			f->tgids[i] = ids[i];
+		f->nr_tgids = ret ? 0 : n;
+		break;
+	case LT_FILTER_KTHREADS:
+		ret = lt_filter_parse_num(s, len, 1, &v);
+		if (!ret && p->requests && !v)
+			ret = -EINVAL;
+		f->kthreads = v;
+		break;
+	case LT_FILTER_DEV:
+		n = lt_filter_parse_list(s, len, lt_filter_parse_dev, f->devs);
+		ret = n < 0 ? -EINVAL : 0;
+		f->nr_devs = n;
+		break;
+	}
+	if (ret) {
+		mutex_unlock(&p->filter_lock);
+		kfree(path);
+		kfree(f);
+		return ret;
+	}
+	if (kind == LT_FILTER_CGROUP) {
+		kfree(p->cgroup_path);
+		p->cgroup_path = path;
+	}
+	rcu_assign_pointer(p->filter, f);
+	mutex_unlock(&p->filter_lock);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+/* The value of a filter file, as read back ("" when off). */
+static size_t lt_filter_show(struct lt_probe *p, enum lt_filter_kind kind,
+			     char *buf, size_t size)
+{
+	const struct lt_filter_set *f;
+	size_t len = 0;
+	pid_t nr;
+	u32 i;
+
+	mutex_lock(&p->filter_lock);
+	f = rcu_dereference_protected(p->filter,
+				      lockdep_is_held(&p->filter_lock));
+	switch (kind) {
+	case LT_FILTER_CGROUP:
+		if (p->cgroup_path)
+			len = scnprintf(buf, size, "%s\n", p->cgroup_path);
+		break;
+	case LT_FILTER_TGID:
+		/* In the reader's pid namespace; processes gone are shown as 0. */
+		rcu_read_lock();
+		for (i = 0; i < f->nr_tgids; i++) {
+			nr = pid_vnr(find_pid_ns(f->tgids[i], &init_pid_ns));
+			len += scnprintf(buf + len, size - len, "%s%d",
+					 i ? "," : "", nr);
+		}
+		rcu_read_unlock();
+		if (f->nr_tgids)
+			len += scnprintf(buf + len, size - len, "\n");
+		break;
+	case LT_FILTER_KTHREADS:
+		len = scnprintf(buf, size, "%d\n", f->kthreads);
+		break;
+	case LT_FILTER_DEV:
+		for (i = 0; i < f->nr_devs; i++)
+			len += scnprintf(buf + len, size - len, "%s%u:%u",
+					 i ? "," : "", MAJOR(f->devs[i]),
+					 MINOR(f->devs[i]));
+		if (f->nr_devs)
+			len += scnprintf(buf + len, size - len, "\n");
+		break;
+	}
+	mutex_unlock(&p->filter_lock);
+	return len;
+}
+
+static struct lt_probe *lt_filter_probe(struct file *file)
+{
+	return latency_tracker_owner_data(proc_get_parent_data(file_inode(file)));
+}
+
+static ssize_t lt_filter_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	const struct lt_filter_file *ff = pde_data(file_inode(file));
+	size_t len;
+	ssize_t ret;
+	char *buf;
+
+	buf = kmalloc(LT_FILTER_WRITE_MAX + 2, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	len = lt_filter_show(lt_filter_probe(file), ff->kind, buf,
+			     LT_FILTER_WRITE_MAX + 2);
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t lt_filter_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	const struct lt_filter_file *ff = pde_data(file_inode(file));
+	char *buf;
+	int ret;
+
+	/* One whole value per write(), like the core's knobs. */
+	if (*ppos || count > LT_FILTER_WRITE_MAX)
+		return -EINVAL;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = lt_filter_apply(lt_filter_probe(file), ff->kind, buf, count);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static const struct proc_ops lt_filter_proc_ops = {
+	.proc_read = lt_filter_read,
+	.proc_write = lt_filter_write,
+	.proc_lseek = default_llseek,
+};
+
+/* The filters from the module parameters; one dmesg line for a bad one. */
+static int lt_filter_init(struct lt_probe *p, const struct lt_probe_mparams *mp)
+{
+	const char *vals[] = {
+		[LT_FILTER_CGROUP] = mp->filter_cgroup,
+		[LT_FILTER_TGID] = mp->filter_tgid,
+		[LT_FILTER_DEV] = mp->filter_dev,
+	};
+	struct lt_filter_set *f;
+	unsigned int i;
+	int ret;
+
+	mutex_init(&p->filter_lock);
+	p->cgroup_path = NULL;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->kthreads = true;
+	RCU_INIT_POINTER(p->filter, f);
+	if (mp->kthreads != 0 && mp->kthreads != 1) {
+		ret = -EINVAL;
+		goto bad_kthreads;
+	}
+	ret = lt_filter_apply(p, LT_FILTER_KTHREADS, mp->kthreads ? "1" : "0",
+			      1);
+	if (ret)
+		goto bad_kthreads;
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		if (!vals[i])
+			continue;
+		ret = lt_filter_apply(p, i, vals[i], strlen(vals[i]));
+		if (ret) {
+			pr_err("invalid %s=%s\n", lt_filter_files[i].name,
+			       vals[i]);
+			return ret;
+		}
+	}
+	return 0;
+
+bad_kthreads:
+	pr_err("invalid kthreads=%d (accepted: %s)\n", mp->kthreads,
+	       p->requests ? "1" : "0 or 1");
+	return ret;
+}
+
+static void lt_filter_fini(struct lt_probe *p)
+{
+	kfree(rcu_dereference_protected(p->filter, 1));
+	RCU_INIT_POINTER(p->filter, NULL);
+	kfree(p->cgroup_path);
+	p->cgroup_path = NULL;
+}
+
+static int lt_filter_files_add(struct lt_probe *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lt_filter_files); i++) {
+		if (lt_filter_files[i].kind == LT_FILTER_DEV && !p->requests)
+			continue;
+		if (!proc_create_data(lt_filter_files[i].name, 0600,
+				      latency_tracker_proc_dir(p->t),
+				      &lt_filter_proc_ops,
+				      (void *)&lt_filter_files[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /**
  * lt_probe_start() - check the module parameters, create the tracker,
  *	attach the probes
  * @p: the tracker module's description.
- * @threshold: module parameter, ns.
- * @timeout: module parameter, ns (0 = off).
- * @max_events: module parameter.
+ * @mp: its module parameters.
  *
  * A bad parameter fails with one dmesg line naming it (the core's bounds,
- * the same as the procfs files').  Tracking starts when this returns 0.
+ * the same as the procfs files'; the filters' syntax, the same as their
+ * files').  Tracking starts when this returns 0.
  *
  * Context: process context (module init), sleeps.
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
-int lt_probe_start(struct lt_probe *p, u64 threshold, u64 timeout,
-		   u32 max_events)
+int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 {
 	int ret;
 
 	ret = latency_tracker_check_param(LATENCY_TRACKER_PARAM_THRESHOLD,
-					  KBUILD_MODNAME, threshold);
+					  KBUILD_MODNAME, mp->threshold);
 	if (!ret)
 		ret = latency_tracker_check_param(LATENCY_TRACKER_PARAM_TIMEOUT,
-						  KBUILD_MODNAME, timeout);
+						  KBUILD_MODNAME, mp->timeout);
 	if (!ret)
 		ret = latency_tracker_check_param(LATENCY_TRACKER_PARAM_MAX_EVENTS,
-						  KBUILD_MODNAME, max_events);
+						  KBUILD_MODNAME,
+						  mp->max_events);
+	if (!ret)
+		ret = latency_tracker_check_param(LATENCY_TRACKER_PARAM_ALERT_RECORDS,
+						  KBUILD_MODNAME,
+						  mp->alert_records);
 	if (ret)
 		return ret;
+	if (mp->print_interval < LT_PRINT_INTERVAL_MIN ||
+	    mp->print_interval > LT_PRINT_INTERVAL_MAX) {
+		pr_err("invalid print_interval=%lu (accepted: %llu..%llu)\n",
+		       mp->print_interval, (u64)LT_PRINT_INTERVAL_MIN,
+		       (u64)LT_PRINT_INTERVAL_MAX);
+		return -EINVAL;
+	}
+	ret = lt_filter_init(p, mp);
+	if (ret)
+		goto err_filter;
+	if (p->reports)
+		p->reports->interval_ns = mp->print_interval;
 
-	p->params.threshold_ns = threshold;
-	p->params.timeout_ns = timeout;
-	p->params.max_events = max_events;
+	p->params.threshold_ns = mp->threshold;
+	p->params.timeout_ns = mp->timeout;
+	p->params.max_events = mp->max_events;
+	p->params.alert_records = mp->alert_records;
+	p->params.owner_data = p;
 	p->t = latency_tracker_create(&p->params);
 	if (IS_ERR(p->t)) {
 		ret = PTR_ERR(p->t);
 		pr_err("cannot create tracker %s: %d\n", p->params.name, ret);
-		goto err;
+		goto err_filter;
 	}
+	ret = lt_filter_files_add(p);
+	if (ret)
+		goto err_destroy;
 	if (p->setup) {
 		ret = p->setup(p->t);
 		if (ret)
@@ -319,7 +948,8 @@ err_destroy:
 	latency_tracker_destroy(p->t);
 	if (p->reports)
 		lt_reports_flush(p->reports);
-err:
+err_filter:
+	lt_filter_fini(p);
 	p->t = NULL;
 	return ret;
 }
@@ -330,7 +960,8 @@ err:
  *
  * Detaches the probes and waits for running ones, destroys the tracker
  * (pending events are dropped; its timeout timer, the last producer of
- * reports, is stopped), then handles the reports still queued.
+ * reports, is stopped; the filter files are removed), then handles the
+ * reports still queued and frees the filters.
  *
  * Context: process context (module exit), sleeps.
  */
@@ -341,4 +972,5 @@ void lt_probe_stop(struct lt_probe *p)
 	p->t = NULL;
 	if (p->reports)
 		lt_reports_flush(p->reports);
+	lt_filter_fini(p);
 }

@@ -23,8 +23,9 @@
  * longer than the threshold, its stack is saved once for that call
  * (stateful lookup of the pending event from sched_switch) and printed,
  * deferred and rate limited, with the pid and the syscall number; the
- * syscall tracepoint emitted at sys_exit carries it as text.
- * `filter_tgid` restricts tracking to one process (empty: all).
+ * syscall tracepoint emitted at sys_exit carries it as text.  The filters
+ * (probe_common.h) look at current at sys_enter: a call of a task they
+ * keep out is not noted.
  *
  * Calls that do not end by sys_exit: exit and exit_group (native, ia32 or
  * x32 numbers) are not noted; whatever is still pending for a thread when
@@ -38,11 +39,8 @@
 #include <linux/binfmts.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/proc_fs.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
-#include <linux/threads.h>
-#include <linux/uaccess.h>
 #include <asm/unistd.h>
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
@@ -56,10 +54,7 @@
  * long; the stack says whether it should be.  One event per thread inside
  * a system call, hence the pool size.
  */
-LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384);
-
-/* filter_tgid accepts one decimal tgid and a newline at most. */
-#define LT_TGID_WRITE_MAX	12
+LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384, 1);
 
 /*
  * Saved at sys_enter (stack: at the first slow switch-out).  stack_taken
@@ -69,6 +64,7 @@ LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384);
  * callback reads it with an acquire (possibly on another CPU).
  */
 struct lt_syscalls_priv {
+	u64 cgroup;
 	s32 nr;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
@@ -90,12 +86,11 @@ struct lt_syscalls_report {
 
 static struct lt_probe lt_syscalls;
 static struct lt_reports lt_syscalls_reports;
-/* 0: every process; else only this tgid starts events. */
-static u32 lt_filter_tgid;
 
 static void lt_syscalls_print(const struct lt_report *r,
 			      const struct lt_syscalls_report *d)
 {
+	lt_report_print_suppressed(r->owner);
 	pr_info("%s (%d) syscall %d blocked, %llu us so far\n",
 		d->a.comm, d->a.pid, d->a.nr,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
@@ -137,6 +132,7 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	a.tgid = priv->tgid;
 	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
 	a.nr = priv->nr;
+	a.cgroup = priv->cgroup;
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 
@@ -148,7 +144,8 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	/* Still blocked at timeout, never printed: print where it blocks. */
 	print = !n && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT &&
 		!READ_ONCE(priv->stack_taken) &&
-		lt_report_may_print(&lt_syscalls_reports);
+		lt_report_may_print(&lt_syscalls_reports, a.tgid,
+				    lt_probe_selects(&lt_syscalls));
 	if (!print && (!trace_syscall_enabled() ||
 		       (!n && r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD))) {
 		/* No stack to format (or nobody to show it to). */
@@ -199,6 +196,7 @@ static void lt_syscalls_start(struct task_struct *p,
 		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
 	};
 
+	priv.cgroup = lt_task_cgroup_id(p);
 	priv.nr = c->nr;
 	priv.tgid = p->tgid;
 	memcpy(priv.comm, p->comm, TASK_COMM_LEN);
@@ -207,13 +205,12 @@ static void lt_syscalls_start(struct task_struct *p,
 
 static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
 {
-	u32 filter = READ_ONCE(lt_filter_tgid);
 	struct lt_syscalls_cur *c;
 
-	if (filter && current->tgid != filter)
-		return;
 	/* These never reach sys_exit (any ABI: ia32 numbers differ). */
 	if (lt_syscall_never_returns(id))
+		return;
+	if (!lt_probe_track_task(&lt_syscalls, current, NULL))
 		return;
 	/* Probes may run preemptible (faultable syscall tracepoints). */
 	preempt_disable_notrace();
@@ -278,7 +275,8 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 		n = lt_stack_save_tsk(p, priv->entries, LT_STACK_DEPTH);
 	/* Publishes entries[0..n) to lt_syscalls_cb() on another CPU. */
 	smp_store_release(&priv->nr_entries, n);
-	if (!lt_report_may_print(&lt_syscalls_reports))
+	if (!lt_report_may_print(&lt_syscalls_reports, priv->tgid,
+				 lt_probe_selects(&lt_syscalls)))
 		return;
 	rep = lt_report_get(&lt_syscalls_reports);
 	if (!rep)
@@ -293,6 +291,7 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 	d->a.tgid = priv->tgid;
 	memcpy(d->a.comm, priv->comm, TASK_COMM_LEN);
 	d->a.nr = priv->nr;
+	d->a.cgroup = priv->cgroup;
 	d->kind = LT_SYSCALLS_REPORT_BLOCKED;
 	lt_report_queue(rep);
 }
@@ -391,80 +390,6 @@ static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
 	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
 }
 
-/*
- * filter_tgid: reads "<tgid>\n", or nothing when off; accepts a decimal
- * tgid (1..PID_MAX_LIMIT), or an empty line to track every process.
- */
-static ssize_t lt_filter_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos)
-{
-	char buf[LT_TGID_WRITE_MAX + 1];
-	u32 tgid = READ_ONCE(lt_filter_tgid);
-	int len = 0;
-
-	if (tgid)
-		len = scnprintf(buf, sizeof(buf), "%u\n", tgid);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-/* Strict: digits only, one trailing newline allowed; "" or "\n" = off. */
-static int lt_parse_tgid(const char *s, size_t len, u32 *out)
-{
-	u64 v = 0;
-	size_t i;
-
-	if (len && s[len - 1] == '\n')
-		len--;
-	if (!len) {
-		*out = 0;
-		return 0;
-	}
-	for (i = 0; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -EINVAL;
-		v = v * 10 + (s[i] - '0');
-		if (v > PID_MAX_LIMIT)
-			return -EINVAL;
-	}
-	if (!v)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static ssize_t lt_filter_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	char buf[LT_TGID_WRITE_MAX];
-	u32 tgid;
-	int ret;
-
-	/* One whole value per write(), like the core's knobs. */
-	if (*ppos || count > sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	ret = lt_parse_tgid(buf, count, &tgid);
-	if (ret)
-		return ret;
-	WRITE_ONCE(lt_filter_tgid, tgid);
-	return count;
-}
-
-static const struct proc_ops lt_filter_ops = {
-	.proc_read = lt_filter_read,
-	.proc_write = lt_filter_write,
-	.proc_lseek = default_llseek,
-};
-
-static int lt_syscalls_setup(struct latency_tracker *t)
-{
-	if (!proc_create_data("filter_tgid", 0600, latency_tracker_proc_dir(t),
-			      &lt_filter_ops, NULL))
-		return -ENOMEM;
-	return 0;
-}
-
 #define LT_SYSCALLS_TPS(X)						\
 	X(sys_enter, lt_syscalls_probe_enter)				\
 	X(sys_exit, lt_syscalls_probe_exit)				\
@@ -484,13 +409,12 @@ static struct lt_probe lt_syscalls = {
 	.tps = lt_syscalls_tps,
 	.nr_tps = ARRAY_SIZE(lt_syscalls_tps),
 	.reports = &lt_syscalls_reports,
-	.setup = lt_syscalls_setup,
 };
 
 static int __init lt_syscalls_init(void)
 {
 	lt_reports_init(&lt_syscalls_reports, lt_syscalls_handle);
-	return lt_probe_start(&lt_syscalls, threshold, timeout, max_events);
+	return lt_probe_start(&lt_syscalls, &lt_mparams);
 }
 
 static void __exit lt_syscalls_exit(void)

@@ -6,9 +6,22 @@
  *
  * Key: the woken task's pid, unique mode.  A wakeup of a task that is
  * still on a runqueue (it never left, or is current) starts nothing: no
- * switch will end it.  The record names the woken task, the waker (current
- * at sched_waking) and the task that held the CPU until the woken one got
- * it (prev at sched_switch).
+ * switch will end it.  The filters look at the woken task.  The record
+ * names the woken task, the waker (current at sched_waking), the task
+ * that held the CPU until the woken one got it (prev at sched_switch) and
+ * the holder: the task current on the woken task's CPU when it became
+ * runnable (sched_wakeup, task_cpu()), e.g. the hog it waited behind.
+ *
+ * The holder comes from a per-CPU copy of the current task's pid, prio
+ * and comm, kept by our sched_switch probe (struct rq is the scheduler's
+ * own).  Both ends run under that CPU's runqueue lock: sched_switch is
+ * emitted by __schedule() with it held, and sched_wakeup with the lock of
+ * the woken task's runqueue (the CPU task_cpu() names) held, so the copy
+ * is read whole.  The sched_wakeup probe writes the holder into the
+ * pending event; the sched_switch that ends the event takes the same
+ * runqueue lock before it can pick the woken task, so it reads the holder
+ * after it was written (a timeout report, from a timer on another CPU,
+ * may see it half written).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,16 +34,33 @@
 #include "probe_common.h"
 #include "lt_trace.h"
 
-/* 5 ms: more than one scheduler tick (4 ms at HZ=250) spent runnable. */
-LT_PROBE_MODULE_PARAMS(5000000, 0, 4096);
+/*
+ * 5 ms: more than one scheduler tick (4 ms at HZ=250) spent runnable.
+ * Kernel threads tracked by default: a kworker's wakeup latency matters.
+ */
+LT_PROBE_MODULE_PARAMS(5000000, 0, 4096, 1);
 
-/* Saved at sched_waking, in the event's private data. */
+/* A CPU's current task, as our sched_switch probe saw it switched in. */
+struct lt_wakeup_cpu {
+	pid_t pid;
+	int prio;
+	char comm[TASK_COMM_LEN];
+};
+
+static DEFINE_PER_CPU(struct lt_wakeup_cpu, lt_wakeup_cpu);
+
+/*
+ * Saved at sched_waking, in the event's private data; the holder (zeroed
+ * by the core beyond priv_len) at sched_wakeup.
+ */
 struct lt_wakeup_priv {
+	u64 cgroup;
 	pid_t tgid;
 	int prio;
 	pid_t waker_pid;
 	char comm[TASK_COMM_LEN];
 	char waker_comm[TASK_COMM_LEN];
+	struct lt_wakeup_cpu holder;
 };
 
 /* What sched_switch tells the callback (event_out's ctx). */
@@ -56,6 +86,11 @@ static void lt_wakeup_cb(const struct latency_tracker_report *r)
 	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
 	a.waker_pid = priv->waker_pid;
 	memcpy(a.waker_comm, priv->waker_comm, TASK_COMM_LEN);
+	a.holder_pid = priv->holder.pid;
+	memcpy(a.holder_comm, priv->holder.comm, TASK_COMM_LEN);
+	a.holder_comm[TASK_COMM_LEN - 1] = '\0';
+	a.holder_prio = priv->holder.prio;
+	a.cgroup = priv->cgroup;
 	if (sw) {
 		/* Ended by the switch: the task is next, on this CPU. */
 		a.prio = sw->next->prio;
@@ -79,7 +114,7 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	struct lt_wakeup_priv priv;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
-		.priv_len = sizeof(priv),
+		.priv_len = offsetof(struct lt_wakeup_priv, holder),
 	};
 	pid_t pid = p->pid;
 
@@ -90,6 +125,8 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	 */
 	if (p == current || lt_task_queued_runnable(p) || !pid)
 		return;
+	if (!lt_probe_track_task(&lt_wakeup, p, &priv.cgroup))
+		return;
 	priv.tgid = p->tgid;
 	priv.prio = p->prio;
 	priv.waker_pid = current->pid;
@@ -98,14 +135,39 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	latency_tracker_event_in(lt_wakeup.t, &pid, sizeof(pid), &opts);
 }
 
+/*
+ * The woken task is runnable on task_cpu(p), whose runqueue lock is held:
+ * note who runs there now (see the top of this file).
+ */
+static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
+{
+	struct latency_tracker_event *ev;
+	struct lt_wakeup_priv *priv;
+	pid_t pid = p->pid;
+
+	if (!pid)
+		return;
+	ev = latency_tracker_get_event(lt_wakeup.t, &pid, sizeof(pid));
+	if (!ev)
+		return;
+	priv = latency_tracker_event_priv(ev);
+	priv->holder = per_cpu(lt_wakeup_cpu, task_cpu(p));
+	latency_tracker_put_event(ev);
+}
+
 static void lt_wakeup_probe_switch(void *data, bool preempt,
 				   struct task_struct *prev,
 				   struct task_struct *next,
 				   unsigned int prev_state)
 {
 	struct lt_wakeup_switch sw = { .prev = prev, .next = next };
+	struct lt_wakeup_cpu *cur = this_cpu_ptr(&lt_wakeup_cpu);
 	pid_t pid = next->pid;
 
+	/* Under this CPU's runqueue lock, like the reader. */
+	cur->pid = pid;
+	cur->prio = next->prio;
+	lt_comm_get(cur->comm, next);
 	if (!pid)
 		return;		/* idle is never woken */
 	latency_tracker_event_out(lt_wakeup.t, &pid, sizeof(pid), 0, &sw);
@@ -113,6 +175,7 @@ static void lt_wakeup_probe_switch(void *data, bool preempt,
 
 #define LT_WAKEUP_TPS(X)						\
 	X(sched_waking, lt_wakeup_probe_waking)				\
+	X(sched_wakeup, lt_wakeup_probe_wakeup)				\
 	X(sched_switch, lt_wakeup_probe_switch)
 LT_PROBE_TPS(lt_wakeup_tps, LT_WAKEUP_TPS);
 
@@ -130,7 +193,7 @@ static struct lt_probe lt_wakeup = {
 
 static int __init lt_wakeup_init(void)
 {
-	return lt_probe_start(&lt_wakeup, threshold, timeout, max_events);
+	return lt_probe_start(&lt_wakeup, &lt_mparams);
 }
 
 static void __exit lt_wakeup_exit(void)
