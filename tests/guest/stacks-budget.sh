@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# stacks-budget.sh - the offcpu tracker's dmesg stacks are rate limited per
+# process (tgid) on top of a global cap, so that noisy processes cannot
+# starve the others: with a dozen processes each sleeping past the
+# threshold every 400 ms, a task's own 400 ms sleep still gets its stack
+# printed in at least 19 of 20 repetitions; each noisy process gets at most
+# its budget; the reports held back are counted and said when printing
+# resumes.  With filter_tgid set to a watched process, its every sleep (20
+# of 20, far beyond one process's budget) gets its stack: a task selected
+# by a filter always does.
+. tests/guest/lib.sh
+. tests/guest/progs/trk.sh
+TRK=offcpu TRK_MOD=latency_tracker_offcpu
+
+PROG=build/progs/sleeploop
+THRESHOLD=300000000		# 300 ms
+REPS=20
+NOISY=12
+INTERVAL_S=5			# print_interval's default
+TGID_BURST=2			# LT_PRINT_TGID_BURST
+
+# hdr COMM PID: the dmesg header of a stack report of that task.
+hdr() { echo "latency_tracker_offcpu: $1 ($2) [0-9]* us$"; }
+
+tap_plan 11
+tap_ok "load (threshold 300 ms, no filter)" trk_load threshold=$THRESHOLD
+tap_is "no filter set" "$(cat "$(trk_dir)/filter_tgid")$(cat "$(trk_dir)/filter_cgroup")" ""
+
+noisy=()
+for i in $(seq $NOISY); do
+	$PROG lt_noise 400 0 0 >/dev/null &
+	noisy+=($!)
+done
+sleep $((INTERVAL_S + 1))	# the noise uses up whole intervals first
+
+# 1. No filter: a fresh sleep(1) process per repetition, among the noise.
+start_mark=$(kmsg_mark)
+t0=$SECONDS
+printed=0 missed=
+for r in $(seq $REPS); do
+	mark=$(kmsg_mark)
+	sleep 0.4 &
+	spid=$!
+	wait $spid
+	got=0
+	for _ in $(seq 30); do
+		kmsg_since "$mark" | grep -q "$(hdr sleep $spid)" && { got=1; break; }
+		sleep 0.1
+	done
+	[ $got = 1 ] && printed=$((printed + 1)) || missed="$missed $spid"
+	sleep 0.5
+done
+elapsed=$((SECONDS - t0))
+log=$(kmsg_since "$start_mark")
+tap_diag "no filter: $printed of $REPS printed in $elapsed s (missed:${missed:- none})"
+tap_cmp "no filter, $NOISY noisy processes: the sleep's stack in >= 19 of $REPS" \
+	"$printed" -ge 19
+# Each noisy process: at most its budget per interval (the phase spans at
+# most elapsed / interval + 1 intervals), and its share: at least one.
+most=0 least=1000000
+for p in "${noisy[@]}"; do
+	n=$(grep -c "$(hdr lt_noise "$p")" <<<"$log")
+	[ "$n" -gt $most ] && most=$n
+	[ "$n" -lt $least ] && least=$n
+done
+tap_diag "stacks per noisy process: $least..$most"
+tap_cmp "a noisy process printed at most $TGID_BURST stacks per interval" \
+	"$most" -le $((TGID_BURST * (elapsed / INTERVAL_S + 2)))
+tap_cmp "every noisy process got stacks too" "$least" -ge 1
+tap_ok "suppressed reports counted when printing resumed" \
+	grep -qE "latency_tracker_offcpu: [0-9]+ stack reports suppressed" <<<"$log"
+
+# 2. filter_tgid: one watched process sleeps 400 ms 20 times in a row
+# (spinning 600 ms between), far more than one process's budget.
+fifo=$(mktemp -u)
+mkfifo "$fifo"
+(read -r _ <"$fifo"; exec $PROG lt_watched 400 600 $REPS >/dev/null) &
+watched=$!
+tap_ok "filter_tgid set to the watched process" trk_set filter_tgid $watched
+sleep 0.5	# reports of the noise already queued are printed
+mark=$(kmsg_mark)
+echo go >"$fifo"
+wait $watched
+sleep 1
+n=$(kmsg_since "$mark" | grep -c "$(hdr lt_watched $watched)")
+tap_is "filter_tgid: the watched process's stack in $REPS of $REPS sleeps" "$n" $REPS
+tap_is "the noise is filtered out: no stack of it" \
+	"$(kmsg_since "$mark" | grep -c 'latency_tracker_offcpu: lt_noise (')" 0
+rm -f "$fifo"
+
+kill "${noisy[@]}"
+wait "${noisy[@]}" 2>/dev/null
+tap_ok "unload" trk_unload
+tap_ok "core unloads" lt_unload latency_tracker
+tap_done
