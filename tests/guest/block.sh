@@ -5,7 +5,7 @@
 # device, sector, size, op and a delay at least that long.
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
-TRK=block TRK_MOD=latency_tracker_block
+TRK=block TRK_MOD=latency_tracker_block TRK_EXTRA_FILES=filter_dev
 TRK_EVENTS="block/block_rq_issue block/block_rq_complete block/block_rq_requeue"
 TRK_COMPANION=
 
@@ -34,8 +34,8 @@ tap_ok "direct reads" dd if=$DEV of=/dev/null bs=4k count=$COUNT iflag=direct st
 trk_reader_stop
 mine=$(grep " dev=$majmin " "$alerts")
 tap_diag "$(head -n 2 <<<"$mine")"
-w=$(grep " op=write$" <<<"$mine")
-r=$(grep " op=read$" <<<"$mine")
+w=$(grep " op=write " <<<"$mine")
+r=$(grep " op=read " <<<"$mine")
 tap_cmp "one alert per write" "$(grep -c . <<<"$w")" -ge $COUNT
 tap_cmp "one alert per read" "$(grep -c . <<<"$r")" -ge $COUNT
 tap_ok "record header" trk_header_ok "$(head -n 1 <<<"$w")" threshold

@@ -16,11 +16,14 @@ writes_default=500
 writes=${LTG_FUZZ_WRITES:-$writes_default}
 tap_diag "seed $seed, $writes writes per file"
 
-# Every tracker with its writable knobs (the contract's four, and
-# syscalls' filter_tgid); lt_core_test's ctl is a test control, not fuzzed.
+# Every tracker with its writable knobs (the contract's four, and the
+# filters: filter_cgroup, filter_tgid, kthreads on every tracker module,
+# filter_dev on block); lt_core_test's ctl is a test control, not fuzzed.
 TRACKERS=(wakeup offcpu syscalls block)
 KNOBS="threshold timeout wakeup_interval enable"
-declare -A EXTRA_KNOBS=([syscalls]=filter_tgid)
+FILTERS="filter_cgroup filter_tgid kthreads"
+declare -A EXTRA_KNOBS=([wakeup]=$FILTERS [offcpu]=$FILTERS [syscalls]=$FILTERS
+	[block]="$FILTERS filter_dev")
 expected=()
 for t in lt_core_test "${TRACKERS[@]}"; do
 	for k in $KNOBS ${EXTRA_KNOBS[$t]:-}; do

@@ -97,7 +97,14 @@ def in_bounds(name, v):
 # Writable files that are not numeric knobs: test-only controls.
 NOT_KNOBS = {"ctl"}
 # Knobs where an empty write is valid: it clears the filter ("empty = all").
-EMPTY_OK = {"filter_tgid"}
+EMPTY_OK = {"filter_tgid", "filter_cgroup", "filter_dev"}
+# Filters whose values are not one number: what an accepted write must
+# look like; it reads back as written (less one trailing newline).
+TEXT_KNOBS = {
+    "filter_cgroup": re.compile(rb"\A/[^\n\x00]*\n?\Z"),
+    "filter_dev": re.compile(rb"\A[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*\n?\Z"),
+    "filter_tgid": re.compile(rb"\A[1-9][0-9]*(,[1-9][0-9]*)+\n?\Z"),
+}
 
 
 def fuzz_file(path, rng, count):
@@ -116,6 +123,11 @@ def fuzz_file(path, rng, count):
         if name in EMPTY_OK and payload in (b"", b"\n") and offset == 0:
             if not ok or after.strip() != b"":
                 problems.append(f"empty write to {name}: ok={ok}, reads {after!r}")
+            continue
+        text = TEXT_KNOBS.get(name)
+        if ok and offset == 0 and text and text.match(payload):
+            if after != payload.rstrip(b"\n") + b"\n":
+                problems.append(f"accepted {payload[:40]!r} but reads back {after!r}")
             continue
         if not ok:
             if after != before:

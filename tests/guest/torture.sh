@@ -38,7 +38,7 @@ fi
 # tests/guest/progs/trk.sh): an emulator problem, not ours.  So two other
 # probes stay on every tracepoint our trackers use -- the same events in two
 # ftrace instances, recording off -- and our attach/detach patches nothing.
-TP_EVENTS="sched/sched_switch sched/sched_waking raw_syscalls/sys_enter
+TP_EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup raw_syscalls/sys_enter
 raw_syscalls/sys_exit block/block_rq_issue block/block_rq_complete block/block_rq_requeue"
 tr=/sys/kernel/tracing
 mkdir -p $tr/instances/lt_torture

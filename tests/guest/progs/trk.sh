@@ -10,8 +10,12 @@ NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 trk_dir() { echo "/proc/latency_tracker/$TRK"; }
 
 # Module parameters every tracker must refuse (trk_bad_params).
-TRK_BAD_PARAMS=(threshold=0 timeout=5 max_events=0 threshold=-1 threshold=abc)
-TRK_FILES="threshold timeout wakeup_interval enable stats histogram alerts"
+TRK_BAD_PARAMS=(threshold=0 timeout=5 max_events=0 threshold=-1 threshold=abc
+	alert_records=8 alert_records=70000 print_interval=0 kthreads=2
+	filter_tgid=abc filter_cgroup=relative filter_cgroup=/lt_no_such_cgroup)
+# Every tracker's files (block also has filter_dev: TRK_EXTRA_FILES).
+TRK_FILES="threshold timeout wakeup_interval enable stats histogram alerts
+	filter_cgroup filter_tgid kthreads"
 
 # trk_shared_plan: the number of assertions of trk_common_checks,
 # trk_bad_params, trk_rounds and trk_tiny_pool together (every tracker
@@ -134,13 +138,19 @@ trk_bad_params() {
 # (__schedule), was seen to fail twice in many rounds: "Oops: int3" at
 # __schedule on 6.12, a CPU stuck in insmod on 6.1.  So while the workload
 # runs, two other probes stay on each tracepoint we use: the ftrace events
-# TRK_EVENTS (recording off) and the module TRK_COMPANION (another
-# tracker); our attach/detach then patches nothing.
+# TRK_EVENTS (recording off), enabled in the top trace buffer and in an
+# instance of our own (each enable is a probe of its own), and the module
+# TRK_COMPANION (another tracker); our attach/detach then patches nothing.
 trk_rounds() {
 	local n=$1 i ok=0 wl ev tr=/sys/kernel/tracing
+	local inst=$tr/instances/lt_rounds
 	shift
 	echo 0 >$tr/tracing_on
-	for ev in $TRK_EVENTS; do echo 1 >"$tr/events/$ev/enable"; done
+	mkdir -p $inst && echo 0 >$inst/tracing_on
+	for ev in $TRK_EVENTS; do
+		echo 1 >"$tr/events/$ev/enable"
+		echo 1 >"$inst/events/$ev/enable"
+	done
 	[ -z "$TRK_COMPANION" ] || lt_load "$TRK_COMPANION"
 	"$@" >/dev/null 2>&1 &
 	wl=$!
@@ -153,7 +163,11 @@ trk_rounds() {
 	kill "$wl" 2>/dev/null
 	wait "$wl" 2>/dev/null
 	[ -z "$TRK_COMPANION" ] || lt_unload "$TRK_COMPANION"
-	for ev in $TRK_EVENTS; do echo 0 >"$tr/events/$ev/enable"; done
+	for ev in $TRK_EVENTS; do
+		echo 0 >"$tr/events/$ev/enable"
+		echo 0 >"$inst/events/$ev/enable"
+	done
+	rmdir $inst
 	echo 1 >$tr/tracing_on
 	tap_is "$TRK: $n load/unload rounds under load" "$ok" "$n"
 }
