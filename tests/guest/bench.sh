@@ -5,7 +5,12 @@
 # lines that tests/bench/run.sh turns into the table and the JSON.
 #  1. per-event cost: lt_bench.ko (ours vs rhashtable vs locked hlist);
 #  2. hackbench slowdown, configurations interleaved A B C D E A B ...:
-#     none, ours (wakeup+offcpu+syscalls, thresholds never crossed),
+#     none, ours (wakeup+offcpu+syscalls, thresholds never crossed, no
+#     filter: kthreads=1 on all three), ours_excl (the same with a filter
+#     that excludes every task: filter_cgroup on an empty cgroup, i.e. the
+#     cost of the probes and of the filter that keeps them from the
+#     table), ours_incl (a filter that includes every task: filter_cgroup
+#     on the root, the full ancestry check on every event),
 #     ftrace (hist-trigger wakeup latency, synthetic events), lttng
 #     (flight-recorder session on the same tracepoints), bpftrace (a
 #     runqlat-style histogram) -- each one only where it can run here;
@@ -35,11 +40,17 @@ t=$(hb)
 HB_LOOPS=$(python3 -c "print(max(50, int(100 * 3.0 / max($t, 0.01))))")
 out "hackbench_args -g $HB_GROUPS -l $HB_LOOPS"
 
+# ours_on [PARAM...]: the three trackers, with the filter parameters given.
 ours_on() {
-	lt_load latency_tracker_wakeup threshold=1000000000000 &&
-	lt_load latency_tracker_offcpu threshold=1000000000000 &&
-	lt_load latency_tracker_syscalls threshold=1000000000000
+	lt_load latency_tracker_wakeup threshold=1000000000000 kthreads=1 "$@" &&
+	lt_load latency_tracker_offcpu threshold=1000000000000 kthreads=1 "$@" &&
+	lt_load latency_tracker_syscalls threshold=1000000000000 kthreads=1 "$@"
 }
+CG=/sys/fs/cgroup
+grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
+mkdir -p $CG/lt_bench_empty
+EXCL=filter_cgroup=/lt_bench_empty
+INCL=filter_cgroup=/
 ours_off() {
 	lt_unload latency_tracker_syscalls; lt_unload latency_tracker_offcpu
 	lt_unload latency_tracker_wakeup
@@ -86,6 +97,8 @@ bpf_off() { kill -INT $BPF_PID; wait $BPF_PID; }
 
 configs=(none)
 ours_on && ours_off && configs+=(ours) || note "ours: trackers did not load"
+ours_on $EXCL && ours_off && configs+=(ours_excl) || note "ours_excl: trackers did not load"
+ours_on $INCL && ours_off && configs+=(ours_incl) || note "ours_incl: trackers did not load"
 ftrace_on && ftrace_off && configs+=(ftrace) || { ftrace_off 2>/dev/null; note "ftrace: hist triggers unavailable"; }
 if lttng_setup; then configs+=(lttng); else note "lttng: not measured (lttng modules or sessiond unavailable in this guest)"; fi
 if command -v bpftrace >/dev/null && bpf_on; then bpf_off; configs+=(bpftrace); else
@@ -97,6 +110,8 @@ for r in $(seq 1 "$REPS"); do
 		case $c in
 		none) out "hackbench_none $(hb)" ;;
 		ours) ours_on && out "hackbench_ours $(hb)"; ours_off ;;
+		ours_excl) ours_on $EXCL && out "hackbench_ours_excl $(hb)"; ours_off ;;
+		ours_incl) ours_on $INCL && out "hackbench_ours_incl $(hb)"; ours_off ;;
 		ftrace) ftrace_on && out "hackbench_ftrace $(hb)"; ftrace_off ;;
 		lttng) lttng_on && out "hackbench_lttng $(hb)"; lttng_off ;;
 		bpftrace) bpf_on && out "hackbench_bpftrace $(hb)"; bpf_off ;;
@@ -136,4 +151,5 @@ print("alert_samples %d" % len(lat))
 PY
 	lt_unload lt_core_test
 fi
+rmdir $CG/lt_bench_empty
 lt_unload latency_tracker
