@@ -2,20 +2,22 @@
 /*
  * cli_knob.c - `latency-tracker get <tracker> [knob] [--raw]` and
  * `latency-tracker set <tracker> <knob> <value>`: the rw files of a
- * tracker, times with units.
+ * tracker, times with units, filters as people write them (lt_filter.h).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "lt_filter.h"
 #include "lt_num.h"
 #include "lt_proc.h"
 
 static int check_knob(const char *name, const struct lt_knob **k)
 {
 	size_t i;
-	char known[128] = "";
+	char known[256] = "";
 
 	*k = lt_knob_find(name);
 	if (*k)
@@ -28,13 +30,42 @@ static int check_knob(const char *name, const struct lt_knob **k)
 	return CLI_USAGE;
 }
 
+/* A filter's text; "(all)" when it is off, unless raw. */
+static int show_text(const char *tracker, const struct lt_knob *k, bool raw,
+		     bool named)
+{
+	char *s = lt_proc_read_file(tracker, k->name);
+	size_t n;
+
+	if (!s) {
+		if (named && errno == ENOENT)
+			return CLI_OK;	/* not a filter of this tracker */
+		cli_err("cannot read %s/%s: %s", tracker, k->name,
+			strerror(errno));
+		return CLI_FAIL;
+	}
+	n = strlen(s);
+	if (n && s[n - 1] == '\n')
+		s[--n] = '\0';
+	if (named)
+		printf("%-16s ", k->name);
+	printf("%s\n", n || raw ? s : "(all)");
+	free(s);
+	return CLI_OK;
+}
+
 static int show(const char *tracker, const struct lt_knob *k, bool raw,
 		bool named)
 {
 	char buf[32];
 	uint64_t v;
-	int ret = lt_knob_read(tracker, k->name, &v);
+	int ret;
 
+	if (k->kind == LT_KNOB_TEXT)
+		return show_text(tracker, k, raw, named);
+	ret = lt_knob_read(tracker, k->name, &v);
+	if (ret == -ENOENT && named && lt_filter_is(k->name))
+		return CLI_OK;		/* an older module: no filters */
 	if (ret) {
 		cli_err("cannot read %s/%s: %s", tracker, k->name,
 			strerror(-ret));
@@ -113,25 +144,73 @@ static int parse_value(const struct lt_knob *k, const char *s, uint64_t *v)
 	return 0;
 }
 
+/* set for a filter given as text (filter_cgroup, filter_tgid, filter_dev). */
+static int set_text(const char *tracker, const struct lt_knob *k,
+		    const char *in)
+{
+	char val[4096], why[256];
+	int ret;
+
+	if (lt_filter_value(k->name, in, val, sizeof(val), why, sizeof(why))) {
+		cli_err("%s", why);
+		return CLI_USAGE;
+	}
+	ret = cli_check_tracker(tracker);
+	if (ret)
+		return ret;
+	ret = lt_text_write(tracker, k->name, val);
+	if (ret == -EINVAL) {
+		cli_err("%s: the kernel refused %s '%s' (%s)", tracker, k->name,
+			val, !strcmp(k->name, "filter_cgroup") ?
+			"no such cgroup v2 directory" :
+			!strcmp(k->name, "filter_tgid") ?
+			"no such process, or more than 8, or not for this tracker" :
+			"bad device, or more than 8");
+		return CLI_USAGE;
+	}
+	if (ret == -ENOENT) {
+		cli_err("%s has no %s", tracker, k->name);
+		return CLI_USAGE;
+	}
+	if (ret) {
+		cli_err("cannot write %s/%s: %s", tracker, k->name,
+			strerror(-ret));
+		return CLI_FAIL;
+	}
+	printf("%s %s = %s\n", tracker, k->name, *val ? val : "(all)");
+	return CLI_OK;
+}
+
 int cli_set(int argc, char **argv)
 {
 	const struct lt_knob *k;
 	uint64_t v;
 	int ret;
 
-	if (argc != 4) {
+	if (argc != 4 && !(argc == 3 && !strncmp(argv[2], "filter_", 7))) {
 		cli_err("usage: latency-tracker set <tracker> <knob> <value>");
 		return CLI_USAGE;
 	}
 	ret = check_knob(argv[2], &k);
 	if (ret)
 		return ret;
+	if (k->kind == LT_KNOB_TEXT)
+		return set_text(argv[1], k, argc == 4 ? argv[3] : "");
+	if (argc != 4) {
+		cli_err("usage: latency-tracker set <tracker> <knob> <value>");
+		return CLI_USAGE;
+	}
 	if (parse_value(k, argv[3], &v))
 		return CLI_USAGE;
 	ret = cli_check_tracker(argv[1]);
 	if (ret)
 		return ret;
 	ret = lt_knob_write(argv[1], k->name, v);
+	if (ret == -EINVAL && k->kind == LT_KNOB_BOOL) {
+		cli_err("%s: the kernel refused %s = %llu", argv[1], k->name,
+			(unsigned long long)v);
+		return CLI_USAGE;
+	}
 	if (ret == -EINVAL) {
 		cli_err("%s: the kernel refused %s = %llu ns (out of range)",
 			argv[1], k->name, (unsigned long long)v);

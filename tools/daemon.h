@@ -30,6 +30,16 @@
 #define LTD_EXIT_FAIL		1
 #define LTD_EXIT_CONFIG		2
 
+/* Most <tracker>.<filter> settings in a configuration. */
+#define LTD_FILTERS_MAX		32
+
+/* One filter of a tracker, set at start and on SIGHUP (lt_filter.h). */
+struct ltd_filter {
+	char tracker[64];
+	char knob[16];			/* filter_cgroup, filter_tgid, ... */
+	char value[LTD_PATH_MAX];	/* the kernel's notation */
+};
+
 struct ltd_config {
 	char output[LTD_PATH_MAX];	/* absolute dir, or net://... */
 	bool output_set;		/* given explicitly */
@@ -47,6 +57,8 @@ struct ltd_config {
 	char trackers[1024];		/* comma list; empty = all */
 	char proc_root[LTD_PATH_MAX];	/* /proc/latency_tracker */
 	char config_file[LTD_PATH_MAX];	/* where the file part came from */
+	struct ltd_filter filters[LTD_FILTERS_MAX];
+	unsigned int nr_filters;	/* <tracker>.<filter> = value */
 };
 
 /*
@@ -58,6 +70,12 @@ struct ltd_config {
 int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		    bool *check_only, char *err, size_t errlen);
 bool ltd_output_is_net(const struct ltd_config *cfg);
+/*
+ * Writes the configured filters into the trackers' files, logging one
+ * "filter" line each (with the error when the kernel refused it or the
+ * tracker is not loaded).
+ */
+void ltd_filters_apply(const struct ltd_config *cfg);
 
 /*
  * Run `latency-tracker explain` on a local snapshot in a child process,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "lt_filter.h"
 #include "lt_num.h"
 #include "lt_proc.h"
 
@@ -239,6 +240,44 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * "<tracker>.<filter>": a filter setting (offcpu.filter_cgroup = ...).
+ * Returns 1 when @key is one (set, or an error in @why: -1), 0 if not.
+ */
+static int filter_key(struct ltd_config *c, const char *key, const char *val,
+		      char *why, size_t whylen)
+{
+	const char *dot = strrchr(key, '.');
+	struct ltd_filter f = { 0 };
+	unsigned int i;
+
+	if (!dot || !lt_filter_is(dot + 1))
+		return 0;
+	if (dot == key || (size_t)(dot - key) >= sizeof(f.tracker) ||
+	    memchr(key, '/', dot - key)) {
+		snprintf(why, whylen, "bad tracker name in '%s'", key);
+		return -1;
+	}
+	memcpy(f.tracker, key, dot - key);
+	snprintf(f.knob, sizeof(f.knob), "%s", dot + 1);
+	if (lt_filter_value(f.knob, val, f.value, sizeof(f.value), why, whylen))
+		return -1;
+	/* A later setting of the same filter replaces the earlier one. */
+	for (i = 0; i < c->nr_filters; i++)
+		if (!strcmp(c->filters[i].tracker, f.tracker) &&
+		    !strcmp(c->filters[i].knob, f.knob))
+			break;
+	if (i == LTD_FILTERS_MAX) {
+		snprintf(why, whylen, "more than %d filter settings",
+			 LTD_FILTERS_MAX);
+		return -1;
+	}
+	c->filters[i] = f;
+	if (i == c->nr_filters)
+		c->nr_filters++;
+	return 1;
+}
+
 static int load_file(struct ltd_config *c, const char *path, bool must,
 		     char *err, size_t errlen)
 {
@@ -274,6 +313,13 @@ static int load_file(struct ltd_config *c, const char *path, bool must,
 		*eq = '\0';
 		key = trim(s);
 		val = trim(eq + 1);
+		switch (filter_key(c, key, val, why, sizeof(why))) {
+		case 1:
+			continue;
+		case -1:
+			snprintf(err, errlen, "%s:%u: %s", path, no, why);
+			goto fail;
+		}
 		k = find_key(key, strlen(key));
 		if (!k) {
 			snprintf(err, errlen, "%s:%u: unknown key '%s'", path,
@@ -361,6 +407,17 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		}
 		a += 2;
 		eq = strchr(a, '=');
+		if (eq && strchr(a, '.') && strchr(a, '.') < eq) {
+			char key[128];
+
+			why[0] = '\0';
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - a), a);
+			if (filter_key(&c, key, eq + 1, why, sizeof(why)) == 1)
+				continue;
+			snprintf(err, errlen, "--%s: %s", key,
+				 why[0] ? why : "unknown option");
+			return -1;
+		}
 		k = find_key(a, eq ? (size_t)(eq - a) : strlen(a));
 		if (!k) {
 			snprintf(err, errlen, "unknown option '%s' (see --help)", argv[i]);

@@ -20,6 +20,7 @@
 
 #include "daemon.h"
 #include "lt_num.h"
+#include "lt_proc.h"
 #include "lt_watch.h"
 
 #define LTD_TICK_NS		(250 * LT_NSEC_PER_MSEC)
@@ -99,6 +100,28 @@ static char *const *tracker_filter(struct ltd *d)
 	return d->only;
 }
 
+void ltd_filters_apply(const struct ltd_config *cfg)
+{
+	const struct ltd_filter *f;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < cfg->nr_filters; i++) {
+		f = &cfg->filters[i];
+		ret = lt_text_write(f->tracker, f->knob, f->value);
+		ltd_log_begin("filter");
+		ltd_log_str("tracker", f->tracker);
+		ltd_log_str("filter", f->knob);
+		ltd_log_str("value", f->value);
+		if (ret)
+			ltd_log_str("error", ret == -EINVAL ?
+				    "refused by the kernel" :
+				    ret == -ENOENT ? "tracker not loaded" :
+				    strerror(-ret));
+		ltd_log_end();
+	}
+}
+
 static void start_watching(struct ltd *d)
 {
 	setenv("LT_PROC_ROOT", d->cfg.proc_root, 1);
@@ -160,6 +183,7 @@ static void reload(struct ltd *d)
 	start_watching(d);
 	d->next_retry = 0;
 	log_start(d, "reload");
+	ltd_filters_apply(&d->cfg);
 }
 
 static void tick(struct ltd *d)
@@ -264,6 +288,7 @@ int main(int argc, char **argv)
 	ltd_session_ensure();
 	d.next_retry = ltd_now_ns() + d.cfg.retry_ns;
 	start_watching(&d);
+	ltd_filters_apply(&d.cfg);
 	d.next_scan = ltd_now_ns() + LTD_RESCAN_NS;
 	while (!d.stop) {
 		int n = epoll_wait(d.epfd, evs, LTD_MAX_EVENTS, -1);

@@ -19,6 +19,10 @@ const struct lt_knob lt_knobs[] = {
 	{ "timeout", LT_KNOB_DURATION, "report pending events older than this (0 = off)" },
 	{ "wakeup_interval", LT_KNOB_DURATION, "minimum interval between wakeups of alert readers" },
 	{ "enable", LT_KNOB_BOOL, "1 = tracking, 0 = stopped" },
+	{ "filter_cgroup", LT_KNOB_TEXT, "track this cgroup v2 and below (empty = all)" },
+	{ "filter_tgid", LT_KNOB_TEXT, "track these processes (empty = all)" },
+	{ "kthreads", LT_KNOB_BOOL, "1 = kernel threads tracked" },
+	{ "filter_dev", LT_KNOB_TEXT, "block: track these disks (empty = all)" },
 };
 const size_t lt_nknobs = sizeof(lt_knobs) / sizeof(lt_knobs[0]);
 
@@ -208,17 +212,27 @@ int lt_knob_read(const char *tracker, const char *knob, uint64_t *v)
 
 int lt_knob_write(const char *tracker, const char *knob, uint64_t v)
 {
-	char path[4096], val[32];
+	char val[32];
+
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)v);
+	return lt_text_write(tracker, knob, val);
+}
+
+int lt_text_write(const char *tracker, const char *knob, const char *v)
+{
+	char path[4096], val[4200];
 	int fd, n, ret = 0;
 	ssize_t w;
 
 	if (lt_proc_path(path, sizeof(path), tracker, knob))
 		return -ENAMETOOLONG;
+	n = snprintf(val, sizeof(val), "%s\n", v);
+	if (n < 0 || (size_t)n >= sizeof(val))
+		return -ENAMETOOLONG;
 	/* O_TRUNC for a fake tree of regular files; procfs ignores it. */
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = snprintf(val, sizeof(val), "%llu\n", (unsigned long long)v);
 	do {
 		w = write(fd, val, (size_t)n);
 	} while (w < 0 && errno == EINTR);

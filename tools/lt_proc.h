@@ -17,6 +17,7 @@
 enum lt_knob_kind {
 	LT_KNOB_DURATION,	/* ns, shown with units */
 	LT_KNOB_BOOL,		/* 0/1 */
+	LT_KNOB_TEXT,		/* a filter's text (lt_filter.h) */
 };
 
 struct lt_knob {
@@ -56,5 +57,7 @@ char *lt_proc_read_file(const char *tracker, const char *file);
 int lt_knob_read(const char *tracker, const char *knob, uint64_t *v);
 /* Returns 0 or -errno (-EINVAL: the kernel refused the value). */
 int lt_knob_write(const char *tracker, const char *knob, uint64_t v);
+/* A text knob: @val and a newline, in one write(); 0 or -errno. */
+int lt_text_write(const char *tracker, const char *knob, const char *val);
 
 #endif /* LT_PROC_H */

@@ -23,7 +23,7 @@ tap_diag "$list"
 tap_ok "list: header and wakeup with its threshold" bash -c "grep -q '^TRACKER' <<<'$list' && grep -qE '^wakeup +150ms +off +on ' <<<'$list'"
 tap_is "get threshold" "$("$LTC" get wakeup threshold)" 150ms
 tap_is "get threshold --raw" "$("$LTC" get wakeup threshold --raw)" 150000000
-tap_is "get all knobs: 4 lines" "$("$LTC" get wakeup | wc -l)" 4
+tap_is "get all knobs: 7 lines (4 knobs, 3 filters)" "$("$LTC" get wakeup | wc -l)" 7
 tap_is "set threshold 2.5ms" "$("$LTC" set wakeup threshold 2.5ms)" "wakeup threshold = 2.5ms"
 tap_is "proc file changed" "$(cat $P/threshold)" 2500000
 tap_ok "set timeout 1s" "$LTC" set wakeup timeout 1s

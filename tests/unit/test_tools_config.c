@@ -126,6 +126,39 @@ static void test_cmdline(void)
 	       "explicit missing config file is an error: %s", err);
 }
 
+/* <tracker>.<filter> = value: per-tracker filters, checked, replaced. */
+static void test_filters(void)
+{
+	struct ltd_config c;
+	char err[1024] = "";
+	char *over[] = { "--offcpu.filter_tgid=7 8" };
+	char *bad[] = { "--offcpu.filter_tgid=x" };
+
+	write_conf("offcpu.filter_cgroup = system.slice/foo.service\n"
+		   "offcpu.kthreads = off\nblock.filter_dev = 8:0, 8:16\n"
+		   "offcpu.filter_tgid = 1\n");
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == 0, "filters load: %s", err);
+	tap_eq(c.nr_filters, 4, "four filter settings");
+	tap_ok(!strcmp(c.filters[0].tracker, "offcpu") &&
+	       !strcmp(c.filters[0].knob, "filter_cgroup") &&
+	       !strcmp(c.filters[0].value, "/system.slice/foo.service"),
+	       "a cgroup path from the root gets its '/': %s", c.filters[0].value);
+	tap_ok(!strcmp(c.filters[1].value, "0"), "kthreads off -> 0");
+	tap_ok(!strcmp(c.filters[2].value, "8:0,8:16"), "devices as a list: %s",
+	       c.filters[2].value);
+	tap_ok(load(&c, err, sizeof(err), 1, over) == 0 && c.nr_filters == 4 &&
+	       !strcmp(c.filters[3].value, "7,8"),
+	       "the command line replaces a filter: %s", c.filters[3].value);
+	tap_ok(load(&c, err, sizeof(err), 1, bad) == -1 &&
+	       strstr(err, "bad filter_tgid item 'x'"), "bad command line filter: %s", err);
+	write_conf("offcpu.filter_dev = 8\n");
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == -1 &&
+	       strstr(err, ":1: bad filter_dev item '8'"), "bad filter names the line: %s", err);
+	write_conf("offcpu.filter_nope = 1\n");
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == -1 &&
+	       strstr(err, "unknown key 'offcpu.filter_nope'"), "unknown filter: %s", err);
+}
+
 int main(void)
 {
 	int fd = mkstemp(conf);
@@ -136,6 +169,7 @@ int main(void)
 	test_good();
 	test_bad();
 	test_cmdline();
+	test_filters();
 	unlink(conf);
 	return tap_done();
 }

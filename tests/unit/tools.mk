@@ -5,7 +5,7 @@
 # configuration.  Built as C11 like the tools themselves.
 
 UNIT_TESTS += test_tools_record test_tools_num test_tools_procfmt \
-	test_tools_config
+	test_tools_config test_tools_filter
 
 TOOLS_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools
 
@@ -18,5 +18,7 @@ test_tools_procfmt_SRCS := tests/unit/test_tools_procfmt.c \
 	tools/lt_procfmt.c tools/lt_proc.c tools/lt_num.c
 test_tools_procfmt_CFLAGS := $(TOOLS_UNIT_CFLAGS)
 test_tools_config_SRCS := tests/unit/test_tools_config.c \
-	tools/daemon_config.c tools/lt_num.c
+	tools/daemon_config.c tools/lt_num.c tools/lt_filter.c
 test_tools_config_CFLAGS := $(TOOLS_UNIT_CFLAGS)
+test_tools_filter_SRCS := tests/unit/test_tools_filter.c tools/lt_filter.c
+test_tools_filter_CFLAGS := $(TOOLS_UNIT_CFLAGS)
