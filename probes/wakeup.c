@@ -12,16 +12,20 @@
  * the holder: the task current on the woken task's CPU when it became
  * runnable (sched_wakeup, task_cpu()), e.g. the hog it waited behind.
  *
- * The holder comes from a per-CPU copy of the current task's pid, prio
- * and comm, kept by our sched_switch probe (struct rq is the scheduler's
- * own).  Both ends run under that CPU's runqueue lock: sched_switch is
- * emitted by __schedule() with it held, and sched_wakeup with the lock of
- * the woken task's runqueue (the CPU task_cpu() names) held, so the copy
- * is read whole.  The sched_wakeup probe writes the holder into the
- * pending event; the sched_switch that ends the event takes the same
- * runqueue lock before it can pick the woken task, so it reads the holder
- * after it was written (a timeout report, from a timer on another CPU,
- * may see it half written).
+ * The holder comes from a per-CPU pointer to the task current on each
+ * CPU, kept by our sched_switch probe (struct rq, where the scheduler
+ * keeps it, is its own).  Both ends run under that CPU's runqueue lock:
+ * sched_switch is emitted by __schedule() with it held, and sched_wakeup
+ * with the lock of the woken task's runqueue (the CPU task_cpu() names)
+ * held.  So at sched_wakeup the pointer is that CPU's current task (or
+ * NULL before our probe saw a switch there), which cannot be switched
+ * out, let alone freed, while the lock is held: its pid, prio (changed
+ * under that lock too) and comm (which the task itself may be renaming:
+ * a mix is possible) are read there, and copied into the pending event.
+ * The sched_switch that ends the event takes the same runqueue lock
+ * before it can pick the woken task, so it reads the holder after it was
+ * written (a timeout report, from a timer on another CPU, may see it half
+ * written).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,14 +44,18 @@
  */
 LT_PROBE_MODULE_PARAMS(5000000, 0, 4096, 1);
 
-/* A CPU's current task, as our sched_switch probe saw it switched in. */
-struct lt_wakeup_cpu {
+/*
+ * A CPU's current task, as our sched_switch probe saw it switched in;
+ * only dereferenced under that CPU's runqueue lock (see above).
+ */
+static DEFINE_PER_CPU(struct task_struct *, lt_wakeup_curr);
+
+/* The holder, as saved in the event. */
+struct lt_wakeup_holder {
 	pid_t pid;
 	int prio;
 	char comm[TASK_COMM_LEN];
 };
-
-static DEFINE_PER_CPU(struct lt_wakeup_cpu, lt_wakeup_cpu);
 
 /*
  * Saved at sched_waking, in the event's private data; the holder (zeroed
@@ -60,7 +68,7 @@ struct lt_wakeup_priv {
 	pid_t waker_pid;
 	char comm[TASK_COMM_LEN];
 	char waker_comm[TASK_COMM_LEN];
-	struct lt_wakeup_cpu holder;
+	struct lt_wakeup_holder holder;
 };
 
 /* What sched_switch tells the callback (event_out's ctx). */
@@ -88,7 +96,6 @@ static void lt_wakeup_cb(const struct latency_tracker_report *r)
 	memcpy(a.waker_comm, priv->waker_comm, TASK_COMM_LEN);
 	a.holder_pid = priv->holder.pid;
 	memcpy(a.holder_comm, priv->holder.comm, TASK_COMM_LEN);
-	a.holder_comm[TASK_COMM_LEN - 1] = '\0';
 	a.holder_prio = priv->holder.prio;
 	a.cgroup = priv->cgroup;
 	if (sw) {
@@ -143,15 +150,21 @@ static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 {
 	struct latency_tracker_event *ev;
 	struct lt_wakeup_priv *priv;
+	struct task_struct *curr;
 	pid_t pid = p->pid;
 
 	if (!pid)
+		return;
+	curr = per_cpu(lt_wakeup_curr, task_cpu(p));
+	if (!curr)
 		return;
 	ev = latency_tracker_get_event(lt_wakeup.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
 	priv = latency_tracker_event_priv(ev);
-	priv->holder = per_cpu(lt_wakeup_cpu, task_cpu(p));
+	priv->holder.pid = curr->pid;
+	priv->holder.prio = curr->prio;
+	lt_comm_get(priv->holder.comm, curr);
 	latency_tracker_put_event(ev);
 }
 
@@ -161,13 +174,10 @@ static void lt_wakeup_probe_switch(void *data, bool preempt,
 				   unsigned int prev_state)
 {
 	struct lt_wakeup_switch sw = { .prev = prev, .next = next };
-	struct lt_wakeup_cpu *cur = this_cpu_ptr(&lt_wakeup_cpu);
 	pid_t pid = next->pid;
 
 	/* Under this CPU's runqueue lock, like the reader. */
-	cur->pid = pid;
-	cur->prio = next->prio;
-	lt_comm_get(cur->comm, next);
+	this_cpu_write(lt_wakeup_curr, next);
 	if (!pid)
 		return;		/* idle is never woken */
 	latency_tracker_event_out(lt_wakeup.t, &pid, sizeof(pid), 0, &sw);
