@@ -184,12 +184,9 @@ static bool lt_print_take_global(struct lt_reports *rs, u64 gen)
 	s64 old = atomic64_read(&rs->printed), new;
 
 	do {
-		if (((u64)old >> 32) != gen)
-			new = (gen << 32) | 1;
-		else if ((old & U32_MAX) >= LT_PRINT_BURST)
+		if (((u64)old >> 32) == gen && (old & U32_MAX) >= LT_PRINT_BURST)
 			return false;
-		else
-			new = old + 1;
+		new = ((u64)old >> 32) != gen ? (gen << 32) | 1 : old + 1;
 	} while (!atomic64_try_cmpxchg(&rs->printed, &old, new));
 	return true;
 }
@@ -809,7 +806,7 @@ static const struct proc_ops lt_filter_proc_ops = {
 /* The filters from the module parameters; one dmesg line for a bad one. */
 static int lt_filter_init(struct lt_probe *p, const struct lt_probe_mparams *mp)
 {
-	const char *vals[] = {
+	const char *const vals[] = {
 		[LT_FILTER_CGROUP] = mp->filter_cgroup,
 		[LT_FILTER_TGID] = mp->filter_tgid,
 		[LT_FILTER_DEV] = mp->filter_dev,

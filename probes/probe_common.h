@@ -343,7 +343,7 @@ struct lt_probe {
 	bool requests;
 	struct latency_tracker *t;
 	struct lt_filter_set __rcu *filter;
-	struct mutex filter_lock;
+	struct mutex filter_lock;	/* filter writers, cgroup_path */
 	char *cgroup_path;
 };
 

@@ -102,13 +102,12 @@ static char *const *tracker_filter(struct ltd *d)
 
 void ltd_filters_apply(const struct ltd_config *cfg)
 {
-	const struct ltd_filter *f;
 	unsigned int i;
-	int ret;
 
 	for (i = 0; i < cfg->nr_filters; i++) {
-		f = &cfg->filters[i];
-		ret = lt_text_write(f->tracker, f->knob, f->value);
+		const struct ltd_filter *f = &cfg->filters[i];
+		int ret = lt_text_write(f->tracker, f->knob, f->value);
+
 		ltd_log_begin("filter");
 		ltd_log_str("tracker", f->tracker);
 		ltd_log_str("filter", f->knob);

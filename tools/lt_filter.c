@@ -129,8 +129,6 @@ static int list(const char *knob, const char *in, char *out, size_t size,
 int lt_filter_value(const char *knob, const char *in, char *out, size_t size,
 		    char *err, size_t errlen)
 {
-	int n;
-
 	if (!strcmp(knob, "kthreads")) {
 		if (!strcmp(in, "1") || !strcmp(in, "on") || !strcmp(in, "yes"))
 			in = "1";
@@ -152,7 +150,7 @@ int lt_filter_value(const char *knob, const char *in, char *out, size_t size,
 			return -1;
 		}
 		/* A path from the cgroup root may omit its leading '/'. */
-		n = snprintf(out, size, "%s%s", *in && *in != '/' ? "/" : "", in);
+		int n = snprintf(out, size, "%s%s", *in && *in != '/' ? "/" : "", in);
 		if (n < 0 || (size_t)n >= size) {
 			snprintf(err, errlen, "cgroup path too long");
 			return -1;
