@@ -33,11 +33,13 @@ tools:
 	$(MAKE) -C tools
 
 # The whole test suite; the last line is "N passed, M failed".  The guest
-# tests run on both Debian kernel lines and on the debug kernel (a 6.1
-# built here once with KASAN, lockdep and kmemleak; cached).
+# tests run on Debian 12's two kernel lines, on the newest kernel of
+# Debian's current stable backports and its PREEMPT_RT flavour, and on the
+# debug kernel (a 6.1 built here once with KASAN, lockdep and kmemleak;
+# cached), each its tier of tests (README, "Tiers").
 check:
 	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 debug" $(CHECK) unit lint selftest vm mttcg dkms
+	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit lint selftest vm mttcg dkms
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
@@ -53,7 +55,9 @@ check-unit:
 	@$(DEPS) unit tools
 	@$(CHECK) unit
 
-# One test alone: make check-vm T=<name> KERNEL=<6.1|6.12>
+# Guest tests: make check-vm [T="<name>..."] [KERNEL="<line>..."]; lines:
+# 6.1 6.12 current current-rt debug (default: the four Debian ones); with
+# no T=, each line's tier of tests.
 check-vm:
 	@$(DEPS) build vm tools lttng
 	@KERNEL="$(KERNEL)" T="$(T)" $(CHECK) vm
@@ -111,8 +115,8 @@ clean:
 help:
 	@echo "make modules   build the kernel modules (KDIR=<kernel build dir>)"
 	@echo "make tools     build latency-trackerd and latency-tracker"
-	@echo "make check     the whole test suite (host tests, QEMU guests on 6.1 and 6.12, dkms)"
-	@echo "make check-vm T=<test> KERNEL=<6.1|6.12>   one guest test"
+	@echo "make check     the whole test suite (host tests, QEMU guests on five kernels, dkms)"
+	@echo "make check-vm T=<test> KERNEL=<6.1|6.12|current|current-rt|debug>   guest tests"
 	@echo "make check-debug   the guest tests on the KASAN/lockdep/kmemleak debug kernel (T=)"
 	@echo "make lint      sparse, checkpatch --strict, cppcheck"
 	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"

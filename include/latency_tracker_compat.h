@@ -49,6 +49,17 @@ static inline void lt_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * v6.16, "sched/tracing: Add group_dead to the sched_process_exit
+ * tracepoint": the probe of sched_process_exit takes the flag after the
+ * task.  Use as the parameters after `void *data` of such a probe.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define LT_PROCESS_EXIT_PARAMS struct task_struct *p, bool group_dead
+#else
+#define LT_PROCESS_EXIT_PARAMS struct task_struct *p
+#endif
+
+/*
  * v6.10, "tracing: Remove second parameter of __assign_str()": the source
  * is taken from the __string() declaration.  Used inside TP_fast_assign()
  * only, where __assign_str is defined by the trace event stages.

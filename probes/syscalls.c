@@ -344,7 +344,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
  * and forget the per-CPU slot if the call noted there is its own (it runs
  * here, on its last CPU).
  */
-static void lt_syscalls_probe_process_exit(void *data, struct task_struct *p)
+static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 {
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	pid_t pid = p->pid;

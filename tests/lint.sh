@@ -3,7 +3,8 @@
 #
 # lint.sh [CHECK...] - static checks (`make lint`), one TAP line per check:
 #   sparse      sparse (C=2) over our modules, against each kernel line's
-#               headers (LT_KERNEL_LINES);
+#               headers (LT_KERNEL_LINES; the backports lines' in their
+#               build root, tests/vm/buildroot.sh);
 #   checkpatch  the kernel's checkpatch.pl --strict (from Debian's
 #               linux-source-6.1) over our kernel sources;
 #   cppcheck    cppcheck over the userspace tools.
@@ -19,7 +20,8 @@ set -o pipefail
 
 exceptions=$LT_TOP/tests/lint-exceptions.txt
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+mkdir -p "$LT_CACHE/tmp" && kwork=$(mktemp -d -p "$LT_CACHE/tmp") || exit 1
+trap 'rm -rf "$work" "$kwork"' EXIT
 n=0 failed=0
 
 # filter TOOL < findings > unexplained findings ("file:line: text" lines)
@@ -65,18 +67,20 @@ ksources() {
 lint_sparse() {
 	local line kver b checked
 	for line in $LT_KERNEL_LINES; do
-		if ! kver=$("$LT_TOP/tests/vm/kernel.sh" resolve "$line" 2>"$work/err"); then
-			not_run "sparse on $line" "cannot resolve the kernel line: $(tail -n 1 "$work/err")"
+		if ! kver=$("$LT_TOP/tests/vm/kernel.sh" headers "$line" 2>"$work/err"); then
+			not_run "sparse on $line" "cannot get the kernel line's headers: $(tail -n 1 "$work/err")"
 			continue
 		fi
-		command -v sparse >/dev/null || { not_run "sparse on $kver" "sparse is not installed"; continue; }
-		[ -e "/lib/modules/$kver/build/Makefile" ] ||
-			{ not_run "sparse on $kver" "no headers at /lib/modules/$kver/build"; continue; }
-		b=$work/sparse-$line
+		lt_krun "$kver" sh -c 'command -v sparse' >/dev/null ||
+			{ not_run "sparse on $kver" "sparse is not installed"; continue; }
+		[ -e "$(lt_kdir "$kver")/Makefile" ] ||
+			{ not_run "sparse on $kver" "no headers at $(lt_kdir "$kver")"; continue; }
+		# Under the cache: a build root sees it at the same path.
+		b=$kwork/sparse-$line
 		mkdir -p "$b"
 		rsync -a --exclude=/.git --exclude=/build "$LT_TOP/" "$b/" ||
 			{ not_run "sparse on $kver" "cannot copy the tree"; continue; }
-		make -C "/lib/modules/$kver/build" M="$b" LT_TEST_MODULES=1 C=2 \
+		lt_kmake "$kver" M="$b" LT_TEST_MODULES=1 C=2 \
 			modules >"$b/log" 2>&1 ||
 			echo "build failed: $(tail -n 3 "$b/log" | tr '\n' ' ')" >>"$b/log.fail"
 		# kbuild prints "CHECK <file>" for each file sparse checks.

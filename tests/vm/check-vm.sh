@@ -3,9 +3,10 @@
 #
 # check-vm.sh [-k KERNEL]... [-t TEST]... - run guest tests in QEMU.
 #
-# KERNEL: a kernel line (default: all of LT_KERNEL_LINES), or debug.  TEST:
-# the name of a script tests/guest/TEST.sh (default: all but the harness
-# self-test ones; on the debug kernel, see debug_tests()).
+# KERNEL: a kernel line (default: all of LT_KERNEL_LINES), or debug
+# (tests/vm/kernel.sh lists them).  TEST: the name of a script
+# tests/guest/TEST.sh (default: the tests of the kernel's tier, see
+# tier_of(); never the harness self-test ones).
 # All tests of a kernel run in one boot, each with its own TAP, exit status
 # and window of the boot's kernel log; when the guest dies in a test, that
 # test fails with the console tail and the tests after it run in a new
@@ -47,16 +48,33 @@ all_tests() {
 	done
 }
 
-# The default tests of the debug kernel: every test that runs code of ours
-# in the kernel (core, trackers, fuzzing, torture, security, the LTTng
-# probe).  Left out: the tests of the userspace tools (cli-*, daemon-*,
-# explain-*), whose kernel side is procfs reads already fuzzed here and
-# LTTng's own tracer; they run on both Debian kernels, and here they
-# would add about 15 minutes (the debug kernel is 4-6 times slower under
-# emulation) to make check.  Also left out: lazy-rcu, a named skip on a
-# 6.1 kernel (no lazy RCU) that would cost a boot of its own.
-debug_tests() {
-	all_tests | grep -vE '^(cli|daemon|explain)-|^lazy-rcu$'
+# The tiers: which tests a kernel line runs when none is named (T=), so
+# that make check fits its time budget (README, "Tiers").  A new test
+# joins every tier it is not excluded from below.
+#  - full: every test (6.12 and current-rt, the PREEMPT_RT line);
+#  - kernel: every test that runs code of ours in the kernel, with the
+#    accuracy oracles; not the userspace tools' tests (cli-*, daemon-*,
+#    explain-*), whose kernel side is the procfs files and LTTng's own
+#    tracer (6.1 and current);
+#  - debug: the memory-safety tier of the KASAN/lockdep/kmemleak kernel
+#    (4-6 times slower under emulation): the kernel tier without the
+#    measurement tests that the four Debian lines run (block, offcpu,
+#    syscalls, wakeup, security: what they prove does not depend on the
+#    sanitizers, and they took 22 of the debug kernel's 47 minutes), and
+#    without lazy-rcu (a named skip on a 6.1 kernel, at the cost of a boot).
+tier_of() { # line
+	case $1 in
+	6.12 | current-rt) echo full ;;
+	debug) echo debug ;;
+	*) echo kernel ;;
+	esac
+}
+tier_tests() { # tier
+	case $1 in
+	full) all_tests ;;
+	kernel) all_tests | grep -vE '^(cli|daemon|explain)-' ;;
+	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security)$' ;;
+	esac
 }
 
 # The longest tests first (measured on the debug kernel), then the rest.
@@ -95,8 +113,8 @@ done
 explicit=${#tests[@]}
 [ "$explicit" = 0 ] && tests=($(all_tests))
 for k in "${kernels[@]}"; do
-	case " $LT_KERNEL_LINES debug " in *" $k "*) ;; *)
-		lt_die "unknown KERNEL '$k'; valid: $LT_KERNEL_LINES debug" ;;
+	case " $LT_ALL_KERNEL_LINES " in *" $k "*) ;; *)
+		lt_die "unknown KERNEL '$k'; valid: $LT_ALL_KERNEL_LINES" ;;
 	esac
 done
 for t in "${tests[@]}"; do
@@ -259,7 +277,7 @@ queue=()
 for k in "${order[@]}"; do
 	read -r kver kodir run <"$out/$k.prep"
 	list=("${tests[@]}")
-	[ "$k" = debug ] && [ "$explicit" = 0 ] && list=($(debug_tests))
+	[ "$explicit" = 0 ] && list=($(tier_tests "$(tier_of "$k")"))
 	ng=${LT_GUESTS:-1}
 	[ "$k" = debug ] && ng=${LT_GUESTS:-$LT_DEBUG_GUESTS}
 	[ "$ng" -gt ${#list[@]} ] && ng=${#list[@]}

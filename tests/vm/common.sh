@@ -4,8 +4,11 @@
 LT_TOP=${LT_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 # Everything fetched or built for tests lives outside the checkout.
 LT_CACHE=${LT_CACHE:-/var/cache/latency-tracker}
-# Kernel lines the guest suite runs on; "debug" is added by the reliability lane.
-LT_KERNEL_LINES=${LT_KERNEL_LINES:-"6.1 6.12"}
+# The kernel lines (tests/vm/kernel.sh), and Debian's among them, on which
+# dkms and sparse run and the guest suite by default; "debug" (a
+# KASAN/lockdep kernel built here) is added by the reliability lane.
+LT_ALL_KERNEL_LINES="6.1 6.12 current current-rt debug"
+LT_KERNEL_LINES=${LT_KERNEL_LINES:-"6.1 6.12 current current-rt"}
 
 lt_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 lt_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -46,4 +49,51 @@ lt_put() {
 
 lt_need_root() {
 	[ "$(id -u)" = 0 ] || lt_die "this step needs root (it installs packages and runs QEMU)"
+}
+
+# lt_kdir KVER: the kernel build directory of KVER as the host sees it
+# (for reading its headers): the headers of a backports kernel are in the
+# trixie build root (kernel.sh), a kernel built here keeps its tree in the
+# cache, the others are installed on the host.
+lt_kdir() {
+	if [ -e "$LT_CACHE/kernels/$1/buildroot" ]; then
+		echo "$LT_CACHE/roots/$(cat "$LT_CACHE/kernels/$1/buildroot")/usr/src/linux-headers-$1"
+	elif [ -e "/lib/modules/$1/build/Makefile" ]; then
+		echo "/lib/modules/$1/build"
+	else
+		echo "$LT_CACHE/kernels/$1/build"
+	fi
+}
+
+# lt_kbuild_dir KVER: the build directory of KVER as its builds see it
+# (lt_krun): in the build root, or lt_kdir.
+lt_kbuild_dir() {
+	if [ -e "$LT_CACHE/kernels/$1/buildroot" ]; then
+		echo "/lib/modules/$1/build"
+	else
+		lt_kdir "$1"
+	fi
+}
+
+# lt_krun KVER CMD...: run CMD where builds against KVER run: in the build
+# root when KVER's kbuild tools do not run on the host (buildroot.sh),
+# else here.  Paths under the cache or the checkout mean the same in both;
+# the environment does not pass into the root: give make variables as
+# arguments.
+lt_krun() {
+	local kver=$1
+	shift
+	if [ -e "$LT_CACHE/kernels/$kver/buildroot" ]; then
+		"$LT_TOP/tests/vm/buildroot.sh" run "$@"
+	else
+		"$@"
+	fi
+}
+
+# lt_kmake KVER MAKE-ARGS...: make -C <build directory of KVER> MAKE-ARGS,
+# where builds against KVER run (lt_krun).
+lt_kmake() {
+	local kver=$1
+	shift
+	lt_krun "$kver" make -C "$(lt_kbuild_dir "$kver")" "$@"
 }

@@ -5,14 +5,15 @@
 # Idempotent: only missing packages are installed (apt-get update once, and
 # only then).  Fails naming the packages that could not be had.
 #
-# Profiles: build (modules against the Debian kernel lines), unit (host
+# Profiles: build (modules against the Debian kernel lines; debootstrap
+# makes the build root of the backports kernels), unit (host
 # tests), vm (QEMU guests), dkms, tools (daemon, CLI, explain), lttng
 # (LTTng in the guests), lint, bench, debugkernel (the KASAN/lockdep kernel).
 set -u
 . "$(dirname "$0")/common.sh"
 
 declare -A PKGS=(
-	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64"
+	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64 debootstrap"
 	[unit]="make gcc libc6-dev liburcu-dev perl"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng gcc gcc-multilib"
 	[dkms]="dkms"

@@ -10,7 +10,11 @@
 # Which source for which kernel (docs/testing-notes.md):
 #   6.1  -> bookworm's lttng-modules-dkms (2.13.9), the host's own archive;
 #   6.12 -> trixie's lttng-modules-dkms (2.13.18), fetched through a private
-#           apt configuration under the cache, so the host stays on bookworm.
+#           apt configuration under the cache, so the host stays on bookworm;
+#   7.x  -> unstable's (2.16.0): the newest release, and the only one of the
+#           three that builds against Linux 7 (2.13.18 stops at 6.x).
+# The backports kernels build in the trixie build root (lt_kmake,
+# buildroot.sh), the others on the host.
 # Both need one fix: Debian's kernels gave the hrtimer_start tracepoint a
 # `bool was_armed` argument, and lttng-modules' copy of that event must have
 # the same prototype.
@@ -23,8 +27,7 @@ set -u
 . "$(dirname "$0")/common.sh"
 
 kver=${1:?kernel version}
-kdir=${LT_KDIR:-/lib/modules/$kver/build}
-[ -e "$kdir/Makefile" ] || kdir=$LT_CACHE/kernels/$kver/build
+kdir=$(lt_kdir "$kver")
 [ -e "$kdir/Makefile" ] || lt_die "no kernel build directory for $kver"
 kroot=$LT_CACHE/kernels/$kver/root
 [ -d "$kroot/lib/modules/$kver" ] ||
@@ -38,6 +41,7 @@ lt_lock "$LT_CACHE/lttng/.lock"
 case $kver in
 6.1.*) suite=bookworm ;;
 6.12.* | 6.1[3-9].* | 6.[2-9][0-9].*) suite=trixie ;;
+7.*) suite=unstable ;;
 *) lt_die "no known lttng-modules source for kernel $kver" ;;
 esac
 
@@ -103,7 +107,10 @@ if [ ! -e "$src/.ready" ]; then
 fi
 
 # The kernel's hrtimer_start tracepoint prototype: Debian added was_armed.
+# (The common headers a Debian headers package includes are named by path
+# in its Makefile; a build root's paths are under that root.)
 ksrc=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile" 2>/dev/null)
+[ -n "$ksrc" ] && [ -e "$LT_CACHE/kernels/$kver/buildroot" ] && ksrc=${kdir%/usr/src/*}$ksrc
 ktimer=
 for d in "$kdir" "$ksrc" "/lib/modules/$kver/source"; do
 	[ -n "$d" ] && [ -e "$d/include/trace/events/timer.h" ] &&
@@ -128,7 +135,7 @@ if [ ! -e "$build/.built" ]; then
 	lt_log "building lttng-modules $srcver for $kver"
 	rm -rf "$build" && mkdir -p "$build" && cp -a "$src/." "$build/" || exit 1
 	fix_hrtimer_start "$build" || lt_die "cannot apply the hrtimer_start was_armed fix in $build"
-	if ! make -C "$kdir" M="$build" CONFIG_LTTNG=m -j"$(nproc)" modules \
+	if ! lt_kmake "$kver" M="$build" CONFIG_LTTNG=m -j"$(nproc)" modules \
 		>"$build/build.log" 2>&1; then
 		grep -E 'error' "$build/build.log" | head -n 30 >&2
 		lt_die "lttng-modules build failed for $kver (log: $build/build.log)"
@@ -146,7 +153,8 @@ key=$(cat "$LT_TOP"/probes/lttng/* "$LT_TOP/tracker/lt_trace.h" \
 if [ "$(cat "$ours/.key" 2>/dev/null)" != "$key" ] || ! ls "$ours"/*.ko >/dev/null 2>&1; then
 	rm -rf "$ours" && mkdir -p "$ours" || exit 1
 	cp -a "$LT_TOP/probes/lttng/." "$ours/" || exit 1
-	if ! make -C "$ours" KDIR="$kdir" LTTNG_MODULES_DIR="$build" LT_TOP="$LT_TOP" \
+	if ! lt_krun "$kver" make -C "$ours" KDIR="$(lt_kbuild_dir "$kver")" \
+		LTTNG_MODULES_DIR="$build" LT_TOP="$LT_TOP" \
 		>"$ours/build.log" 2>&1; then
 		grep -E 'error|warning' "$ours/build.log" | head -n 30 >&2
 		lt_die "probes/lttng build failed for $kver (log: $ours/build.log)"

@@ -8,15 +8,14 @@
 # tests/kmod/*.ko) and print DEST.  The build holds a lock, and each run
 # gets its own copy of the modules: runs started at the same time by
 # several people never see each other's half-built or newer modules.
-# LT_KDIR overrides the kernel build directory (default /lib/modules/KVER/build).
+# The build runs where the kernel's kbuild runs (lt_kmake: the host, or
+# the trixie build root for the backports kernels).
 set -u
 . "$(dirname "$0")/common.sh"
 
 kver=${1:?kernel version}
 dest=${2:?destination directory}
-kdir=${LT_KDIR:-/lib/modules/$kver/build}
-# A kernel built here (debug-kernel.sh) keeps its build tree in the cache.
-[ -e "$kdir/Makefile" ] || [ -n "${LT_KDIR:-}" ] || kdir=$LT_CACHE/kernels/$kver/build
+kdir=$(lt_kdir "$kver")
 [ -e "$kdir/Makefile" ] || lt_die "no kernel build directory at $kdir (headers for $kver missing)"
 # One build tree per kernel and checkout.  Sources are copied by content
 # without their times: a changed file always gets a fresh mtime, so make
@@ -30,7 +29,7 @@ rsync -rlpD --checksum --delete --exclude=/.git --exclude=/build \
 	--exclude=Module.symvers --exclude=modules.order \
 	"$LT_TOP/" "$out/" || lt_die "cannot copy the tree to $out"
 log=$out/build.log
-if ! make -C "$kdir" M="$out" LT_TEST_MODULES=1 -j"$(nproc)" modules >"$log" 2>&1; then
+if ! lt_kmake "$kver" M="$out" LT_TEST_MODULES=1 -j"$(nproc)" modules >"$log" 2>&1; then
 	grep -E 'error|warning' "$log" | head -n 40 >&2
 	lt_die "module build failed for $kver (log: $log)"
 fi

@@ -97,7 +97,7 @@ check "lint: no kernel source is a failed checkpatch" has "$tmp/lint-empty" '^no
 check "lint: no tools source is a failed cppcheck" has "$tmp/lint-empty" '^not ok [0-9]+ - cppcheck .*did not run: no C file'
 LT_KERNEL_LINES=no-such-line "$LT_TOP/tests/lint.sh" sparse >"$tmp/lint-kline" 2>&1
 check "lint: a kernel line that does not resolve is a failed sparse" \
-	has "$tmp/lint-kline" '^not ok 1 - sparse on no-such-line \(did not run: cannot resolve'
+	has "$tmp/lint-kline" '^not ok 1 - sparse on no-such-line \(did not run: cannot get the kernel line.s headers: .*unknown kernel line'
 shown+=("$tmp/lint-nocpp" "$tmp/lint-empty" "$tmp/lint-kline")
 
 # --- guests, in a cache of their own -----------------------------------------
