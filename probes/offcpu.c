@@ -128,27 +128,29 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 	unsigned int state_index;
 	pid_t pid;
 
-	pid = next->pid;
-	if (pid)
-		latency_tracker_event_out(lt_offcpu.t, &pid, sizeof(pid), 0,
-					  next);
-
 	/*
+	 * prev first: its off-CPU time starts now, not after next's report
+	 * (the callback of the event_out below saves next's stack and
+	 * queues irq_work), and a wakeup of prev meanwhile finds its event.
 	 * Blocked: not preempted, not running, not exiting.  prev_state
 	 * is what the scheduler saw, whatever happened to prev since.
 	 */
 	pid = prev->pid;
-	if (preempt || !pid || prev_state == TASK_RUNNING ||
-	    (prev_state & TASK_DEAD) || prev->exit_state)
-		return;
-	if (!lt_probe_track_task(&lt_offcpu, prev, &priv.cgroup))
-		return;
-	priv.tgid = prev->tgid;
-	state_index = __task_state_index(prev_state, prev->exit_state);
-	priv.state = task_index_to_char(state_index);
-	memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
-	/* The waker fields are zeroed by the core (beyond priv_len). */
-	latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);
+	if (!preempt && pid && prev_state != TASK_RUNNING &&
+	    !(prev_state & TASK_DEAD) && !prev->exit_state &&
+	    lt_probe_track_task(&lt_offcpu, prev, &priv.cgroup)) {
+		priv.tgid = prev->tgid;
+		state_index = __task_state_index(prev_state, prev->exit_state);
+		priv.state = task_index_to_char(state_index);
+		memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
+		/* The waker fields are zeroed by the core (beyond priv_len). */
+		latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);
+	}
+
+	pid = next->pid;
+	if (pid)
+		latency_tracker_event_out(lt_offcpu.t, &pid, sizeof(pid), 0,
+					  next);
 }
 
 static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
