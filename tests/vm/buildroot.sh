@@ -34,8 +34,24 @@ PKGS="gcc make libc6-dev bc bison flex libelf-dev libssl-dev kmod xz-utils zstd 
 STAMP="$PKGS + sparse/unstable"
 LOCK=$LT_CACHE/roots/.$SUITE.lock
 
+# The package lists are read again when a day old: a new backports kernel
+# is found the day it appears, and the old one's packages, which leave the
+# archive with it, are no longer asked for.
+fresh() {
+	[ -n "$(find "$ROOT/.updated" -mmin -1440 2>/dev/null)" ] && return 0
+	lt_lock "$LOCK"
+	[ -n "$(find "$ROOT/.updated" -mmin -1440 2>/dev/null)" ] && return 0
+	in_root apt-get -q update >"$ROOT.log" 2>&1 ||
+		lt_die "apt-get update in the $SUITE root failed (log: $ROOT.log)"
+	touch "$ROOT/.updated"
+}
+
 ensure() {
-	[ "$(cat "$ROOT/.ready" 2>/dev/null)" = "$STAMP" ] && { echo "$ROOT"; return 0; }
+	if [ "$(cat "$ROOT/.ready" 2>/dev/null)" = "$STAMP" ]; then
+		(fresh) || exit 1
+		echo "$ROOT"
+		return 0
+	fi
 	lt_need_root
 	command -v debootstrap >/dev/null || lt_die "debootstrap missing (package debootstrap)"
 	lt_lock "$LOCK"
@@ -59,6 +75,7 @@ ensure() {
 		mv "$ROOT.new" "$ROOT" || exit 1
 		in_root apt-get -q update >"$ROOT.log" 2>&1 ||
 			lt_die "apt-get update in the $SUITE root failed (log: $ROOT.log)"
+		touch "$ROOT/.updated"
 		in_root sh -ec 'cd /tmp && rm -rf sp && mkdir sp && cd sp &&
 			apt-get -q -o APT::Sandbox::User=root download sparse/unstable &&
 			dpkg-deb -x sparse_*.deb x && install -m 755 x/usr/bin/sparse /usr/local/bin/sparse &&
