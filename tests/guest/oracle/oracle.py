@@ -1,0 +1,1077 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""oracle.py TRACKER [options] - the accuracy oracle's analyzer.
+
+Recomputes, from the kernel's own trace of a run (the tracefs `trace`
+file, trace_clock=mono, which is ktime_get_mono_fast_ns(): the trackers'
+clock), every latency pair one tracker measures, and compares them with
+what the tracker reported in the same run: its alert records, and the
+difference of its `stats` and `histogram` files between two snapshots
+taken while it was disabled (before and after the run).  Prints exactly
+RESULTS lines "PASS what" / "FAIL what" (tests/guest/lib.sh tap_results)
+and "# " diagnostics, among them the summary line
+
+  # oracle TRACKER: trace pairs over threshold N, records N, matched N,
+  #   max |delta| X us, histogram total trace T / tracker T
+
+Nothing here comes from the tracker's code: each pair is defined below
+from the tracepoints alone, with what the tracker's probes document
+(probes/*.c) as the rules.
+
+The pairs (start -> end; identity compared with the record):
+
+  wakeup   sched_waking of task P -> the next sched_switch with next=P.
+           Started only when P is blocked: its last sched_switch out had
+           a sleeping state (not R, not R+ = preempted).  A waking of a
+           task that is running or runnable starts nothing (the tracker
+           skips a task that is current or queued and runnable; on Linux
+           >= 6.12 a task blocked but kept queued by delayed dequeue is
+           tracked, and in the trace it is blocked: its switch-out had a
+           sleeping state).  Identity: pid, cpu (of the switch), prev_pid,
+           waker_pid (current at sched_waking), prio (next_prio).
+  offcpu   sched_switch with prev=P in a sleeping state (not preempted,
+           not R, not exiting: X or Z) -> the next sched_switch with
+           next=P.  Identity: pid, cpu, state letter, waker_pid (current
+           at the first sched_waking of P in between, 0 if none).
+  syscalls sys_enter of P -> sys_exit of P (raw_syscalls), except exit
+           and exit_group (never return) and a call still pending when P
+           exits (sched_process_exit: cancelled).  A non-leader thread's
+           execve returns under the leader's pid (sched_process_exec
+           old_pid -> pid): the call moves to that pid.  Identity: pid, nr.
+  block    block_rq_issue -> the block_rq_complete that completes the
+           rest of the request (a completion of fewer sectors than remain
+           is partial: the request goes on at sector + done); a
+           block_rq_requeue cancels it.  Passthrough requests (rwbs N) are
+           not tracked.  Identity: dev, sector, nr_sectors, op.  The trace
+           carries no request identity: requests in flight at once on one
+           (dev, sector) form a cluster whose pairing is unknown; the
+           records of a cluster must be a pairing of its issues and
+           completions in which exactly the pairs over the threshold are
+           reported (compared as sets).
+
+Window: the tracker is enabled and disabled between two trace_marker
+lines each (oracle enable-begin/-end, oracle disable-begin/-end).  A pair
+counts when the tracker's decision to start it (wakeup: the waking;
+offcpu: the switch-out; syscalls: the call's first switch-out, or its
+exit if it never left the CPU; block: the issue) falls after enable-end
+and its end before disable-begin; it cannot count when the decision
+came before enable-begin or the end after disable-end (drained); in
+between it is optional (counted or not).
+
+Tolerance (--tol, ns, per end of a pair): the tracker and ftrace read
+the same clock in the same tracepoint call, ftrace's probe first (the
+tests attach the tracker after enabling the events, and a tracepoint
+calls its probes in the order they were attached), so the tracker's
+read is never earlier than the trace's, less the trace's microsecond
+display (NEG, 2 us).  The difference is the run time of the probes
+between the two reads, and of an interrupt between them where the
+tracepoint runs with interrupts on (sys_enter/sys_exit,
+block_rq_issue): 50 us covers 99 % of them under QEMU TCG on the
+Debian kernels (the tests set it; 5 times that on the debug kernel).  A
+pair within tol + NEG of the threshold may or may not have a record; one
+within tol + NEG of a histogram bucket edge may be in either bucket.
+
+Stalls: under single-threaded QEMU TCG the two vCPUs take turns on one
+host thread and the guest clock is the host's, so a vCPU interrupted
+between the two reads (any interrupt or kick of the other vCPU) finds
+its clock late by the other vCPU's turn, up to tens of milliseconds.  A
+record whose tracker read is late by more than tol (never early), up to
+--stall-max (50 ms), still matches its pair and is counted as a stall,
+as is a pair over the threshold without a record whose delay a stall at
+its start could have brought under it, a pair whose bucket only a stall
+explains, and (offcpu) a waker the trace saw just before the
+switch-out or none where the trace has one within 5 ms of it.  Stalls
+must stay under --stall-fraction of the pairs compared (the tests: 10 %,
+25 % on the debug kernel, oracle/lib.sh); counts
+(pairs, records, matched total) are compared without that allowance.
+
+Optional pairs (counted or not, with or without a record; reported):
+those at the window's edges (above); wakeup: a waking seen while P was
+running, then P switched out sleeping before it ran again (the tracker
+read P's runqueue state at the waking; the waking and the blocking
+raced); a waking of a task whose state the trace had not shown yet.
+
+Semantics worth knowing (reported, not failed): in the wakeup race
+above the tracker may skip a wakeup after which P really waited for a
+CPU (the waking saw it still queued).
+"""
+import argparse
+import itertools
+import re
+import sys
+from collections import defaultdict, deque
+
+NS_PER_US = 1000
+NEVER_RETURN = {60, 231}    # x86_64 exit, exit_group
+HIST_BUCKETS = 65
+
+LINE_RE = re.compile(
+    r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(?P<cpu>\d+)\]'
+    r'\s+(?:\S+\s+)?(?P<s>\d+)\.(?P<us>\d{6}): (?P<ev>\w+): (?P<rest>.*)$')
+SWITCH_RE = re.compile(
+    r'prev_comm=(.*) prev_pid=(\d+) prev_prio=(-?\d+) prev_state=(\S+) ==> '
+    r'next_comm=(.*) next_pid=(\d+) next_prio=(-?\d+)\s*$')
+WAKING_RE = re.compile(r'comm=(.*) pid=(\d+) prio=(-?\d+)')
+FORK_RE = re.compile(r'comm=(.*) pid=(\d+) child_comm=(.*) child_pid=(\d+)')
+EXIT_RE = re.compile(r'comm=(.*) pid=(\d+) prio=')
+EXEC_RE = re.compile(r'filename=(.*) pid=(\d+) old_pid=(\d+)')
+SYS_ENTER_RE = re.compile(r'NR (-?\d+) \(')
+SYS_EXIT_RE = re.compile(r'NR (-?\d+) = (-?\d+)')
+ISSUE_RE = re.compile(r'^(\d+),(\d+) (\S*) (\d+) \((.*?)\) (\d+) \+ (\d+)')
+DONE_RE = re.compile(r'^(\d+),(\d+) (\S*) \((.*?)\) (\d+) \+ (\d+)')
+
+EVENTS = {
+    'wakeup': {'sched_waking', 'sched_switch', 'sched_process_fork'},
+    'offcpu': {'sched_waking', 'sched_switch', 'sched_process_fork'},
+    'syscalls': {'sys_enter', 'sys_exit', 'sched_switch',
+                 'sched_process_exit', 'sched_process_exec'},
+    'block': {'block_rq_issue', 'block_rq_complete', 'block_rq_requeue'},
+}
+RESULTS = 9
+# The trace shows each time to the microsecond (truncated): its end of a
+# pair may be up to 1 us earlier than ftrace's clock read; 2 us of margin.
+NEG = 2000
+# offcpu: a record without a waker whose first waking came this soon
+# after the tracker's clock read at the switch-out: the event was not in
+# the table yet (a stall between the read and the insertion).
+STALL_WAKER = 5000000
+
+
+def bucket(ns):
+    """The tracker's log2 bucket of a delay: fls64 (0 for 0)."""
+    return max(0, int(ns)).bit_length()
+
+
+def blocked_state(st):
+    """A sched_switch prev_state that leaves the task asleep."""
+    return '+' not in st and st != 'R' and 'X' not in st and 'Z' not in st
+
+
+def block_op(rwbs):
+    """op of the tracker's record from the trace's rwbs (None: N, untracked)."""
+    if len(rwbs) > 1 and rwbs[0] == 'F' and rwbs[1] in 'WDRFN':
+        rwbs = rwbs[1:]
+    if rwbs.startswith('DE'):
+        return 'other'
+    return {'W': 'write', 'R': 'read', 'F': 'flush', 'D': 'discard'}.get(
+        rwbs[:1])
+
+
+class Pair:
+    __slots__ = ('key', 'start', 'end', 'decide', 'ident', 'optional',
+                 'why', 'comm', 'window', 'record', 'cluster')
+
+    def __init__(self, key, start, end, decide, ident, comm, optional=None):
+        self.key = key
+        self.start = start
+        self.end = end
+        self.decide = decide
+        self.ident = ident
+        self.comm = comm
+        self.optional = optional    # None, or why it may be absent
+        self.window = None
+        self.record = None
+        self.cluster = None
+        self.why = ()
+
+    @property
+    def delay(self):
+        return self.end - self.start
+
+
+class Cluster:
+    """Requests in flight at once on one (dev, sector): pairing unknown."""
+
+    def __init__(self, key):
+        self.key = key
+        self.starts = []    # (ts, ident)
+        self.ends = []
+        self.records = []
+
+
+class Analyzer:
+    def __init__(self, a):
+        self.a = a
+        self.trk = a.tracker
+        self.pairs = []
+        self.clusters = []
+        self.marks = {}
+        self.kthreads = set()
+        self.first_ts = None
+        self.last_ts = None
+        self.notes = defaultdict(int)
+        self.snap = {}
+        if a.tasks:
+            with open(a.tasks) as f:
+                for line in f:
+                    pid, st, kt = line.split()
+                    self.snap[int(pid)] = st
+                    if kt == '1':
+                        self.kthreads.add(int(pid))
+        # wakeup / offcpu
+        self.lastwake = {}
+        self.state = {}
+        self.pending = {}
+        self.racewake = {}
+        # syscalls
+        self.calls = {}
+        # block
+        self.inflight = {}
+
+    def tracked_task(self, pid):
+        return pid != 0 and (self.a.kthreads or pid not in self.kthreads)
+
+    # --- trace ---
+    def run(self, path):
+        want = EVENTS[self.trk] | {'tracing_mark_write'}
+        self.lines = 0
+        with open(path, errors='replace') as f:
+            for line in f:
+                self.lines += 1
+                if line.startswith('#'):
+                    continue
+                m = LINE_RE.match(line)
+                if not m:
+                    continue
+                ev = m.group('ev')
+                if ev not in want:
+                    continue
+                ts = int(m.group('s')) * 1000000000 + int(m.group('us')) * 1000
+                if self.first_ts is None:
+                    self.first_ts = ts
+                self.last_ts = ts
+                cur = int(m.group('pid'))
+                self.cur_comm = m.group('task').strip()
+                cpu = int(m.group('cpu'))
+                rest = m.group('rest')
+                getattr(self, 'ev_' + ev)(ts, cpu, cur, rest)
+        self.finish_block()
+
+    def ev_tracing_mark_write(self, ts, cpu, cur, rest):
+        m = re.search(r'oracle (\S+)', rest)
+        if not m:
+            return
+        self.marks[m.group(1)] = ts
+        if m.group(1) != 'snapshot':
+            return
+        # Tasks the trace has not shown yet: their state as /proc saw it
+        # just after this mark (before the window: what changed between
+        # the mark and the read is traced after the mark anyway).
+        for pid, st in self.snap.items():
+            if pid not in self.state:
+                self.state[pid] = 'rq' if st == 'R' else (
+                    'dead' if st in 'XZ' else 'blocked')
+
+    def ev_sched_process_fork(self, ts, cpu, cur, rest):
+        m = FORK_RE.match(rest)
+        parent, child = int(m.group(2)), int(m.group(4))
+        # Kernel threads are forked by kthreadd (pid 2), or are it.
+        if parent == 2 or parent in self.kthreads:
+            self.kthreads.add(child)
+        else:
+            self.kthreads.discard(child)
+        self.state[child] = 'rq'    # wake_up_new_task: runnable, no waking
+        self.pending.pop(child, None)
+        self.racewake.pop(child, None)
+
+    def ev_sched_waking(self, ts, cpu, cur, rest):
+        m = WAKING_RE.match(rest)
+        p = int(m.group(2))
+        if self.trk == 'offcpu':
+            pend = self.pending.get(p)
+            if pend is not None and pend['waker'] is None:
+                pend['waker'] = cur
+                pend['wake_ts'] = ts
+                # Within the tolerance of the switch-out, the tracker's
+                # probe may have run before its event existed: no waker.
+                if ts - pend['start'] <= self.a.tol:
+                    pend['early_wakers'] += (0,)
+            self.lastwake[p] = (ts, cur)
+            return
+        if p == 0 or p == cur or not self.tracked_task(p):
+            return
+        st = self.state.get(p)
+        if st == 'blocked':
+            self.pending[p] = {'start': ts, 'waker': cur, 'optional': None}
+        elif st is None:
+            self.pending[p] = {'start': ts, 'waker': cur,
+                               'optional': 'state unknown to the trace'}
+        elif st in ('run', 'rq'):
+            self.racewake[p] = (ts, cur)
+
+    def ev_sched_switch(self, ts, cpu, cur, rest):
+        m = SWITCH_RE.match(rest)
+        prev, pstate = int(m.group(2)), m.group(4)
+        ncomm, nxt, nprio = m.group(5), int(m.group(6)), int(m.group(7))
+        if self.trk == 'syscalls':
+            c = self.calls.get(prev)
+            if c is not None and c['decide'] is None:
+                c['decide'] = ts
+            return
+        if self.trk == 'wakeup':
+            self.switch_wakeup(ts, cpu, prev, pstate, ncomm, nxt, nprio)
+        else:
+            self.switch_offcpu(ts, cpu, prev, pstate, ncomm, nxt)
+        if prev:
+            if blocked_state(pstate):
+                self.state[prev] = 'blocked'
+            elif 'X' in pstate or 'Z' in pstate:
+                self.state[prev] = 'dead'
+            else:
+                self.state[prev] = 'rq'
+        if nxt:
+            self.state[nxt] = 'run'
+
+    def switch_wakeup(self, ts, cpu, prev, pstate, ncomm, nxt, nprio):
+        if nxt:
+            pend = self.pending.pop(nxt, None)
+            self.racewake.pop(nxt, None)
+            if pend is not None:
+                ident = {'pid': nxt, 'cpu': cpu, 'prev_pid': prev,
+                         'waker_pid': pend['waker'], 'prio': nprio}
+                self.pairs.append(Pair(nxt, pend['start'], ts, pend['start'],
+                                       ident, ncomm, pend['optional']))
+        if prev:
+            rw = self.racewake.pop(prev, None)
+            if rw is not None and blocked_state(pstate) and \
+                    self.tracked_task(prev):
+                self.pending[prev] = {
+                    'start': rw[0], 'waker': rw[1],
+                    'optional': 'waking raced with the switch-out'}
+
+    def switch_offcpu(self, ts, cpu, prev, pstate, ncomm, nxt):
+        if nxt:
+            pend = self.pending.pop(nxt, None)
+            if pend is not None:
+                ident = {'pid': nxt, 'cpu': cpu, 'state': pend['state'],
+                         'waker_pid': pend['waker'] or 0,
+                         'wake_ts': pend.get('wake_ts'),
+                         'stall_wakers': pend['stall_wakers']}
+                pr = Pair(nxt, pend['start'], ts, pend['start'], ident, ncomm,
+                          pend['optional'])
+                pr.why = pend['early_wakers']
+                self.pairs.append(pr)
+        if prev and blocked_state(pstate) and self.tracked_task(prev):
+            # A waking just before the switch-out (within the tolerance)
+            # may have run its probe after the tracker's event existed.
+            lw = self.lastwake.get(prev)
+            early = (lw[1],) if lw and ts - lw[0] <= self.a.tol else ()
+            # Further back, only a stall between ftrace's record of that
+            # waking and the tracker's probe lets the tracker see it.
+            late = (lw[1],) if lw and ts - lw[0] <= STALL_WAKER else ()
+            self.pending[prev] = {'start': ts, 'state': pstate[0],
+                                  'waker': None, 'optional': None,
+                                  'early_wakers': early,
+                                  'stall_wakers': late}
+
+    def ev_sys_enter(self, ts, cpu, cur, rest):
+        nr = int(SYS_ENTER_RE.match(rest).group(1))
+        if nr in NEVER_RETURN:
+            self.calls.pop(cur, None)
+            return
+        self.calls[cur] = {'start': ts, 'nr': nr, 'decide': None}
+
+    def ev_sys_exit(self, ts, cpu, cur, rest):
+        c = self.calls.pop(cur, None)
+        if c is None:
+            return
+        decide = c['decide'] if c['decide'] is not None else ts
+        self.pairs.append(Pair(cur, c['start'], ts, decide,
+                               {'pid': cur, 'nr': c['nr']}, self.cur_comm))
+
+    def ev_sched_process_exit(self, ts, cpu, cur, rest):
+        pid = int(EXIT_RE.match(rest).group(2))
+        if self.calls.pop(pid, None) is not None:
+            self.notes['calls cancelled at exit'] += 1
+
+    def ev_sched_process_exec(self, ts, cpu, cur, rest):
+        m = EXEC_RE.match(rest)
+        pid, old = int(m.group(2)), int(m.group(3))
+        if pid != old and old in self.calls:
+            self.calls[pid] = self.calls.pop(old)
+            self.notes['calls moved by a non-leader execve'] += 1
+
+    # Block: in-flight requests by (dev, sector now); a cluster per
+    # (dev, sector) while more than one is in flight there.
+    def ev_block_rq_issue(self, ts, cpu, cur, rest):
+        m = ISSUE_RE.match(rest)
+        if not m:
+            return
+        op = block_op(m.group(3))
+        if op is None:
+            return
+        dev = '%s:%s' % (m.group(1), m.group(2))
+        sector, nr = int(m.group(6)), int(m.group(7))
+        key = (dev, sector)
+        req = {'start': ts, 'ident': {'dev': dev, 'sector': sector,
+                                      'nr_sectors': nr, 'op': op},
+               'rest': nr}
+        q = self.inflight.setdefault(key, {'reqs': deque(), 'cluster': None})
+        q['reqs'].append(req)
+        if len(q['reqs']) > 1 or q['cluster'] is not None:
+            if q['cluster'] is None:
+                q['cluster'] = Cluster(key)
+                first = q['reqs'][0]
+                q['cluster'].starts.append((first['start'], first['ident']))
+            q['cluster'].starts.append((ts, req['ident']))
+
+    def ev_block_rq_complete(self, ts, cpu, cur, rest):
+        m = DONE_RE.match(rest)
+        if not m or block_op(m.group(3)) is None:
+            return
+        dev = '%s:%s' % (m.group(1), m.group(2))
+        sector, nr = int(m.group(5)), int(m.group(6))
+        q = self.inflight.get((dev, sector))
+        if not q or not q['reqs']:
+            return
+        if q['cluster'] is not None:
+            if nr < min(r['rest'] for r in q['reqs']):
+                self.notes['partial completion in a cluster'] += 1
+            q['reqs'].popleft()
+            q['cluster'].ends.append(ts)
+            if not q['reqs']:
+                self.clusters.append(q['cluster'])
+                q['cluster'] = None
+            return
+        req = q['reqs'].popleft()
+        if nr < req['rest']:
+            # Partial: the request goes on at the next sector.
+            req['rest'] -= nr
+            nq = self.inflight.setdefault((dev, sector + nr),
+                                          {'reqs': deque(), 'cluster': None})
+            nq['reqs'].append(req)
+            self.notes['partial completions'] += 1
+            return
+        self.pairs.append(Pair((dev, req['ident']['sector']), req['start'],
+                               ts, req['start'], req['ident'], ''))
+
+    def ev_block_rq_requeue(self, ts, cpu, cur, rest):
+        m = DONE_RE.match(rest)
+        if not m:
+            return
+        q = self.inflight.get(('%s:%s' % (m.group(1), m.group(2)),
+                               int(m.group(5))))
+        if q and q['reqs']:
+            q['reqs'].popleft()
+            self.notes['requeues'] += 1
+            if q['cluster'] is not None:
+                self.notes['requeue in a cluster'] += 1
+
+    def finish_block(self):
+        pass
+
+    # --- window ---
+    def classify(self):
+        eb, ee = self.marks.get('enable-begin'), self.marks.get('enable-end')
+        db, de = self.marks.get('disable-begin'), self.marks.get('disable-end')
+        if None in (eb, ee, db, de):
+            return False
+        self.window = (eb, ee, db, de)
+        for p in self.pairs:
+            if p.decide < eb or p.end > de:
+                p.window = 'out'
+            elif p.decide > ee and p.end < db:
+                p.window = 'in'
+            else:
+                p.window = 'edge'
+        return True
+
+
+def parse_kv(path):
+    out = {}
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) == 2:
+                out[parts[0]] = int(parts[1])
+    return out
+
+
+def parse_hist(path):
+    h = [0] * HIST_BUCKETS
+    with open(path) as f:
+        for line in f:
+            lo, hi, n = (int(x) for x in line.split())
+            h[bucket(lo)] += n
+    return h
+
+
+def unescape(v):
+    return re.sub(r'\\x([0-9a-fA-F]{2})', lambda m: chr(int(m.group(1), 16)), v)
+
+
+def parse_alerts(path, trk):
+    recs, lost = [], 0
+    with open(path, errors='replace') as f:
+        for line in f:
+            kv = {}
+            for tok in line.split():
+                k, _, v = tok.partition('=')
+                kv[k] = unescape(v)
+            if kv.get('tracker') != trk:
+                continue
+            if kv.get('cause') == 'lost':
+                lost += int(kv.get('count', 1))
+                continue
+            recs.append(kv)
+    return recs, lost
+
+
+def max_flow(cap, s, t):
+    """Edmonds-Karp on a dict-of-dicts capacity graph (modified)."""
+    flow = 0
+    while True:
+        parent = {s: None}
+        q = deque([s])
+        while q and t not in parent:
+            u = q.popleft()
+            for v, c in cap[u].items():
+                if c > 0 and v not in parent:
+                    parent[v] = u
+                    q.append(v)
+        if t not in parent:
+            return flow
+        v, aug = t, None
+        while parent[v] is not None:
+            u = parent[v]
+            aug = cap[u][v] if aug is None else min(aug, cap[u][v])
+            v = u
+        v = t
+        while parent[v] is not None:
+            u = parent[v]
+            cap[u][v] -= aug
+            cap[v].setdefault(u, 0)
+            cap[v][u] += aug
+            v = u
+        flow += aug
+
+
+def hist_feasible(classes, h):
+    """Can every pair go to one of its allowed buckets (or nowhere, when
+    optional) so that each bucket gets exactly h[b]?  classes:
+    {(buckets tuple, optional): count}."""
+    total = sum(classes.values())
+    none_cap = total - sum(h)
+    if none_cap < 0:
+        return False
+    cap = defaultdict(dict)
+    for i, ((bs, opt), n) in enumerate(classes.items()):
+        cap['S'][('c', i)] = n
+        for b in bs:
+            cap[('c', i)][('b', b)] = total
+        if opt:
+            cap[('c', i)]['none'] = total
+    for b in range(HIST_BUCKETS):
+        if h[b]:
+            cap[('b', b)]['T'] = h[b]
+    if none_cap:
+        cap['none']['T'] = none_cap
+    return max_flow(cap, 'S', 'T') == total
+
+
+def hist_min_wild(classes, h, budget):
+    """The fewest pairs that must be allowed in any bucket (a stall) for
+    hist_feasible() to hold, or None if more than budget."""
+    def feasible(k):
+        cl = dict(classes)
+        if k:
+            # A wildcard class: k pairs taken from anywhere, put anywhere.
+            return hist_feasible_wild(cl, h, k)
+        return hist_feasible(cl, h)
+    if feasible(0):
+        return 0
+    lo, hi = 1, budget
+    if not feasible(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if feasible(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def hist_feasible_wild(classes, h, k):
+    total = sum(classes.values())
+    none_cap = total - sum(h)
+    if none_cap < 0:
+        return False
+    cap = defaultdict(dict)
+    cap['W']['Wout'] = k
+    for i, ((bs, opt), n) in enumerate(classes.items()):
+        cap['S'][('c', i)] = n
+        for b in bs:
+            cap[('c', i)][('b', b)] = total
+        if opt:
+            cap[('c', i)]['none'] = total
+        cap[('c', i)]['W'] = total
+    for b in range(HIST_BUCKETS):
+        if h[b]:
+            cap[('b', b)]['T'] = h[b]
+            cap['Wout'][('b', b)] = total
+    if none_cap:
+        cap['none']['T'] = none_cap
+    return max_flow(cap, 'S', 'T') == total
+
+
+IDENT_FIELDS = {
+    'wakeup': ('pid', 'cpu', 'prev_pid', 'waker_pid', 'prio'),
+    'offcpu': ('pid', 'cpu', 'state', 'waker_pid'),
+    'syscalls': ('pid', 'nr'),
+    'block': ('dev', 'sector', 'nr_sectors', 'op'),
+}
+
+
+def rec_key(trk, r):
+    if trk == 'block':
+        return (r.get('dev'), int(r.get('sector', -1)))
+    return int(r.get('pid', -1))
+
+
+def ident_diff(trk, pair_ident, r, extra_wakers, tol):
+    rec_start = int(r['ts']) - int(r['delay'])
+    bad = []
+    for f in IDENT_FIELDS[trk]:
+        want = pair_ident.get(f)
+        got = r.get(f)
+        if str(want) == str(got):
+            continue
+        if f == 'waker_pid' and got is not None and int(got) in extra_wakers:
+            continue
+        if f == 'waker_pid' and got == '0' and pair_ident.get('wake_ts') and \
+                pair_ident['wake_ts'] <= rec_start + tol:
+            # Woken before the tracker's event existed (its start read,
+            # then its insertion): no waker for it.
+            continue
+        if f == 'waker_pid' and got is not None and not bad and \
+                int(got) in pair_ident.get('stall_wakers', ()):
+            # A waking just before the switch-out whose probe ran after
+            # the tracker's event existed (a stall): counted.
+            bad.append('waker_stall')
+            continue
+        if f == 'waker_pid' and got == '0' and pair_ident.get('wake_ts') and \
+                pair_ident['wake_ts'] <= rec_start + STALL_WAKER and not bad:
+            bad.append('waker_stall')
+            continue
+        bad.append('%s=%s (trace %s)' % (f, got, want))
+    return bad
+
+
+PF_KTHREAD = 0x00200000
+
+
+def snapshot():
+    """oracle.py snapshot: "pid state kthread" of every task, from /proc
+    (the state of the tasks the trace has not shown yet, and which are
+    kernel threads)."""
+    import glob
+    for path in glob.glob('/proc/[0-9]*/task/[0-9]*/stat'):
+        try:
+            with open(path) as f:
+                line = f.read()
+        except OSError:
+            continue    # exited meanwhile
+        pid = int(line.split(' ', 1)[0])
+        fields = line[line.rindex(')') + 2:].split()
+        # fields[0] is the state (field 3); flags are field 9.
+        print(pid, fields[0], int(bool(int(fields[6]) & PF_KTHREAD)))
+    return 0
+
+
+def main():
+    if sys.argv[1:2] == ['snapshot']:
+        return snapshot()
+    ap = argparse.ArgumentParser()
+    ap.add_argument('tracker', choices=sorted(EVENTS))
+    ap.add_argument('--trace', required=True)
+    ap.add_argument('--alerts', required=True)
+    ap.add_argument('--stats0', required=True)
+    ap.add_argument('--stats1', required=True)
+    ap.add_argument('--hist0', required=True)
+    ap.add_argument('--hist1', required=True)
+    ap.add_argument('--threshold', type=int, required=True)
+    ap.add_argument('--tol', type=int, required=True, help='ns')
+    ap.add_argument('--kthreads', type=int, default=1,
+                    help='1: kernel threads are tracked (default)')
+    ap.add_argument('--tasks',
+                    help='file: the "oracle.py snapshot" taken after the '
+                    'trace\'s "oracle snapshot" mark')
+    ap.add_argument('--stall-max', type=int, default=50000000,
+                    help='ns: the longest vCPU stall between the two probes')
+    ap.add_argument('--stall-fraction', type=float, default=0.10,
+                    help='stalls allowed, a fraction of the pairs compared')
+    ap.add_argument('--stall-min', type=int, default=3,
+                    help='stalls allowed in any case')
+    ap.add_argument('--min-over', type=int, default=1,
+                    help='pairs over the threshold the workload must make')
+    ap.add_argument('--min-clusters', type=int, default=0,
+                    help='same-sector clusters the workload must make')
+    ap.add_argument('--roles', default='',
+                    help='comma-separated comms that must have pairs')
+    a = ap.parse_args()
+    trk, thr, tol = a.tracker, a.threshold, a.tol
+    results = []
+
+    def result(ok, what):
+        results.append(('PASS ' if ok else 'FAIL ') + what)
+
+    def diag(s):
+        print('# ' + s)
+
+    an = Analyzer(a)
+    an.run(a.trace)
+    if not an.classify():
+        diag('window marks missing from the trace: %s' % sorted(an.marks))
+        for _ in range(RESULTS):
+            result(False, 'trace has the enable/disable marks')
+        print('\n'.join(results))
+        return 1
+    eb, ee, db, de = an.window
+    diag('trace: %d lines, %.3f s, window: enable %d us, run %.3f s, disable %d us' % (
+        an.lines, (an.last_ts - an.first_ts) / 1e9, (ee - eb) // NS_PER_US,
+        (db - ee) / 1e9, (de - db) // NS_PER_US))
+
+    pairs = [p for p in an.pairs if p.window != 'out']
+    # Pairs that may be absent: at the window's edges, or optional.
+    for p in pairs:
+        if p.window == 'edge' and p.optional is None:
+            p.optional = 'at the enable/disable edge'
+
+    # --- records to pairs ---
+    recs, lost = parse_alerts(a.alerts, trk)
+    by_key = defaultdict(list)
+    for p in pairs:
+        by_key[p.key].append(p)
+    cl_by_key = defaultdict(list)
+    for c in an.clusters:
+        cl_by_key[c.key].append(c)
+    unmatched, bad_ident, deltas, stalled = [], [], [], []
+
+    def offsets(p_start, p_end, r):
+        """(e_start, e_end): how much later the tracker's clock read was
+        than ftrace's at each end of the pair."""
+        ts, d = int(r['ts']), int(r['delay'])
+        return (ts - d) - p_start, ts - p_end
+
+    def fits(e, limit):
+        return -NEG <= e <= limit
+
+    def take(p, r, es, ee):
+        p.record = r
+        deltas.append(abs(p.delay - int(r['delay'])))
+        if max(es, ee) > tol:
+            stalled.append((r, es, ee))
+        bad = ident_diff(trk, p.ident, r, p.why if trk == 'offcpu' else (),
+                         tol)
+        if bad == ['waker_stall']:
+            # The waking came while the tracker's event was between its
+            # clock read and its insertion: a stall there (counted).
+            stalled.append((r, 0, 0))
+        elif bad:
+            bad_ident.append((r, bad))
+
+    # Exact matches first (both ends within the tolerance), then the
+    # records whose tracker clock read came late at one end (a stall).
+    left = []
+    for r in recs:
+        if r.get('cause') != 'threshold':
+            unmatched.append((r, 'cause %s (timeouts are off)' % r.get('cause')))
+            continue
+        best, be = None, None
+        for p in by_key.get(rec_key(trk, r), ()):
+            if p.record is None:
+                es, ee = offsets(p.start, p.end, r)
+                if fits(es, tol) and fits(ee, tol) and \
+                        (best is None or max(es, ee) < max(be)):
+                    best, be = p, (es, ee)
+        if best is not None:
+            take(best, r, *be)
+        else:
+            left.append(r)
+    for r in left:
+        best, be = None, None
+        k = rec_key(trk, r)
+        for p in by_key.get(k, ()):
+            if p.record is None:
+                es, ee = offsets(p.start, p.end, r)
+                if fits(es, a.stall_max) and fits(ee, a.stall_max) and \
+                        (best is None or max(es, ee) < max(be)):
+                    best, be = p, (es, ee)
+        if best is not None:
+            take(best, r, *be)
+            continue
+        # A cluster of the key: the one where some issue and completion
+        # fit this record best.
+        cl, cbest = None, None
+        for c in cl_by_key.get(k, ()):
+            for s_, _ in c.starts:
+                for e_ in c.ends:
+                    es, ee = offsets(s_, e_, r)
+                    if fits(es, a.stall_max) and fits(ee, a.stall_max) and \
+                            (cbest is None or max(es, ee) < cbest):
+                        cl, cbest = c, max(es, ee)
+        if cl is not None:
+            cl.records.append(r)
+            continue
+        ts, d = int(r['ts']), int(r['delay'])
+        near = [p for p in by_key.get(k, ()) if abs(p.end - ts) <= 10000000]
+        why = 'no pair'
+        if near:
+            n = min(near, key=lambda p: abs(p.end - ts))
+            why = 'nearest pair: end %+d us, start %+d us%s' % (
+                (ts - n.end) // NS_PER_US, (ts - d - n.start) // NS_PER_US,
+                ' (already matched)' if n.record is not None else '')
+        unmatched.append((r, why))
+
+    # Clusters (block, one sector): some pairing of issues and completions
+    # must give exactly the records, over the threshold exactly.
+    cluster_fail, cluster_pairs, cl_hist, cluster_stalls = [], 0, [], 0
+    for c in an.clusters:
+        s_ok = an.window[1] < min(s_ for s_, _ in c.starts) and \
+            max(c.ends) < an.window[2]
+        s_out = max(s_ for s_, _ in c.starts) < an.window[0] or \
+            min(c.ends) > an.window[3]
+        if s_out and not c.records:
+            continue
+        cluster_pairs += len(c.starts)
+        n = len(c.starts)
+        if n != len(c.ends) or n > 7:
+            cluster_fail.append('cluster %s: %d issues, %d completions' %
+                                (c.key, n, len(c.ends)))
+            continue
+        # The pairing with the records that needs the fewest stalls (an
+        # unreported pair over the threshold by less than a stall).
+        found, found_stalls = None, None
+        for perm in itertools.permutations(range(n)):
+            ok, used, got, nst = True, set(), [], 0
+            for i, j in enumerate(perm):
+                s_, e_ = c.starts[i][0], c.ends[j]
+                if e_ < s_:
+                    ok = False
+                    break
+                rec, rbest = None, None
+                for ri, r in enumerate(c.records):
+                    es, ee = offsets(s_, e_, r)
+                    if ri not in used and fits(es, a.stall_max) and \
+                            fits(ee, a.stall_max) and \
+                            (rbest is None or max(es, ee) < rbest):
+                        rec, rbest = ri, max(es, ee)
+                if rec is None and e_ - s_ > thr + tol + NEG and s_ok:
+                    if e_ - s_ - a.stall_max > thr:
+                        ok = False
+                        break
+                    nst += 1
+                if rec is not None:
+                    used.add(rec)
+                got.append((s_, e_, rec))
+            if ok and len(used) == len(c.records) and \
+                    (found is None or nst < found_stalls):
+                found, found_stalls = got, nst
+        if found is not None:
+            cluster_stalls += found_stalls
+        if found is None:
+            cluster_fail.append('cluster %s: no pairing of issues %s and completions %s gives the records %s' % (
+                c.key, [s_ for s_, _ in c.starts], c.ends,
+                [(r['ts'], r['delay']) for r in c.records]))
+            continue
+        # The histogram: a reported pair's delay is the record's; the
+        # others', under the threshold, are any of the cluster's possible.
+        span = [e_ - s_ for s_, _ in c.starts for e_ in c.ends if e_ >= s_]
+        for s_, e_, rec in found:
+            if rec is not None:
+                r = c.records[rec]
+                es, ee = offsets(s_, e_, r)
+                deltas.append(abs(int(r['delay']) - (e_ - s_)))
+                if max(es, ee) > tol:
+                    stalled.append((r, es, ee))
+                cl_hist.append((int(r['delay']), int(r['delay']), not s_ok,
+                                e_ - s_))
+            else:
+                cl_hist.append((min(span) - tol - NEG,
+                                min(max(span), thr) + tol + NEG,
+                                not s_ok, e_ - s_))
+
+    # --- checks ---
+    s0, s1 = parse_kv(a.stats0), parse_kv(a.stats1)
+    ds = {k: s1.get(k, 0) - s0.get(k, 0) for k in s1}
+    h0, h1 = parse_hist(a.hist0), parse_hist(a.hist1)
+    dh = [y - x for x, y in zip(h0, h1)]
+
+    certain = [p for p in pairs if p.optional is None]
+    optional = [p for p in pairs if p.optional is not None]
+    over = [p for p in certain if p.delay > thr + tol + NEG]
+    border = [p for p in certain if abs(p.delay - thr) <= tol + NEG]
+    missed = [p for p in over if p.record is None]
+    # A stall at the start shortens the tracker's delay: a pair over the
+    # threshold by less than a stall may be under it for the tracker.
+    missed_stall = [p for p in missed if p.delay - a.stall_max <= thr]
+    missed_hard = [p for p in missed if p.delay - a.stall_max > thr]
+    matched_recs = sum(1 for p in pairs if p.record is not None) + \
+        sum(len(c.records) for c in an.clusters)
+
+    opt_why = defaultdict(int)
+    for p in optional:
+        opt_why[p.optional] += 1
+    for why, n in sorted(opt_why.items()):
+        diag('optional pairs (%s): %d, %d of them with a record' % (
+            why, n, sum(1 for p in optional if p.optional == why and
+                        p.record is not None)))
+    for k, v in sorted(an.notes.items()):
+        diag('trace: %s: %d' % (k, v))
+    if an.clusters:
+        diag('same-sector clusters: %d (%d requests), compared as sets' % (
+            len(an.clusters), cluster_pairs))
+
+    # 1. The workload produced what the oracle is about.
+    n_over = len(over) + sum(1 for x in cl_hist
+                             if not x[2] and x[3] > thr + tol + NEG)
+    roles = [x for x in a.roles.split(',') if x]
+    seen_roles = {p.comm for p in pairs}
+    missing_roles = [x for x in roles
+                     if not any(c.startswith(x) for c in seen_roles)]
+    if missing_roles:
+        diag('roles without a pair: %s' % ' '.join(missing_roles))
+    result(n_over >= a.min_over and not missing_roles and
+           len(an.clusters) >= a.min_clusters,
+           '%s: the workload made %d pairs over the threshold (>= %d), %d in all%s%s' % (
+               trk, n_over, a.min_over, len(pairs) + cluster_pairs,
+               ', each role has pairs' if roles else '',
+               ', %d same-sector clusters (>= %d)' % (
+                   len(an.clusters), a.min_clusters) if a.min_clusters else ''))
+
+    # 2. Nothing lost on the tracker's side.
+    lost_all = ds.get('dropped', 0) + ds.get('alerts_lost', 0) + lost
+    diag('tracker stats over the run: %s' % ' '.join(
+        '%s %+d' % (k, v) for k, v in sorted(ds.items())
+        if k in ('tracked', 'matched', 'over_threshold', 'dropped',
+                 'alerts', 'alerts_lost', 'timeouts', 'cancelled',
+                 'filtered')))
+    result(lost_all == 0 and ds.get('timeouts', 0) == 0,
+           '%s: no event dropped, no alert lost, no timeout' % trk)
+
+    # 3. Every pair over the threshold has exactly one record.
+    for p in (missed_hard + missed_stall)[:10]:
+        diag('MISSED%s: pair of %s (%s): start %d end %d delay %d us ident %s' % (
+            '' if p in missed_hard else ' (within a stall of the threshold)',
+            p.key, p.comm, p.start, p.end, p.delay // NS_PER_US, p.ident))
+    result(not missed_hard, '%s: every pair over the threshold has its record (%d pairs, %d within %d us of it, %d missed, %d of them by less than a stall)' % (
+        trk, len(over), len(border), tol // NS_PER_US, len(missed),
+        len(missed_stall)))
+
+    # 4. No record without its pair.
+    for r, why in unmatched[:10]:
+        diag('NO PAIR: %s (%s)' % (' '.join('%s=%s' % kv for kv in r.items()), why))
+    for s_ in cluster_fail[:5]:
+        diag('CLUSTER: ' + s_)
+    result(not unmatched and not cluster_fail,
+           '%s: every record has its pair in the trace (%d records)' % (
+               trk, len(recs)))
+
+    # 5. Identity of the records.
+    for r, bad in bad_ident[:10]:
+        diag('FIELDS: %s: %s' % (rec_key(trk, r), ', '.join(bad)))
+    result(not bad_ident, '%s: the records name the pairs\' %s' % (
+        trk, '/'.join(IDENT_FIELDS[trk])))
+
+    # 6. over_threshold counts the records.
+    result(ds.get('over_threshold', 0) == len(recs) and
+           ds.get('alerts', len(recs)) == len(recs),
+           '%s: over_threshold +%d == records %d' % (
+               trk, ds.get('over_threshold', 0), len(recs)))
+
+    # 7. Totals: every counted pair is matched once.
+    lo = len(certain) + sum(1 for x in cl_hist if not x[2])
+    hi = lo + len(optional) + sum(1 for x in cl_hist if x[2])
+    hist_total = sum(dh)
+    result(lo <= ds.get('matched', -1) <= hi and hist_total == ds.get('matched'),
+           '%s: matched +%d within the trace\'s pairs [%d, %d], histogram total %d' % (
+               trk, ds.get('matched', -1), lo, hi, hist_total))
+
+    # 8. Histogram buckets.  A reported pair is in its record's bucket;
+    # another one within tol + NEG of its trace delay, or (a stall) in
+    # any bucket: the fewest such pairs that make the buckets match.
+    classes = defaultdict(int)
+    edge = 0
+    items = []
+    for p in pairs:
+        if p.record is not None:
+            d = int(p.record['delay'])
+            items.append((d, d, p.optional is not None, p.delay))
+        else:
+            items.append((p.delay - tol - NEG, p.delay + tol + NEG,
+                          p.optional is not None, p.delay))
+    items += cl_hist
+    for lo_, hi_, opt, d in items:
+        bs = tuple(range(bucket(max(0, lo_)), bucket(hi_) + 1))
+        if len(bs) > 1:
+            edge += 1
+        classes[(bs, opt)] += 1
+    budget = max(a.stall_min, int(a.stall_fraction * len(items)))
+    hist_stalls = hist_min_wild(classes, dh, budget)
+    if hist_stalls is None or hist_stalls:
+        tb = [0] * HIST_BUCKETS
+        for lo_, hi_, opt, d in items:
+            if not opt:
+                tb[bucket(d)] += 1
+        for b in range(HIST_BUCKETS):
+            if tb[b] or dh[b]:
+                diag('bucket [%d, %d] ns: trace %d, tracker %d' % (
+                    (1 << (b - 1)) if b else 0, (1 << b) - 1 if b else 0,
+                    tb[b], dh[b]))
+    result(hist_stalls is not None,
+           '%s: histogram buckets match the trace (%d pairs within %d us of an edge, %s moved by a stall)' % (
+               trk, edge, (tol + NEG) // NS_PER_US,
+               'more than %d' % budget if hist_stalls is None else hist_stalls))
+
+    # 9. Stalls: rare, and only ever making the tracker's clock late.
+    n_stalls = len(stalled) + len(missed_stall) + cluster_stalls + \
+        (hist_stalls or 0)
+    diag('stalls: records late at the start %d, at the end %d, without their waker %d; pairs over the threshold unreported %d (%d of them in same-sector clusters); histogram %s' % (
+        sum(1 for _, es, ee in stalled if es > tol),
+        sum(1 for _, es, ee in stalled if ee > tol),
+        sum(1 for _, es, ee in stalled if es == ee == 0),
+        len(missed_stall) + cluster_stalls, cluster_stalls,
+        hist_stalls if hist_stalls is not None else '> %d' % budget))
+    for r, es, ee in stalled[:5]:
+        diag('stall: %s %s: tracker clock late by %d us at the start, %d us at the end' % (
+            rec_key(trk, r), r.get('comm', ''), es // NS_PER_US, ee // NS_PER_US))
+    if trk == 'offcpu' and stalled:
+        # A start that is also the end of a reported pair (the same
+        # sched_switch brought a reported task in): the start's clock
+        # read came after that report.
+        rep_ends = {p.end for p in pairs if p.record is not None}
+        late = [x for x in stalled if x[1] > tol]
+        after = [x for x in late
+                 if int(x[0]['ts']) - int(x[0]['delay']) - x[1] in rep_ends]
+        diag('offcpu: %d of the %d records late at the start began at a switch that also ended a reported pair (%d such starts among all %d records)' % (
+            len(after), len(late),
+            sum(1 for p in pairs if p.record is not None and p.start in rep_ends),
+            len(recs)))
+    result(hist_stalls is not None and n_stalls <= budget,
+           '%s: stalled clock reads %d (records %d, missed %d, histogram %d) <= %d (%.0f %% of %d pairs)' % (
+               trk, n_stalls, len(stalled), len(missed_stall) + cluster_stalls,
+               hist_stalls or 0, budget, 100 * a.stall_fraction, len(items)))
+
+    maxd = max(deltas) if deltas else 0
+    exact = sorted(x for x in deltas)
+    if exact:
+        diag('record vs trace delay differences: median %.1f us, 99th percentile %.1f us, max %.1f us' % (
+            exact[len(exact) // 2] / NS_PER_US,
+            exact[len(exact) * 99 // 100] / NS_PER_US, maxd / NS_PER_US))
+    maxe = max([abs(p.delay - int(p.record['delay'])) for p in pairs
+                if p.record is not None and
+                not any(r is p.record for r, _, _ in stalled)] or [0])
+    print('# oracle %s: trace pairs over threshold %d, records %d, matched %d, '
+          'max |delta| %.1f us (%.1f us without the %d stalled), '
+          'histogram total trace %d%s / tracker %d' % (
+              trk, n_over, len(recs), matched_recs, maxd / NS_PER_US,
+              maxe / NS_PER_US, len(stalled), lo,
+              '' if hi == lo else '..%d' % hi, hist_total))
+    assert len(results) == RESULTS
+    print('\n'.join(results))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
