@@ -78,8 +78,9 @@ tier_tests() { # tier
 }
 
 # The longest tests first (measured on the debug kernel), then the rest.
-COST_ORDER="torture fuzz-procfs alerts-unload security daemon-snapshot"
-COST_ORDER+=" hotplug block-requests alerts-lost block syscalls offcpu wakeup"
+COST_ORDER="torture fuzz-procfs alerts-unload oracle-syscalls security"
+COST_ORDER+=" daemon-snapshot oracle-wakeup hotplug oracle-offcpu oracle-block"
+COST_ORDER+=" block-requests alerts-lost block syscalls offcpu wakeup"
 COST_ORDER+=" core-procfs lttng-probe syscalls-ends stacks timeout-change"
 
 # Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
