@@ -83,16 +83,21 @@ for bad in "${TGID_BAD[@]}"; do
 	tap_ok "filter_tgid '$bad' refused, unchanged" trk_refuse filter_tgid "$bad"
 done
 
-# From inside a pid namespace: pids of that namespace, translated.
-ns_out=$(mktemp)
+# From inside a pid namespace: pids of that namespace, translated.  The
+# namespace's init waits for us (a fifo) while we look from outside.
+ns_out=$(mktemp) ns_go=$(mktemp -u)
+mkfifo "$ns_go"
 unshare -p -f bash -c "echo 1 >$D/filter_tgid && cat $D/filter_tgid >$ns_out
-	echo $$ >$D/filter_tgid 2>/dev/null && echo outer-accepted >>$ns_out; sleep 2" &
+	echo $$ >$D/filter_tgid 2>/dev/null && echo outer-accepted >>$ns_out
+	echo ready >$ns_out.ready; read -r _ <$ns_go" &
 u=$!
-sleep 1
+for _ in $(seq 600); do [ -s "$ns_out.ready" ] && break; sleep 0.1; done
 inner=$(pgrep -P $u | head -n 1)
 tap_is "pid namespace: '1' written inside means its init, global pid $inner" \
 	"$(cat $D/filter_tgid)" "$inner"
+echo go >"$ns_go"
 wait $u
+rm -f "$ns_go" "$ns_out.ready"
 tap_is "pid namespace: read back inside as 1; a pid it cannot see refused" \
 	"$(cat "$ns_out")" 1
 tap_ok "filter_tgid cleared by an empty line" trk_set filter_tgid ""
