@@ -106,6 +106,7 @@ CPU (the waking saw it still queued).
 """
 import argparse
 import itertools
+import os
 import re
 import sys
 from collections import defaultdict, deque
@@ -116,7 +117,7 @@ HIST_BUCKETS = 65
 
 LINE_RE = re.compile(
     r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(?P<cpu>\d+)\]'
-    r'\s+(?:(?P<flags>\S+)\s+)?(?P<s>\d+)\.(?P<us>\d{6}): (?P<ev>\w+): (?P<rest>.*)$')
+    r'\s+(?:\S+\s+)?(?P<s>\d+)\.(?P<us>\d{6}): (?P<ev>\w+): (?P<rest>.*)$')
 SWITCH_RE = re.compile(
     r'prev_comm=(.*) prev_pid=(\d+) prev_prio=(-?\d+) prev_state=(\S+) ==> '
     r'next_comm=(.*) next_pid=(\d+) next_prio=(-?\d+)\s*$')
@@ -232,6 +233,9 @@ class Analyzer:
         # syscalls
         self.calls = {}
         self.tp_last, self.tp_preempted = {}, {}
+        self.tp_preemptible = a.tp_preemptible == 'yes' or (
+            a.tp_preemptible == 'auto' and
+            tuple(int(x) for x in re.findall(r'\d+', os.uname().release)[:2]) >= (6, 13))
         # block
         self.inflight = {}
 
@@ -259,7 +263,6 @@ class Analyzer:
                 self.last_ts = ts
                 cur = int(m.group('pid'))
                 self.cur_comm = m.group('task').strip()
-                self.cur_flags = m.group('flags') or ''
                 cpu = int(m.group('cpu'))
                 rest = m.group('rest')
                 getattr(self, 'ev_' + ev)(ts, cpu, cur, rest)
@@ -390,16 +393,18 @@ class Analyzer:
     # task's next switch-in: seen on 7.3-rt, a write's sys_exit
     # (need-resched set) followed by a switch-out in state R+ and 105 ms
     # on the runqueue before the tracker's sys_exit probe ran.  So when a
-    # task's sys_enter/sys_exit was recorded with a reschedule pending
-    # (flags N, n or p: the preemption comes at the end of ftrace's
-    # probe) and its next event is such a switch-out, that end may be late
-    # by up to its switch-in (start_slack/end_slack).
-    # tp_last[pid]: (the call or pair, 'start'|'end', ts) of its last such
+    # task's next event after its sys_enter/sys_exit is such a switch-out,
+    # that end may be late by up to its switch-in (start_slack/end_slack).
+    # The trace cannot tell a preemption inside the tracepoint from one
+    # just after it (the reschedule may come with ftrace's record, flag N,
+    # or from an interrupt after it: seen on 7.3-rt, a sys_exit with no
+    # flag, 20 ms, then a switch-out R+ for an irq thread), so any such
+    # switch-out allows it; the records that needed it are counted.
+    # tp_last[pid]: (the call or pair, 'start'|'end', ts) of its last
     # syscall event; tp_preempted[pid]: the same, switched out since.
     def tp_note(self, pid, obj, which, ts):
         self.tp_preempted.pop(pid, None)
-        self.tp_last.pop(pid, None)
-        if any(f in self.cur_flags for f in 'Nnp'):
+        if self.tp_preemptible:
             self.tp_last[pid] = (obj, which, ts)
 
     def tp_switch(self, ts, prev, pstate, nxt):
@@ -761,6 +766,10 @@ def main():
                     help='stalls allowed, a fraction of the pairs compared')
     ap.add_argument('--stall-min', type=int, default=3,
                     help='stalls allowed in any case')
+    ap.add_argument('--tp-preemptible', choices=('auto', 'yes', 'no'),
+                    default='auto',
+                    help='syscall tracepoint probes run preemptible (auto: '
+                    'the running kernel is >= 6.13)')
     ap.add_argument('--min-over', type=int, default=1,
                     help='pairs over the threshold the workload must make')
     ap.add_argument('--min-clusters', type=int, default=0,
