@@ -13,9 +13,14 @@ def main():
     ht = json.load(open(sys.argv[1]))
     lines = [l.split(None, 1) for l in open(sys.argv[2]) if l.strip()]
     where, out_path = sys.argv[3], sys.argv[4]
-    kv, hb, notes = {}, {}, []
+    kv, hb, sysloop, notes = {}, {}, {}, []
     for name, value in ((l[0], l[1].strip() if len(l) > 1 else "") for l in lines):
-        if name.startswith("hackbench_") and name != "hackbench_args":
+        if name.startswith("sysloop_"):
+            try:
+                sysloop.setdefault(name[len("sysloop_"):], []).append(float(value))
+            except ValueError:
+                notes.append(f"{name}: no time ({value!r})")
+        elif name.startswith("hackbench_") and name != "hackbench_args":
             try:
                 hb.setdefault(name[len("hackbench_"):], []).append(float(value))
             except ValueError:
@@ -54,6 +59,13 @@ def main():
     for peer in ("ftrace", "lttng", "bpftrace"):
         if "ours" in slow and peer in slow and slow[peer] > 0:
             res[f"hackbench_ours_vs_{peer}"] = round(slow["ours"] / slow[peer], 3)
+    # Probe cost per system call, by filter configuration (median ms of
+    # the loop, less none's, over its 600000 calls).
+    sys_base = statistics.median(sysloop["none"]) if sysloop.get("none") else None
+    res["sysloop_ms_median"] = {c: statistics.median(t) for c, t in sysloop.items()}
+    res["probe_ns_per_syscall"] = {
+        c: round((statistics.median(t) - sys_base) * 1e6 / 600000, 1)
+        for c, t in sysloop.items() if c != "none" and sys_base is not None}
     res["alert_wakeup_us_median"] = num("alert_wakeup_us_median")
     res["alert_wakeup_us_p99"] = num("alert_wakeup_us_p99")
     res["notes"] = notes
@@ -80,6 +92,11 @@ def main():
         k = f"hackbench_ours_vs_{peer}"
         if k in res:
             print(f"  {'ours / ' + peer:40s} {res[k]}")
+    if res["probe_ns_per_syscall"]:
+        print("\nprobe cost per system call (600000 calls; ours: no filter, ours_excl: a filter"
+              " excluding every task, ours_incl: one including every task), ns")
+        for cfg, ns in res["probe_ns_per_syscall"].items():
+            print(f"  {cfg:40s} {ns}")
     print(f"\nalert path: threshold crossing -> blocked reader returns (us, median / p99)")
     print(f"  {'':40s} {f(res['alert_wakeup_us_median'])} / {f(res['alert_wakeup_us_p99'])}")
     for n in notes:

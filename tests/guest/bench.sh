@@ -14,6 +14,9 @@
 #     ftrace (hist-trigger wakeup latency, synthetic events), lttng
 #     (flight-recorder session on the same tracepoints), bpftrace (a
 #     runqlat-style histogram) -- each one only where it can run here;
+#     and the same three next to none under a loop of 600000 system calls
+#     (dd, 1-byte blocks: the syscalls tracker's probes, and the filters'
+#     verdict at every sys_enter), milliseconds;
 #  3. alert path: an alert appended in hardirq context -> a blocked reader
 #     of `alerts` returns (the record's ts against CLOCK_MONOTONIC).
 . tests/guest/lib.sh
@@ -34,6 +37,13 @@ fi
 
 # --- 2. hackbench ----------------------------------------------------------------
 hb() { hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" 2>&1 | awk '/^Time:/ { print $2 }'; }
+# sysloop: ms for 600000 system calls (read + write of one byte).
+sysloop() {
+	local s
+	s=$(date +%s%N)
+	dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none
+	echo $(( ($(date +%s%N) - s) / 1000000 ))
+}
 HB_GROUPS=4 HB_LOOPS=100
 # Size the run to a few seconds in this guest.
 t=$(hb)
@@ -108,10 +118,12 @@ out "configs ${configs[*]}"
 for r in $(seq 1 "$REPS"); do
 	for c in "${configs[@]}"; do
 		case $c in
-		none) out "hackbench_none $(hb)" ;;
-		ours) ours_on && out "hackbench_ours $(hb)"; ours_off ;;
-		ours_excl) ours_on $EXCL && out "hackbench_ours_excl $(hb)"; ours_off ;;
-		ours_incl) ours_on $INCL && out "hackbench_ours_incl $(hb)"; ours_off ;;
+		none) out "hackbench_none $(hb)"; out "sysloop_none $(sysloop)" ;;
+		ours) ours_on && out "hackbench_ours $(hb)" && out "sysloop_ours $(sysloop)"; ours_off ;;
+		ours_excl) ours_on $EXCL && out "hackbench_ours_excl $(hb)" &&
+			out "sysloop_ours_excl $(sysloop)"; ours_off ;;
+		ours_incl) ours_on $INCL && out "hackbench_ours_incl $(hb)" &&
+			out "sysloop_ours_incl $(sysloop)"; ours_off ;;
 		ftrace) ftrace_on && out "hackbench_ftrace $(hb)"; ftrace_off ;;
 		lttng) lttng_on && out "hackbench_lttng $(hb)"; lttng_off ;;
 		bpftrace) bpf_on && out "hackbench_bpftrace $(hb)"; bpf_off ;;
