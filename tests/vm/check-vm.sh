@@ -59,9 +59,10 @@ all_tests() {
 #  - debug: the memory-safety tier of the KASAN/lockdep/kmemleak kernel
 #    (4-6 times slower under emulation): the kernel tier without the
 #    measurement tests that the four Debian lines run (block, offcpu,
-#    syscalls, wakeup, security: what they prove does not depend on the
-#    sanitizers, and they took 22 of the debug kernel's 47 minutes), and
-#    without lazy-rcu (a named skip on a 6.1 kernel, at the cost of a boot).
+#    syscalls, wakeup, security, rt-timers: what they prove does not
+#    depend on the sanitizers, and they took 22 of the debug kernel's 47
+#    minutes), and without lazy-rcu (a named skip on a 6.1 kernel, at the
+#    cost of a boot).  The oracles stay, shorter (LTG_ORACLE_SHORT).
 tier_of() { # line
 	case $1 in
 	6.12 | current-rt) echo full ;;
@@ -73,7 +74,7 @@ tier_tests() { # tier
 	case $1 in
 	full) all_tests ;;
 	kernel) all_tests | grep -vE '^(cli|daemon|explain)-' ;;
-	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security)$' ;;
+	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers)$' ;;
 	esac
 }
 
