@@ -21,23 +21,13 @@ THRESHOLD=1000000
 # 50 us per end (oracle.py explains the tolerance and the stalls).
 ORACLE_TOL_US=50
 ORACLE_BUF_KB=16384
-SECS=3 LOOPS=20
-oracle_short && SECS=1.5 LOOPS=5
 ORACLE_MIN_OVER=20
-ORACLE_ROLES=or_fair,or_migr,or_fifo,or_doomed,hackbench
-
-workload() {
-	local pid
-	$ORACLE_LOAD sched "$SECS" "$ORACLE_EXEC" &
-	pid=$!
-	hackbench -p -g 2 -f 4 -l "$LOOPS" >/dev/null 2>&1
-	wait $pid
-}
+ORACLE_ROLES=$ORACLE_SCHED_ROLES
 
 tap_plan $ORACLE_PLAN
 FEAT=/sys/kernel/debug/sched/features
 grep -qw DELAY_DEQUEUE $FEAT 2>/dev/null &&
 	tap_diag "scheduler features: $(tr ' ' '\n' <$FEAT | grep -E '^(NO_)?DELAY_DEQUEUE$')"
-tap_diag "tolerance $(oracle_tol_us) us, workload $SECS s"
-oracle_run $THRESHOLD 1 workload
+tap_diag "tolerance $(oracle_tol_us) us, workload $ORACLE_SCHED_SECS s"
+oracle_run $THRESHOLD 1 oracle_sched_workload
 tap_done

@@ -199,3 +199,18 @@ oracle_run() {
 	oracle_ftrace_restore
 	rm -rf "$dir"
 }
+
+# The scheduler workload of the wakeup and offcpu oracles: oracle_load's
+# sched scenario (fair tasks sharing CPU 1, migrating tasks, a SCHED_FIFO
+# task, children killed while blocked, an exec from a second thread) with
+# hackbench beside it; shorter on the debug kernel (oracle_short).
+ORACLE_SCHED_SECS=3 ORACLE_SCHED_LOOPS=20
+oracle_short && ORACLE_SCHED_SECS=1.5 ORACLE_SCHED_LOOPS=5
+ORACLE_SCHED_ROLES=or_fair,or_migr,or_fifo,or_doomed,hackbench
+oracle_sched_workload() {
+	local pid
+	$ORACLE_LOAD sched "$ORACLE_SCHED_SECS" "$ORACLE_EXEC" &
+	pid=$!
+	hackbench -p -g 2 -f 4 -l "$ORACLE_SCHED_LOOPS" >/dev/null 2>&1
+	wait $pid
+}
