@@ -270,10 +270,16 @@ done
 # All prepared before any boots: a guest's timing does not depend on
 # another kernel's build.  LT_GUESTS guests per kernel (default: one, and
 # LT_DEBUG_GUESTS for the debug kernel's tests, queued first: the longest).
+# The longest first: the debug kernel, then the lines of the full tier,
+# then the others (with T= given, in the order asked).
 order=()
-case " ${ready[*]} " in *" debug "*) order+=(debug) ;; esac
-for k in "${ready[@]}"; do
-	[ "$k" = debug ] || order+=("$k")
+for pass in debug full other; do
+	for k in "${ready[@]}"; do
+		t=other
+		[ "$k" = debug ] && t=debug
+		[ "$explicit" = 0 ] && [ "$(tier_of "$k")" = full ] && t=full
+		[ "$t" = "$pass" ] && order+=("$k")
+	done
 done
 queue=()
 for k in "${order[@]}"; do
