@@ -609,59 +609,17 @@ def max_flow(cap, s, t):
         flow += aug
 
 
-def hist_feasible(classes, h):
+def hist_feasible(classes, h, wild=0):
     """Can every pair go to one of its allowed buckets (or nowhere, when
-    optional) so that each bucket gets exactly h[b]?  classes:
+    optional) so that each bucket gets exactly h[b], with up to `wild`
+    pairs (stalls) allowed in any bucket?  classes:
     {(buckets tuple, optional): count}."""
     total = sum(classes.values())
     none_cap = total - sum(h)
     if none_cap < 0:
         return False
     cap = defaultdict(dict)
-    for i, ((bs, opt), n) in enumerate(classes.items()):
-        cap['S'][('c', i)] = n
-        for b in bs:
-            cap[('c', i)][('b', b)] = total
-        if opt:
-            cap[('c', i)]['none'] = total
-    for b in range(HIST_BUCKETS):
-        if h[b]:
-            cap[('b', b)]['T'] = h[b]
-    if none_cap:
-        cap['none']['T'] = none_cap
-    return max_flow(cap, 'S', 'T') == total
-
-
-def hist_min_wild(classes, h, budget):
-    """The fewest pairs that must be allowed in any bucket (a stall) for
-    hist_feasible() to hold, or None if more than budget."""
-    def feasible(k):
-        cl = dict(classes)
-        if k:
-            # A wildcard class: k pairs taken from anywhere, put anywhere.
-            return hist_feasible_wild(cl, h, k)
-        return hist_feasible(cl, h)
-    if feasible(0):
-        return 0
-    lo, hi = 1, budget
-    if not feasible(hi):
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if feasible(mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def hist_feasible_wild(classes, h, k):
-    total = sum(classes.values())
-    none_cap = total - sum(h)
-    if none_cap < 0:
-        return False
-    cap = defaultdict(dict)
-    cap['W']['Wout'] = k
+    cap['W']['Wout'] = wild
     for i, ((bs, opt), n) in enumerate(classes.items()):
         cap['S'][('c', i)] = n
         for b in bs:
@@ -676,6 +634,23 @@ def hist_feasible_wild(classes, h, k):
     if none_cap:
         cap['none']['T'] = none_cap
     return max_flow(cap, 'S', 'T') == total
+
+
+def hist_min_wild(classes, h, budget):
+    """The fewest pairs that must be allowed in any bucket (a stall) for
+    hist_feasible() to hold, or None if more than budget."""
+    if hist_feasible(classes, h):
+        return 0
+    lo, hi = 1, budget
+    if not hist_feasible(classes, h, hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if hist_feasible(classes, h, mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 IDENT_FIELDS = {
