@@ -28,7 +28,10 @@ The pairs (start -> end; identity compared with the record):
            >= 6.12 a task blocked but kept queued by delayed dequeue is
            tracked, and in the trace it is blocked: its switch-out had a
            sleeping state).  Identity: pid, cpu (of the switch), prev_pid,
-           waker_pid (current at sched_waking), prio (next_prio).
+           waker_pid (current at sched_waking), prio (next_prio).  A
+           non-leader thread's execve takes the leader's pid before its
+           sched_process_exec: a waking of a pid whose task the trace saw
+           exit starts an optional pair (state unknown).
   offcpu   sched_switch with prev=P in a sleeping state (not preempted,
            not R, not exiting: X or Z) -> the next sched_switch with
            next=P.  Identity: pid, cpu, state letter, waker_pid (current
@@ -131,8 +134,10 @@ ISSUE_RE = re.compile(r'^(\d+),(\d+) (\S*) (\d+) \((.*?)\) (\d+) \+ (\d+)')
 DONE_RE = re.compile(r'^(\d+),(\d+) (\S*) \((.*?)\) (\d+) \+ (\d+)')
 
 EVENTS = {
-    'wakeup': {'sched_waking', 'sched_switch', 'sched_process_fork'},
-    'offcpu': {'sched_waking', 'sched_switch', 'sched_process_fork'},
+    'wakeup': {'sched_waking', 'sched_switch', 'sched_process_fork',
+               'sched_process_exec'},
+    'offcpu': {'sched_waking', 'sched_switch', 'sched_process_fork',
+               'sched_process_exec'},
     'syscalls': {'sys_enter', 'sys_exit', 'sched_switch',
                  'sched_process_exit', 'sched_process_exec'},
     'block': {'block_rq_issue', 'block_rq_complete', 'block_rq_requeue'},
@@ -314,7 +319,11 @@ class Analyzer:
         st = self.state.get(p)
         if st == 'blocked':
             self.pending[p] = {'start': ts, 'waker': cur, 'optional': None}
-        elif st is None:
+        elif st is None or st == 'dead':
+            # 'dead': the pid names another task now.  A non-leader
+            # thread's execve takes the leader's pid in de_thread(), before
+            # the trace's sched_process_exec says so; until then that
+            # task's state is unknown to the trace.
             self.pending[p] = {'start': ts, 'waker': cur,
                                'optional': 'state unknown to the trace'}
         elif st in ('run', 'rq'):
@@ -450,6 +459,15 @@ class Analyzer:
     def ev_sched_process_exec(self, ts, cpu, cur, rest):
         m = EXEC_RE.match(rest)
         pid, old = int(m.group(2)), int(m.group(3))
+        if pid != old and self.trk in ('wakeup', 'offcpu'):
+            # The exec'ing thread runs under the leader's pid from here
+            # (it is current: running, nothing pending for it).
+            for pid_ in (pid, old):
+                self.pending.pop(pid_, None)
+                self.racewake.pop(pid_, None)
+            self.state.pop(old, None)
+            self.state[pid] = 'run'
+            self.notes['pids taken over by a non-leader execve'] += 1
         if pid != old and old in self.calls:
             self.calls[pid] = self.calls.pop(old)
             self.notes['calls moved by a non-leader execve'] += 1
