@@ -144,7 +144,7 @@ lint_cppcheck() {
 	command -v cppcheck >/dev/null || { not_run "$name" "cppcheck is not installed"; return; }
 	if ! cppcheck --enable=warning,style,performance,portability --std=c11 \
 		--error-exitcode=0 --inline-suppr --template='{file}:{line}: {severity}: {message} [{id}]' \
-		-I "$LT_TOP/tools" "$LT_TOP/tools" >"$work/cppcheck.log" 2>&1; then
+		-I "$LT_TOP/tools/lib" -I "$LT_TOP/tools/cli" -I "$LT_TOP/tools/daemon" -I "$LT_TOP/tools/explain" "$LT_TOP/tools" >"$work/cppcheck.log" 2>&1; then
 		not_run "$name" "cppcheck failed: $(tail -n 1 "$work/cppcheck.log")"
 		return
 	fi

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tools_config.c - host tests of tools/daemon_config.c: defaults,
+ * test_tools_config.c - host tests of tools/daemon/daemon_config.c: defaults,
  * config file, command line precedence, and every error naming the file,
  * the line and the key.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tools_filter.c - host tests of tools/lt_filter.c: the filters'
+ * test_tools_filter.c - host tests of tools/lib/lt_filter.c: the filters'
  * values as people write them, made into the kernel's notation, and the
  * values refused before the kernel sees them.
  */

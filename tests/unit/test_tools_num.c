@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tools_num.c - host tests of tools/lt_num.c: durations and sizes
+ * test_tools_num.c - host tests of tools/lib/lt_num.c: durations and sizes
  * with units, strict decimals, printing durations.
  */
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tools_procfmt.c - host tests of tools/lt_procfmt.c and lt_proc.c:
+ * test_tools_procfmt.c - host tests of tools/lib/lt_procfmt.c and lt_proc.c:
  * the stats and histogram formats, and knob/list access on a fake
  * /proc/latency_tracker tree ($LT_PROC_ROOT).
  */

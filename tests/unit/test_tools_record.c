@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_tools_record.c - host tests of tools/lt_record.c and lt_json.c:
+ * test_tools_record.c - host tests of tools/lib/lt_record.c and lt_json.c:
  * alert record lines (escapes, lost records, malformed lines) and the
  * JSON they are logged as.
  */
