@@ -42,8 +42,10 @@ tracefs=/sys/kernel/tracing
 out=$(mktemp)
 # Readers see records appended after they open (kmsg semantics): open one
 # on every tracker first, then make every tracker report something.
+readers=()
 for d in /proc/latency_tracker/*/; do
-	timeout 6 cat "$d/alerts" >>"$out" 2>/dev/null &
+	timeout 30 cat "$d/alerts" >>"$out" 2>/dev/null &
+	readers+=($!)
 done
 echo 1 >$tracefs/events/latency_tracker/enable
 echo >$tracefs/trace
@@ -52,7 +54,9 @@ echo "alerts 50" >/proc/latency_tracker/lt_core_test/ctl
 echo "events 3" >/proc/latency_tracker/lt_core_test/ctl
 echo "delay 30" >/proc/latency_tracker/lt_core_test/ctl
 for i in 1 2 3; do sleep 0.2; dd if=/dev/zero of=/tmp/sec.dat bs=64k count=16 conv=fsync 2>/dev/null; done
-wait
+sleep 1	# the readers take in what was reported
+kill "${readers[@]}" 2>/dev/null
+wait "${readers[@]}" 2>/dev/null
 echo 0 >$tracefs/events/latency_tracker/enable
 for d in /proc/latency_tracker/*/; do cat "$d/stats" "$d/histogram" >>"$out"; done
 tap_cmp "alert records were read" "$(grep -c 'tracker=lt_core_test' "$out")" -ge 20
@@ -70,7 +74,7 @@ before=$(mem)
 for round in $(seq 1 5); do
 	pids=()
 	for i in $(seq 1 20); do
-		timeout 3 cat /proc/latency_tracker/lt_core_test/alerts >/dev/null &
+		timeout 30 cat /proc/latency_tracker/lt_core_test/alerts >/dev/null &
 		pids+=($!)
 	done
 	echo "alerts 2000" >/proc/latency_tracker/lt_core_test/ctl
@@ -78,6 +82,7 @@ for round in $(seq 1 5); do
 		echo $((1000000 + i)) >/proc/latency_tracker/lt_core_test/threshold
 		echo garbage$i >/proc/latency_tracker/lt_core_test/threshold 2>/dev/null
 	done
+	kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}"
 done
 sync; echo 3 >/proc/sys/vm/drop_caches

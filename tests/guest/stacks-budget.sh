@@ -18,14 +18,15 @@ PROG=build/progs/sleeploop
 THRESHOLD=300000000		# 300 ms
 REPS=20
 NOISY=12
-INTERVAL_S=5			# print_interval's default
+INTERVAL_S=2			# print_interval, set below (default 5 s)
 TGID_BURST=2			# LT_PRINT_TGID_BURST
 
 # hdr COMM PID: the dmesg header of a stack report of that task.
 hdr() { echo "latency_tracker_offcpu: $1 ($2) [0-9]* us$"; }
 
 tap_plan 11
-tap_ok "load (threshold 300 ms, no filter)" trk_load threshold=$THRESHOLD
+tap_ok "load (threshold 300 ms, print_interval $INTERVAL_S s, no filter)" \
+	trk_load threshold=$THRESHOLD print_interval=$((INTERVAL_S * 1000000000))
 tap_is "no filter set" "$(cat "$(trk_dir)/filter_tgid")$(cat "$(trk_dir)/filter_cgroup")" ""
 
 noisy=()
@@ -50,7 +51,7 @@ for r in $(seq $REPS); do
 		sleep 0.1
 	done
 	[ $got = 1 ] && printed=$((printed + 1)) || missed="$missed $spid"
-	sleep 0.5
+	sleep 0.2
 done
 elapsed=$((SECONDS - t0))
 log=$(kmsg_since "$start_mark")
@@ -73,10 +74,10 @@ tap_ok "suppressed reports counted when printing resumed" \
 	grep -qE "latency_tracker_offcpu: [0-9]+ stack reports suppressed" <<<"$log"
 
 # 2. filter_tgid: one watched process sleeps 400 ms 20 times in a row
-# (spinning 600 ms between), far more than one process's budget.
+# (spinning 100 ms between), far more than one process's budget.
 fifo=$(mktemp -u)
 mkfifo "$fifo"
-(read -r _ <"$fifo"; exec $PROG lt_watched 400 600 $REPS >/dev/null) &
+(read -r _ <"$fifo"; exec $PROG lt_watched 400 100 $REPS >/dev/null) &
 watched=$!
 tap_ok "filter_tgid set to the watched process" trk_set filter_tgid $watched
 sleep 0.5	# reports of the noise already queued are printed

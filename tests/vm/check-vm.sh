@@ -58,11 +58,14 @@ all_tests() {
 #    tracer (6.1 and current);
 #  - debug: the memory-safety tier of the KASAN/lockdep/kmemleak kernel
 #    (4-6 times slower under emulation): the kernel tier without the
-#    measurement tests that the four Debian lines run (block, offcpu,
-#    syscalls, wakeup, security, rt-timers: what they prove does not
-#    depend on the sanitizers, and they took 22 of the debug kernel's 47
-#    minutes), and without lazy-rcu (a named skip on a 6.1 kernel, at the
-#    cost of a boot).  The oracles stay, shorter (LTG_ORACLE_SHORT).
+#    measurement and behaviour tests that the four Debian lines run
+#    (block, offcpu, syscalls, wakeup, security, rt-timers, stacks-budget,
+#    filters, syscalls-ends, timeout-change, wakeup-contended: what they
+#    prove does not depend on the sanitizers, and they took 22 + 6 of the
+#    debug kernel's guest minutes), and without lazy-rcu (a named skip on
+#    a 6.1 kernel, at the cost of a boot).  filters-cgroup stays (cgroup
+#    removal against the filter: lifetimes).  The oracles stay, shorter
+#    (LTG_ORACLE_SHORT).
 tier_of() { # line
 	case $1 in
 	6.12 | current-rt) echo full ;;
@@ -74,7 +77,7 @@ tier_tests() { # tier
 	case $1 in
 	full) all_tests ;;
 	kernel) all_tests | grep -vE '^(cli|daemon|explain)-' ;;
-	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers)$' ;;
+	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers|stacks-budget|filters|syscalls-ends|timeout-change|wakeup-contended)$' ;;
 	esac
 }
 
@@ -85,9 +88,11 @@ COST_ORDER+=" block-requests alerts-lost block syscalls offcpu wakeup"
 COST_ORDER+=" core-procfs lttng-probe syscalls-ends stacks timeout-change"
 
 # Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
-# 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's.
+# 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's,
+# the tests that need boot options of their own last (each has a boot of
+# its own: in the middle, one more boot for the tests after it).
 shard() { # n i tests...
-	local n=$1 i=$2 t k=0 pos sorted=()
+	local n=$1 i=$2 t k=0 pos sorted=() mine=() late=()
 	shift 2
 	for t in $COST_ORDER; do
 		case " $* " in *" $t "*) sorted+=("$t") ;; esac
@@ -98,9 +103,13 @@ shard() { # n i tests...
 	for t in "${sorted[@]}"; do
 		pos=$((k % (2 * n)))
 		[ $pos -ge "$n" ] && pos=$((2 * n - 1 - pos))
-		[ $((pos + 1)) = "$i" ] && echo "$t"
+		[ $((pos + 1)) = "$i" ] && mine+=("$t")
 		k=$((k + 1))
 	done
+	for t in "${mine[@]}"; do
+		if [ -n "$(boot_append_of "$t")" ]; then late+=("$t"); else echo "$t"; fi
+	done
+	for t in "${late[@]}"; do echo "$t"; done
 }
 
 kernels=() tests=()
