@@ -19,7 +19,7 @@ DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
 .PHONY: all modules tools check check-mttcg check-unit check-vm check-dkms check-debug lint soak selftest demo \
-	bench install dkms clean help
+	bench install deb dkms clean help
 
 all: modules tools
 
@@ -39,7 +39,7 @@ tools:
 # cached), each its tier of tests (README, "Tiers").
 check:
 	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit lint selftest vm mttcg dkms
+	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit lint+selftest vm mttcg dkms
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
@@ -98,6 +98,13 @@ install: modules tools
 	depmod -a $(KREL)
 	$(MAKE) -C tools install
 
+# Debian packages latency-tracker-dkms and latency-tracker (debian/), built
+# from a copy of the working tree, in DEB_OUT with lintian's report.
+DEB_OUT ?= $(TOP)/build/deb
+deb:
+	@$(DEPS) tools deb
+	@$(TOP)/tests/pkg/make-deb.sh $(DEB_OUT)
+
 dkms:
 	rm -rf /usr/src/latency-tracker-$(VERSION)
 	mkdir -p /usr/src/latency-tracker-$(VERSION)
@@ -123,3 +130,4 @@ help:
 	@echo "make demo      a real latency outlier caught in a QEMU guest"
 	@echo "make bench     benchmarks against peers, side by side"
 	@echo "make install   modules_install + depmod + tools;  make dkms: DKMS package"
+	@echo "make deb       Debian packages latency-tracker-dkms, latency-tracker (in build/deb)"

@@ -10,7 +10,9 @@
 # Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
 # checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
 # is the KASAN/lockdep/kmemleak kernel), mttcg (the race tests under
-# multi-threaded TCG), dkms, lint.
+# multi-threaded TCG), dkms, lint.  "A+B" runs suites A and B side by
+# side (make check: lint+selftest, the one single-threaded, the other
+# mostly one guest at a time).
 set -u
 . "$(dirname "$0")/vm/common.sh"
 
@@ -37,15 +39,9 @@ suite_cmd() {
 	esac
 }
 
-passed=0 failed=0
-t0=$(date +%s)
-for s in "$@"; do
-	cmd=$(suite_cmd "$s") || lt_die "unknown suite '$s' (known: unit selftest vm mttcg dkms lint)"
-	log=$(mktemp)
-	lt_log "suite $s: start"
-	s0=$(date +%s)
-	bash -o pipefail -c "$cmd" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
+# count SUITE LOG RC S0: add a finished suite's results to the totals.
+count() {
+	local s=$1 log=$2 rc=$3 s0=$4 p f
 	p=$(grep -cE '^ok ' "$log")
 	f=$(grep -cE '^not ok ' "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
@@ -58,7 +54,43 @@ for s in "$@"; do
 	passed=$((passed + p))
 	failed=$((failed + f))
 	lt_log "suite $s: $p passed, $f failed in $(($(date +%s) - s0)) s"
-	rm -f "$log"
+}
+
+# A suite runs alone, its output as it comes; "A+B" runs suites A and B at
+# once (two that leave a CPU idle: lint and the harness self-test), the
+# output of each shown whole when both are done, in order.
+passed=0 failed=0
+t0=$(date +%s)
+for group in "$@"; do
+	IFS=+ read -r -a members <<<"$group"
+	for s in "${members[@]}"; do
+		suite_cmd "$s" >/dev/null ||
+			lt_die "unknown suite '$s' (known: unit selftest vm mttcg dkms lint)"
+	done
+	s0=$(date +%s)
+	if [ ${#members[@]} = 1 ]; then
+		s=${members[0]} log=$(mktemp)
+		lt_log "suite $s: start"
+		bash -o pipefail -c "$(suite_cmd "$s")" 2>&1 | tee "$log"
+		count "$s" "$log" "${PIPESTATUS[0]}" "$s0"
+		rm -f "$log"
+		continue
+	fi
+	declare -A logs=() pids=()
+	for s in "${members[@]}"; do
+		lt_log "suite $s: start (beside: ${group//+/ })"
+		logs[$s]=$(mktemp)
+		bash -o pipefail -c "$(suite_cmd "$s")" >"${logs[$s]}" 2>&1 &
+		pids[$s]=$!
+	done
+	for s in "${members[@]}"; do
+		wait "${pids[$s]}"
+		rc=$?
+		cat "${logs[$s]}"
+		count "$s" "${logs[$s]}" "$rc" "$s0"
+		rm -f "${logs[$s]}"
+	done
+	unset logs pids
 done
 lt_log "total wall time $(($(date +%s) - t0)) s"
 echo "$passed passed, $failed failed"
