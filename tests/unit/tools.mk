@@ -11,7 +11,7 @@ TOOLS_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/lib \
 	-I$(TOP)/tools/daemon
 
 test_tools_record_SRCS := tests/unit/test_tools_record.c tools/lib/lt_record.c \
-	tools/lib/lt_json.c tools/lib/lt_num.c
+	tools/lib/lt_json.c tools/lib/lt_utf8.c tools/lib/lt_num.c
 test_tools_record_CFLAGS := $(TOOLS_UNIT_CFLAGS)
 test_tools_num_SRCS := tests/unit/test_tools_num.c tools/lib/lt_num.c
 test_tools_num_CFLAGS := $(TOOLS_UNIT_CFLAGS)

@@ -2,12 +2,15 @@
 /*
  * ex_out_dot.c - the dependency graph as Graphviz DOT: one node per thread,
  * context or resource with its time and share of the slow interval, edges
- * labelled with their accumulated time, thicker when heavier.
+ * labelled with their accumulated time, thicker when heavier.  Names are
+ * escaped by tools/lib/lt_dot.h (bytes that are not text shown as \xHH).
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ex_report.h"
+#include "lt_dot.h"
 
 static const char *shape(enum ex_node_type t)
 {
@@ -28,7 +31,6 @@ static const char *shape(enum ex_node_type t)
 void ex_out_dot(FILE *f, const struct ex_report *r, double min_share)
 {
 	const struct ex_graph *g = &r->g;
-	char label[512];
 	bool *used = calloc(g->nnodes + 1, sizeof(*used));
 
 	if (!used)
@@ -45,10 +47,11 @@ void ex_out_dot(FILE *f, const struct ex_report *r, double min_share)
 
 		if (!used[i])
 			continue;
-		snprintf(label, sizeof(label), "%s\n%.0f us (%.1f%%)",
-			 g->nodes[i].label, (double)w / 1000.0, ex_pct(w, g->total));
-		fprintf(f, "\tn%zu [label=", i);
-		ex_dot_str(f, label);
+		/* The name (escaped), a line break, its time and share. */
+		fprintf(f, "\tn%zu [label=\"", i);
+		lt_dot_text(f, g->nodes[i].label, strlen(g->nodes[i].label));
+		fprintf(f, "\\n%.0f us (%.1f%%)\"", (double)w / 1000.0,
+			ex_pct(w, g->total));
 		fprintf(f, ", shape=%s%s];\n", shape(g->nodes[i].type),
 			(int)i == g->root ? ", penwidth=2" : "");
 	}

@@ -8,6 +8,8 @@
 #include "ex_depgraph.h"
 #include "ex_report.h"
 #include "ex_util.h"
+#include "lt_dot.h"
+#include "lt_json.h"
 
 void ex_report_build(struct ex_report *r, const struct ex_model *m,
 		     const char *trace, int tid, uint64_t s, uint64_t e)
@@ -33,33 +35,13 @@ double ex_pct(uint64_t part, uint64_t total)
 	return total ? 100.0 * (double)part / (double)total : 0.0;
 }
 
+/* One writer for each format, shared with the other tools (tools/lib). */
 void ex_json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	lt_json_cstr(f, s);
 }
 
 void ex_dot_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if (*s == '\n') {
-			fputs("\\n", f);
-			continue;
-		}
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	lt_dot_cstr(f, s);
 }

@@ -35,6 +35,11 @@ void ex_out_json(FILE *f, const struct ex_report *r);
 
 /* Helpers shared by the formats. */
 double ex_pct(uint64_t part, uint64_t total);
+/*
+ * A string as JSON (tools/lib/lt_json.h: UTF-8 as it is, other bytes as
+ * \udcXX) and as a DOT string (tools/lib/lt_dot.h: other bytes shown as
+ * \xHH); no byte is taken as a line break.
+ */
 void ex_json_str(FILE *f, const char *s);
 void ex_dot_str(FILE *f, const char *s);
 

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Host tests of the tools' outputs and of the latency-tracker CLI:
+#   test_tools_json  the one JSON writer and the DOT writer (tools/lib),
+#                    names with any bytes through latency-trackerd's log,
+#                    explain's JSON report and DOT graph, read back by
+#                    Python (check_outputs.py)
+#   test_tools_cli   the CLI run in-process on a fake proc root
+#                    (LT_PROC_ROOT): --version, --help, --json outputs,
+#                    hist percentiles, warnings, errors and exit statuses,
+#                    the record-format check, follow --json
+
+UNIT_TESTS += test_tools_json
+
+TOOLS_OUT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/lib \
+	-I$(TOP)/tools/daemon -I$(TOP)/tools/explain -DLT_TOP='"$(TOP)"'
+TOOLS_OUT_LIB := $(addprefix tools/lib/,lt_json.c lt_dot.c lt_utf8.c \
+	lt_num.c lt_record.c)
+
+test_tools_json_SRCS := tests/unit/test_tools_json.c $(TOOLS_OUT_LIB) \
+	tools/daemon/daemon_log.c \
+	$(addprefix tools/explain/,ex_util.c ex_model.c ex_graph.c \
+	ex_depgraph.c ex_classify.c ex_report.c ex_out_text.c ex_out_dot.c \
+	ex_out_json.c)
+test_tools_json_CFLAGS := $(TOOLS_OUT_CFLAGS)
+test_tools_json_LDLIBS := -lm
