@@ -8,11 +8,14 @@
  *                                            the lock view)
  *   blocked while an own block request    -> I/O block (disk, file name)
  *     completed
- *   blocked in a sleep syscall, or woken  -> timers / sleeps
- *     by a timer
+ *   woken by a timer expiry (any call),   -> timers / sleeps
+ *     or blocked in a sleep syscall
  *   blocked in a syscall on an fd         -> I/O file / pipe / network (name
  *                                            from openat or the statedump)
  *   anything else                         -> unknown (with what woke it)
+ *
+ * What woke a blocked interval is read through ex_blocked_wake(), which
+ * the dependency graph uses too, so both say the same.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -50,10 +53,6 @@ static bool in_list(const char *name, const char *const *list)
 
 static const char *const sleep_calls[] = {
 	"nanosleep", "clock_nanosleep", "pause", NULL,
-};
-static const char *const wait_calls[] = {
-	"select", "pselect6", "poll", "ppoll", "epoll_wait", "epoll_pwait",
-	"epoll_pwait2", NULL,
 };
 static const char *const net_calls[] = {
 	"recvfrom", "recvmsg", "recvmmsg", "sendto", "sendmsg", "sendmmsg",
@@ -137,10 +136,36 @@ static struct ex_ctx_time *ctx_time(struct ex_class_report *r, const char *name)
 	return c;
 }
 
-static void waker_text(const struct ex_model *m, const struct ex_interval *iv,
-		       char *buf, size_t size)
+/*
+ * A sleep system call ends by its timer unless a thread woke it (a
+ * signal).  So a sleep not woken within the trace (still sleeping at its
+ * end), or woken from an interrupt the trace does not show, waited for its
+ * timer; and in a trace with no interrupt events at all, the "thread" a
+ * waking names is only the one the timer interrupt hit.
+ */
+enum ex_wake ex_blocked_wake(const struct ex_model *m, const struct ex_thread *t,
+			     const struct ex_interval *iv)
 {
+	const char *sys = iv->sys >= 0 ? t->sys[iv->sys].name : "";
+
+	if (iv->wake == WK_TIMER || !in_list(sys, sleep_calls))
+		return iv->wake;
 	switch (iv->wake) {
+	case WK_NONE:
+		return WK_TIMER;
+	case WK_IRQ:
+		return strcmp(iv->wname, EX_WAKER_UNTRACED_IRQ) ? WK_IRQ : WK_TIMER;
+	case WK_THREAD:
+		return m->nirq ? WK_THREAD : WK_TIMER;
+	default:
+		return iv->wake;
+	}
+}
+
+static void waker_text(const struct ex_model *m, const struct ex_interval *iv,
+		       enum ex_wake wake, char *buf, size_t size)
+{
+	switch (wake) {
 	case WK_THREAD:
 		snprintf(buf, size, "%s [%d]", ex_model_comm(m, iv->waker_tid),
 			 iv->waker_tid);
@@ -168,14 +193,15 @@ static void classify_blocked(const struct ex_model *m, const struct ex_thread *t
 	const struct ex_request *own;
 	char what[200], waker[96];
 	const char *fname;
+	enum ex_wake wake = ex_blocked_wake(m, t, iv);
 
-	waker_text(m, iv, waker, sizeof(waker));
+	waker_text(m, iv, wake, waker, sizeof(waker));
 	if (!strcmp(sys, "futex")) {
 		snprintf(what, sizeof(what), "futex 0x%" PRIx64 " released by %s",
 			 (uint64_t)sc->uaddr, waker);
 		add_cause(r, C_SYNC, what, ns);
 		add_lock(r, sc->uaddr, t->tid,
-			 iv->wake == WK_THREAD ? iv->waker_tid : -1, ns);
+			 wake == WK_THREAD ? iv->waker_tid : -1, ns);
 		return;
 	}
 	own = ex_dg_own_request(m, t->tid, iv);
@@ -188,9 +214,8 @@ static void classify_blocked(const struct ex_model *m, const struct ex_thread *t
 		add_cause(r, C_IO, what, ns);
 		return;
 	}
-	if (in_list(sys, sleep_calls) ||
-	    (iv->wake == WK_TIMER && (in_list(sys, wait_calls) || !sys[0]))) {
-		snprintf(what, sizeof(what), "%s in %s", iv->wake == WK_TIMER ?
+	if (wake == WK_TIMER || in_list(sys, sleep_calls)) {
+		snprintf(what, sizeof(what), "%s in %s", wake == WK_TIMER ?
 			 "timer expiry" : "sleep", sys[0] ? sys : "kernel");
 		add_cause(r, C_TIMER, what, ns);
 		return;
@@ -206,11 +231,6 @@ static void classify_blocked(const struct ex_model *m, const struct ex_thread *t
 			 kind, sys, sc ? sc->fd : -1, fname[0] ? " " : "", fname,
 			 waker);
 		add_cause(r, C_IO, what, ns);
-		return;
-	}
-	if (iv->wake == WK_TIMER) {
-		snprintf(what, sizeof(what), "timer expiry in %s", sys[0] ? sys : "kernel");
-		add_cause(r, C_TIMER, what, ns);
 		return;
 	}
 	snprintf(what, sizeof(what), "blocked in %s, woken by %s",

@@ -56,6 +56,14 @@ struct ex_class_report {
 	uint64_t faults, bytes_read, bytes_written, syscalls;
 };
 
+/*
+ * What ended a blocked interval of t (or ends it, when still open), as the
+ * classification and the dependency graph read it: iv->wake, but a sleep
+ * system call waits for its timer unless a thread woke it.
+ */
+enum ex_wake ex_blocked_wake(const struct ex_model *m, const struct ex_thread *t,
+			     const struct ex_interval *iv);
+
 /* Classify tid's time over [s, e). */
 void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 		 struct ex_class_report *r);

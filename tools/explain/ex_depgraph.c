@@ -15,7 +15,9 @@
  *              context -> that thread, followed recursively over the same
  *              span (what it was doing while we waited); woken by a timer,
  *              an interrupt or a softirq -> context -> that resource; not
- *              woken within the trace -> context -> unknown.
+ *              woken within the trace -> context -> unknown.  Who woke it
+ *              is read through ex_blocked_wake() (ex_classify.h): a sleep
+ *              system call waits for its timer.
  * Recursion stops at threads already on the current path (no cycles) and
  * at EX_DG_MAX_DEPTH; a call budget bounds the work on dense traces.
  */
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ex_classify.h"
 #include "ex_depgraph.h"
 #include "ex_util.h"
 
@@ -207,7 +210,7 @@ static void wait_blocked(struct dg *d, const struct ex_thread *t, int ctx,
 		wait_disk(d, ctx, own, t->tid, a, b);
 		return;
 	}
-	switch (iv->wake) {
+	switch (ex_blocked_wake(m, t, iv)) {
 	case WK_THREAD:
 		node = ex_dg_thread_node(d->g, m, iv->waker_tid);
 		ex_graph_add(d->g, ctx, node, E_WOKEN_BY, b - a);

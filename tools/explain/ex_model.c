@@ -6,8 +6,12 @@
  *   sched_switch  prev: running -> runnable (preempted, prev_state has no
  *                 sleep bit) or blocked; next: -> running.  CPU slices.
  *   sched_waking  blocked -> runnable; the waker is the CPU's interrupt
- *                 context when one is open there (timer, irq, softirq),
- *                 else the thread running on that CPU (with its syscall).
+ *                 context when one is open there (timer, irq, softirq;
+ *                 the TIMER and HRTIMER softirqs run timer callbacks: a
+ *                 timer), else the thread running on that CPU (with its
+ *                 syscall) -- except the idle task, which wakes nobody
+ *                 from process context: an interrupt the trace does not
+ *                 show (EX_WAKER_UNTRACED_IRQ).
  *   syscalls      entry/exit per thread; a running interval is split at
  *                 each so running time is attributed to its syscall.
  *   block_rq_*    requests in flight, per submitter.
@@ -282,6 +286,10 @@ static void on_waking(struct ex_model *m, const struct ex_ev *ev)
 				cur->wake = WK_THREAD;
 				cur->waker_tid = w;
 				cur->waker_sys = wt ? wt->cur_sys : -1;
+			} else if (w == 0) {
+				cur->wake = WK_IRQ;
+				ex_strlcpy(cur->wname, EX_WAKER_UNTRACED_IRQ,
+					   sizeof(cur->wname));
 			}
 		}
 	}
@@ -363,11 +371,20 @@ static void on_sys_exit(struct ex_model *m, const struct ex_ev *ev)
 	running_split(t, ev->ts);
 }
 
+/* The softirqs that run expired timers' callbacks (ex_trace.c's names). */
+static bool timer_softirq(const char *name)
+{
+	return !strcmp(name, "softirq TIMER") || !strcmp(name, "softirq HRTIMER");
+}
+
 static void irq_push(struct ex_model *m, const struct ex_ev *ev,
 		     enum ex_wake kind)
 {
 	struct ex_cpu *c = &m->cpu[ev->cpu];
 
+	m->nirq++;
+	if (kind == WK_SOFTIRQ && timer_softirq(ev->name))
+		kind = WK_TIMER;
 	if (c->depth < EX_IRQ_DEPTH) {
 		c->irq[c->depth].kind = kind;
 		ex_strlcpy(c->irq[c->depth].name, ev->name,

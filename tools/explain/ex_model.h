@@ -32,10 +32,18 @@ enum ex_state { ST_RUNNING, ST_RUNNABLE, ST_BLOCKED };
 enum ex_wake {
 	WK_NONE,	/* not woken in the trace (or no waking event) */
 	WK_THREAD,	/* a thread, from process context */
-	WK_TIMER,	/* hrtimer / timer expiry */
-	WK_IRQ,		/* hard interrupt handler */
+	WK_TIMER,	/* hrtimer / timer expiry, or the TIMER/HRTIMER softirq */
+	WK_IRQ,		/* hard interrupt handler (or EX_WAKER_UNTRACED_IRQ) */
 	WK_SOFTIRQ,	/* softirq */
 };
+
+/*
+ * The name of a WK_IRQ waker the trace does not show: the waking came from
+ * the idle task's context with no interrupt open on that CPU, which only
+ * an interrupt can do (the session recorded no irq/timer events, or the
+ * interrupt has no tracepoint: IPIs, irq_work).
+ */
+#define EX_WAKER_UNTRACED_IRQ "interrupt (not in the trace)"
 
 struct ex_syscall {
 	uint64_t start, end;	/* end = EX_TS_OPEN when not returned */
@@ -127,6 +135,7 @@ struct ex_model {
 	size_t nalerts, cap_alerts;
 	uint64_t first_ts, last_ts;
 	uint64_t nevents, nsched;
+	uint64_t nirq;			/* irq, softirq and timer entries */
 	uint64_t discarded;		/* events lost by the tracer */
 	bool finished;
 };
