@@ -8,7 +8,10 @@
  * daemon_log.c (the JSON log), daemon_alerts.c (records -> log, rate
  * limit, snapshot decision), daemon_session.c (the LTTng session through
  * liblttng-ctl), daemon_snapshot.c (one snapshot), daemon_retention.c
- * (bounded disk use), daemon_main.c (the event loop and signals).
+ * (bounded disk use), daemon_child.c (children: explain, bounded),
+ * daemon_counters.c (the daemon's own counters, per tracker),
+ * daemon_metrics.c (the Prometheus endpoint), daemon_main.c (the event
+ * loop and signals).
  */
 #ifndef LT_DAEMON_H
 #define LT_DAEMON_H
@@ -16,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lt_record.h"
 
@@ -56,6 +60,9 @@ struct ltd_config {
 	uint64_t retry_ns;		/* sessiond / module retry interval */
 	char trackers[1024];		/* comma list; empty = all */
 	char proc_root[LTD_PATH_MAX];	/* /proc/latency_tracker */
+	uint64_t max_children;		/* explain children at once */
+	uint64_t child_timeout_ns;	/* a child is killed after this */
+	char metrics[LTD_NAME_MAX];	/* host:port of /metrics; "" = off */
 	char config_file[LTD_PATH_MAX];	/* where the file part came from */
 	struct ltd_filter filters[LTD_FILTERS_MAX];
 	unsigned int nr_filters;	/* <tracker>.<filter> = value */
@@ -78,12 +85,33 @@ bool ltd_output_is_net(const struct ltd_config *cfg);
 void ltd_filters_apply(const struct ltd_config *cfg);
 
 /*
- * Run `latency-tracker explain` on a local snapshot in a child process,
- * writing its report into <snapshot>/explain/; logs an "explain" line.
- * Children are reaped on the next call and at exit.
+ * Run `latency-tracker explain` on a local snapshot in a child process
+ * (daemon_child.c), writing its report into <snapshot>/explain/; logs an
+ * "explain" line, or "explain_skipped" when max-children already run.
  */
-void ltd_explain_spawn(const char *snapshot_path);
-void ltd_explain_reap(bool wait_all);
+void ltd_explain_spawn(const char *snapshot_path, const char *tracker);
+
+/* ---- children (daemon_child.c) ---- */
+/*
+ * Fork and exec argv[0] (execvp; exec_fn, when given, is called instead
+ * and must not return on success) with a clean signal mask, every signal
+ * at its default action, its own process group, nice 19 and SCHED_IDLE,
+ * stdin and stdout on /dev/null.  At most max-children run at once; one
+ * running longer than child-timeout has its process group killed.
+ * Returns the pid, -EBUSY when max-children run, or -errno.  done() is
+ * called when it has been reaped (status as waitpid gives it; timed_out
+ * when the daemon killed it).
+ */
+typedef void (*ltd_child_done_fn)(pid_t pid, int status, bool timed_out,
+				  void *arg);
+int ltd_child_spawn(char *const argv[], void (*exec_fn)(char *const argv[]),
+		    ltd_child_done_fn done, void *arg);
+void ltd_child_configure(uint64_t max_children, uint64_t timeout_ns);
+/* Reap the finished, kill the late; call periodically. */
+void ltd_child_poll(void);
+/* At exit: SIGTERM every child's group, SIGKILL what is left after grace. */
+void ltd_child_stop_all(uint64_t grace_ns);
+unsigned int ltd_child_running(void);
 
 /* ---- the JSON log ---- */
 int ltd_log_open(const char *path);	/* 0 or -errno */
@@ -134,17 +162,68 @@ struct ltd_snapshot_result {
 int ltd_snapshot_take(const struct ltd_config *cfg,
 		      struct ltd_snapshot_result *res);
 
-/* Remove the oldest local snapshots beyond the limits; log removals. */
-void ltd_retention_apply(const struct ltd_config *cfg, const char *keep);
+/*
+ * Snapshot names: lt-<sequence, 10 digits>-<UTC date>-<time>.  The
+ * sequence goes on from the highest one found in the output directory,
+ * so names sort by the order they were taken whatever the wall clock did.
+ */
+void ltd_snapshot_seq_init(const struct ltd_config *cfg);
+/* The sequence of one of our names; false for a name of another form. */
+bool ltd_snapshot_seq_of(const char *name, uint64_t *seq);
 
-/* ---- alert handling ---- */
+/*
+ * Remove the oldest local snapshots beyond the limits, and while the
+ * output filesystem has less room than the newest snapshot took (the
+ * next one would not fit); log removals.  keep: the snapshot just taken,
+ * never removed (NULL after a failed one).
+ */
+void ltd_retention_apply(const struct ltd_config *cfg, const char *keep);
+/* rm -r; 0 or -errno of the first failure. */
+int ltd_remove_tree(const char *path);
+
+/* ---- the daemon's own counters, per tracker (daemon_counters.c) ---- */
 struct ltd_counters {
-	uint64_t alerts, lost, malformed, snapshots, suppressed, failed;
+	uint64_t alerts, lost, malformed, snapshots, suppressed, failed,
+		 unavailable, explain_runs, explain_failed, explain_skipped,
+		 errors;
 };
 
+/* The counters of a tracker (created at first use); never NULL. */
+struct ltd_counters *ltd_counters_of(const char *tracker);
+/* The sum over every tracker. */
+void ltd_counters_total(struct ltd_counters *sum);
+/* Call fn for each tracker seen so far, in name order. */
+void ltd_counters_each(void (*fn)(const char *tracker,
+				  const struct ltd_counters *c, void *arg),
+		       void *arg);
+
+/* ---- alert handling ---- */
 void ltd_alerts_init(const struct ltd_config *cfg);
 void ltd_alerts_line(const char *tracker, char *line);
-const struct ltd_counters *ltd_alerts_counters(void);
+/*
+ * The session made usable (ltd_session_ensure()) at most once per
+ * retry-interval while it is down: alerts and the timer both go through
+ * this, so a session that cannot be set up costs one attempt per
+ * interval, not one per alert.
+ */
+enum ltd_session_state ltd_session_try(uint64_t now);
+
+/* ---- Prometheus metrics (daemon_metrics.c) ---- */
+/*
+ * Parse a metrics address (daemon_config.c, which validates it): "host:port"
+ * with a numeric IPv4 host, "[v6]:port", or a bare port (loopback,
+ * 127.0.0.1).  0, or -1 with a reason in why.
+ */
+struct sockaddr_storage;
+int ltd_metrics_parse(const char *text, struct sockaddr_storage *ss,
+		      char *why, size_t whylen);
+/* Serve cfg->metrics (nothing when empty); 0 or -1 (logged). */
+int ltd_metrics_start(const struct ltd_config *cfg, int epfd, void *tag);
+void ltd_metrics_stop(int epfd);
+/* Its epoll fd was ready, or the timer ticked: run the HTTP server. */
+void ltd_metrics_run(void);
+/* The /metrics text (also used by tests); a malloc'ed string. */
+char *ltd_metrics_text(size_t *len);
 
 uint64_t ltd_now_ns(void);	/* CLOCK_MONOTONIC */
 

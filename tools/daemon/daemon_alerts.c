@@ -7,6 +7,12 @@
  * unavailable, failed, off).  The snapshot is recorded before the alert's
  * log line is written, to keep the delay from the alert to the snapshot
  * short; the snapshot line follows it and carries the alert.
+ *
+ * The rate limit counts attempts, not successes: an alert that found the
+ * session unusable, or whose snapshot failed (a full disk), also starts a
+ * rate-limit interval, so a burst of alerts during a failure costs one
+ * attempt per interval.  Setting the session up again is itself limited
+ * to once per retry-interval (ltd_session_try()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,25 +23,36 @@
 #include "lt_json.h"
 
 static const struct ltd_config *ltd_cfg;
-static struct ltd_counters ltd_count;
-static uint64_t ltd_last_snapshot_ns;
+static uint64_t ltd_last_attempt_ns;
 static bool ltd_have_last;
-static uint64_t ltd_suppressed_since;	/* since the last snapshot */
+static uint64_t ltd_suppressed_since;	/* since the last attempt */
+static enum ltd_session_state ltd_gate_state = LTD_SESSION_DOWN;
+static uint64_t ltd_gate_next;		/* no setup attempt before this */
 
 void ltd_alerts_init(const struct ltd_config *cfg)
 {
 	ltd_cfg = cfg;
+	ltd_gate_state = LTD_SESSION_DOWN;
+	ltd_gate_next = 0;
 }
 
-const struct ltd_counters *ltd_alerts_counters(void)
+enum ltd_session_state ltd_session_try(uint64_t now)
 {
-	return &ltd_count;
+	if (ltd_gate_state == LTD_SESSION_DOWN && now < ltd_gate_next)
+		return LTD_SESSION_DOWN;
+	ltd_gate_state = ltd_session_ensure();
+	if (ltd_gate_state == LTD_SESSION_DOWN)
+		ltd_gate_next = now + ltd_cfg->retry_ns;
+	return ltd_gate_state;
 }
 
 static void log_malformed(const char *tracker, const char *orig,
 			  const char *why)
 {
-	ltd_count.malformed++;
+	struct ltd_counters *c = ltd_counters_of(tracker);
+
+	c->malformed++;
+	c->errors++;
 	ltd_log_begin("malformed");
 	ltd_log_str("tracker", tracker);
 	ltd_log_str("error", why);
@@ -46,7 +63,7 @@ static void log_malformed(const char *tracker, const char *orig,
 static bool rate_limited(uint64_t now)
 {
 	return ltd_have_last && ltd_cfg->rate_limit_ns &&
-	       now - ltd_last_snapshot_ns < ltd_cfg->rate_limit_ns;
+	       now - ltd_last_attempt_ns < ltd_cfg->rate_limit_ns;
 }
 
 static void log_snapshot(const struct lt_record *r,
@@ -65,14 +82,27 @@ static void log_snapshot(const struct lt_record *r,
 	ltd_log_end();
 }
 
+static void log_failed(const struct lt_record *r,
+		       const struct ltd_snapshot_result *s)
+{
+	ltd_log_begin("snapshot_failed");
+	ltd_log_str("session", ltd_session_name());
+	ltd_log_str("name", s->name);
+	ltd_log_str("error", lttng_strerror(-s->err));
+	ltd_log_u64("alert_ts", r->ts);
+	ltd_log_str("tracker", r->tracker);
+	ltd_log_end();
+}
+
 void ltd_alerts_line(const char *tracker, char *line)
 {
 	struct ltd_snapshot_result snap;
+	struct ltd_counters *c;
 	const char *why, *action;
 	struct lt_record r;
-	bool took = false;
 	char *orig = strdup(line);
 	uint64_t now, suppressed = 0;
+	bool attempted = false;
 
 	if (!orig)
 		return;
@@ -82,53 +112,59 @@ void ltd_alerts_line(const char *tracker, char *line)
 		return;
 	}
 	free(orig);
+	c = ltd_counters_of(tracker);
 	if (r.cause == LT_CAUSE_LOST) {
-		ltd_count.lost += r.count;
+		c->lost += r.count;
 		ltd_log_begin("lost");
 		ltd_log_record(&r);
 		ltd_log_end();
 		return;
 	}
-	ltd_count.alerts++;
+	c->alerts++;
 	now = ltd_now_ns();
 	if (!ltd_cfg->snapshot) {
 		action = "off";
 	} else if (rate_limited(now)) {
 		action = "suppressed";
-		ltd_count.suppressed++;
+		c->suppressed++;
 		ltd_suppressed_since++;
-	} else if (ltd_session_ensure() != LTD_SESSION_READY) {
-		action = "unavailable";
-	} else if (ltd_snapshot_take(ltd_cfg, &snap)) {
-		action = "failed";
-		ltd_count.failed++;
 	} else {
-		action = "snapshot";
-		took = true;
-		ltd_count.snapshots++;
-		ltd_last_snapshot_ns = snap.start_ns;
+		attempted = true;
+		ltd_last_attempt_ns = now;
 		ltd_have_last = true;
 		suppressed = ltd_suppressed_since;
 		ltd_suppressed_since = 0;
+		if (ltd_session_try(now) != LTD_SESSION_READY) {
+			action = "unavailable";
+			c->unavailable++;
+		} else if (ltd_snapshot_take(ltd_cfg, &snap)) {
+			action = "failed";
+			c->failed++;
+		} else {
+			action = "snapshot";
+			c->snapshots++;
+		}
 	}
 	ltd_log_begin("alert");
 	ltd_log_record(&r);
 	ltd_log_str("action", action);
-	if (!strcmp(action, "suppressed"))
-		ltd_log_u64("suppressed_total", ltd_count.suppressed);
+	if (!strcmp(action, "suppressed")) {
+		struct ltd_counters sum;
+
+		ltd_counters_total(&sum);
+		ltd_log_u64("suppressed_total", sum.suppressed);
+	}
 	ltd_log_end();
-	if (took) {
+	if (!attempted || !strcmp(action, "unavailable"))
+		return;
+	if (!strcmp(action, "snapshot")) {
 		log_snapshot(&r, &snap, suppressed);
 		if (ltd_cfg->explain && !ltd_output_is_net(ltd_cfg))
-			ltd_explain_spawn(snap.path);
+			ltd_explain_spawn(snap.path, tracker);
 		ltd_retention_apply(ltd_cfg, snap.name);
-	} else if (!strcmp(action, "failed")) {
-		ltd_log_begin("snapshot_failed");
-		ltd_log_str("session", ltd_session_name());
-		ltd_log_str("error", lttng_strerror(-snap.err));
-		ltd_log_u64("alert_ts", r.ts);
-		ltd_log_str("tracker", r.tracker);
-		ltd_log_end();
+	} else {
+		log_failed(&r, &snap);
 		ltd_session_failed(snap.err);
+		ltd_retention_apply(ltd_cfg, NULL);
 	}
 }

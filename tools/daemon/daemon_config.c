@@ -7,7 +7,9 @@
  * with '#' are ignored; keys are the long option names.  Any error names
  * the file, the line and the key, and nothing is applied.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,9 @@ static const struct ltd_key ltd_keys[] = {
 	NUM_KEY("retry-interval", KT_DURATION, retry_ns, "how often to retry sessiond and the modules"),
 	STR_KEY("trackers", trackers, "comma-separated trackers to follow (default: all)"),
 	STR_KEY("proc-root", proc_root, "the trackers' proc directory"),
+	NUM_KEY("max-children", KT_COUNT, max_children, "explain children running at once (1..64; more alerts' explains are skipped)"),
+	NUM_KEY("child-timeout", KT_DURATION, child_timeout_ns, "kill an explain child still running after this (0 = no limit)"),
+	STR_KEY("metrics", metrics, "serve Prometheus metrics on [host:]port (numeric host; default 127.0.0.1), or off"),
 };
 
 #define LTD_NKEYS	(sizeof(ltd_keys) / sizeof(ltd_keys[0]))
@@ -72,6 +77,10 @@ static const struct ltd_key ltd_keys[] = {
 #define LTD_MIN_SUBBUF_SIZE	4096
 #define LTD_MAX_NUM_SUBBUF	1024
 #define LTD_MIN_RETRY_NS	(100 * LT_NSEC_PER_MSEC)
+#define LTD_DEF_MAX_CHILDREN	1
+#define LTD_MAX_CHILDREN	64
+#define LTD_DEF_CHILD_TIMEOUT	(300 * LT_NSEC_PER_SEC)
+#define LTD_METRICS_HOST	"127.0.0.1"
 
 static void defaults(struct ltd_config *c)
 {
@@ -87,6 +96,8 @@ static void defaults(struct ltd_config *c)
 	c->num_subbuf = LTD_DEF_NUM_SUBBUF;
 	c->retry_ns = LTD_DEF_RETRY_NS;
 	strcpy(c->proc_root, LT_PROC_DEFAULT_ROOT);
+	c->max_children = LTD_DEF_MAX_CHILDREN;
+	c->child_timeout_ns = LTD_DEF_CHILD_TIMEOUT;
 }
 
 static const struct ltd_key *find_key(const char *name, size_t len)
@@ -109,6 +120,60 @@ bool ltd_output_is_net(const struct ltd_config *cfg)
 {
 	return !strncmp(cfg->output, "net://", 6) ||
 	       !strncmp(cfg->output, "net6://", 7);
+}
+
+int ltd_metrics_parse(const char *text, struct sockaddr_storage *ss,
+		      char *why, size_t whylen)
+{
+	char host[64];
+	const char *port;
+	unsigned long p;
+	char *end;
+
+	memset(ss, 0, sizeof(*ss));
+	port = strrchr(text, ':');
+	if (!port) {			/* a bare port: loopback */
+		snprintf(host, sizeof(host), "%s", LTD_METRICS_HOST);
+		port = text;
+	} else if (text[0] == '[') {	/* [v6]:port */
+		if (port == text || port[-1] != ']' ||
+		    (size_t)(port - text - 2) >= sizeof(host))
+			goto bad;
+		snprintf(host, sizeof(host), "%.*s", (int)(port - text - 2), text + 1);
+		port++;
+	} else {
+		if ((size_t)(port - text) >= sizeof(host) || port == text)
+			goto bad;
+		snprintf(host, sizeof(host), "%.*s", (int)(port - text), text);
+		port++;
+	}
+	errno = 0;
+	p = strtoul(port, &end, 10);
+	if (!*port || *end || errno || p == 0 || p > 65535 || *port == '+' ||
+	    *port == '-' || *port == ' ') {
+		snprintf(why, whylen, "'%.100s': port must be 1..65535", text);
+		return -1;
+	}
+	if (text[0] == '[') {
+		struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
+
+		if (inet_pton(AF_INET6, host, &a6->sin6_addr) != 1)
+			goto bad;
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((uint16_t)p);
+	} else {
+		struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+
+		if (inet_pton(AF_INET, host, &a4->sin_addr) != 1)
+			goto bad;
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons((uint16_t)p);
+	}
+	return 0;
+bad:
+	snprintf(why, whylen, "'%.100s' is not [host:]port with a numeric IPv4 host or [IPv6] (e.g. 127.0.0.1:9464, [::1]:9464, 9464)",
+		 text);
+	return -1;
 }
 
 /* The value just set for k is acceptable; else a reason in why. */
@@ -161,6 +226,19 @@ static int check_value(const struct ltd_config *c, const struct ltd_key *k,
 				 c->proc_root);
 		else
 			return 0;
+	} else if (!strcmp(n, "max-children")) {
+		if (c->max_children < 1 || c->max_children > LTD_MAX_CHILDREN)
+			snprintf(why, whylen, "%llu is not in 1..%d",
+				 (unsigned long long)c->max_children,
+				 LTD_MAX_CHILDREN);
+		else
+			return 0;
+	} else if (!strcmp(n, "metrics")) {
+		struct sockaddr_storage ss;
+
+		if (!c->metrics[0] ||
+		    !ltd_metrics_parse(c->metrics, &ss, why, whylen))
+			return 0;
 	} else if (!strcmp(n, "log")) {
 		if (!c->log[0])
 			snprintf(why, whylen, "empty (use - for stdout)");
@@ -169,6 +247,18 @@ static int check_value(const struct ltd_config *c, const struct ltd_key *k,
 	} else {
 		return 0;
 	}
+	return -1;
+}
+
+/* 1 for on/yes/true/1, 0 for off/no/false/0, -1 for anything else. */
+static int bool_word(const char *val)
+{
+	if (!strcmp(val, "on") || !strcmp(val, "yes") ||
+	    !strcmp(val, "true") || !strcmp(val, "1"))
+		return 1;
+	if (!strcmp(val, "off") || !strcmp(val, "no") ||
+	    !strcmp(val, "false") || !strcmp(val, "0"))
+		return 0;
 	return -1;
 }
 
@@ -189,19 +279,20 @@ static int set_key(struct ltd_config *c, const struct ltd_key *k,
 		strcpy(base, val);
 		if (!strcmp(k->name, "output"))
 			c->output_set = true;
+		if (!strcmp(k->name, "metrics") && !strcmp(val, "off"))
+			base[0] = '\0';
 		return check_value(c, k, why, whylen);
 	case KT_BOOL:
-		if (!strcmp(val, "on") || !strcmp(val, "yes") ||
-		    !strcmp(val, "true") || !strcmp(val, "1")) {
+		switch (bool_word(val)) {
+		case 1:
 			*(bool *)base = true;
-		} else if (!strcmp(val, "off") || !strcmp(val, "no") ||
-			   !strcmp(val, "false") || !strcmp(val, "0")) {
+			return 0;
+		case 0:
 			*(bool *)base = false;
-		} else {
-			snprintf(why, whylen, "'%s' is not on/off", val);
-			return -1;
+			return 0;
 		}
-		return 0;
+		snprintf(why, whylen, "'%s' is not on/off", val);
+		return -1;
 	case KT_DURATION:
 		if (lt_parse_duration(val, &v)) {
 			snprintf(why, whylen, "'%s' is not a duration (e.g. 1s, 500ms)",
@@ -352,6 +443,7 @@ static void usage(void)
 	for (i = 0; i < LTD_NKEYS; i++)
 		printf("  %-15s %s\n", ltd_keys[i].name, ltd_keys[i].help);
 	printf("  --check         validate the configuration and exit\n");
+	printf("On/off keys also work as flags: --explain alone means on, --no-explain off.\n");
 }
 
 int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
@@ -419,12 +511,27 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 			return -1;
 		}
 		k = find_key(a, eq ? (size_t)(eq - a) : strlen(a));
+		if (!k && !eq && !strncmp(a, "no-", 3)) {
+			/* --no-explain: an on/off key turned off */
+			k = find_key(a + 3, strlen(a + 3));
+			if (k && k->type == KT_BOOL) {
+				*(bool *)((char *)&c + k->off) = false;
+				continue;
+			}
+			k = NULL;
+		}
 		if (!k) {
 			snprintf(err, errlen, "unknown option '%s' (see --help)", argv[i]);
 			return -1;
 		}
 		if (eq) {
 			val = eq + 1;
+		} else if (k->type == KT_BOOL) {
+			/* A flag: --explain alone is on; a following on/off is its value. */
+			if (i + 1 < argc && bool_word(argv[i + 1]) >= 0)
+				val = argv[++i];
+			else
+				val = "on";
 		} else if (i + 1 < argc) {
 			val = argv[++i];
 		} else {
@@ -435,6 +542,11 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 			snprintf(err, errlen, "--%s: %s", k->name, why);
 			return -1;
 		}
+	}
+	if (c.session[0] && !c.output_set) {
+		snprintf(err, errlen, "session '%s' needs an explicit output too (a directory or net:// URL): the daemon names each snapshot, and explain and retention need to find it",
+			 c.session);
+		return -1;
 	}
 	*cfg = c;
 	return 0;

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * daemon_explain.c - latency-trackerd's `explain` option: after a local
- * snapshot, run `latency-tracker explain` on it in a child process, so a
- * slow analysis never delays the next alert or snapshot, and store the
- * report beside the snapshot: <snapshot>/explain/explain.txt, .json, .dot,
- * .svg.  The child execs the CLI rather than calling the analysis: the
- * daemon has threads (liblttng-ctl), and after fork() only exec is safe.
+ * snapshot, run `latency-tracker explain` on it in a child process
+ * (daemon_child.c: bounded, low priority, time limited), so a slow
+ * analysis never delays the next alert or snapshot, and store the report
+ * beside the snapshot: <snapshot>/explain/explain.txt, .json, .dot, .svg.
+ * The child execs the CLI rather than calling the analysis: the daemon
+ * has threads (liblttng-ctl), and after fork() only exec is safe.
  */
-#include <fcntl.h>
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,9 +22,9 @@
 
 /*
  * The CLI: beside the daemon (the build tree), in ../bin (installed: the
- * daemon is in sbin), else from PATH.
+ * daemon is in sbin), else from PATH.  Runs in the child.
  */
-static void exec_cli(char **argv)
+static void exec_cli(char *const argv[])
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -40,49 +41,58 @@ static void exec_cli(char **argv)
 	execvp("latency-tracker", argv);
 }
 
-void ltd_explain_reap(bool wait_all)
-{
-	int status;
-	pid_t pid;
+/* What a running explain child belongs to (its done() argument). */
+struct ltd_explain_job {
+	char tracker[64];
+};
 
-	while ((pid = waitpid(-1, &status, wait_all ? 0 : WNOHANG)) > 0) {
-		ltd_log_begin("explain_done");
-		ltd_log_u64("pid", (uint64_t)pid);
-		ltd_log_s64("status", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		ltd_log_end();
-	}
+static void explain_done(pid_t pid, int status, bool timed_out, void *arg)
+{
+	struct ltd_explain_job *job = arg;
+	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+
+	if (!ok)
+		ltd_counters_of(job->tracker)->explain_failed++;
+	ltd_log_begin("explain_done");
+	ltd_log_u64("pid", (uint64_t)pid);
+	ltd_log_s64("status", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (WIFSIGNALED(status))
+		ltd_log_s64("signal", WTERMSIG(status));
+	if (timed_out)
+		ltd_log_str("error", "time limit (child-timeout) reached: killed");
+	ltd_log_end();
+	free(job);
 }
 
-void ltd_explain_spawn(const char *snapshot_path)
+void ltd_explain_spawn(const char *snapshot_path, const char *tracker)
 {
 	char out[LTD_PATH_MAX + 16];
-	pid_t pid;
+	char *argv[] = { "latency-tracker", "explain", (char *)snapshot_path,
+			 "-o", out, NULL };
+	struct ltd_explain_job *job = calloc(1, sizeof(*job));
+	int pid;
 
-	ltd_explain_reap(false);
+	if (!job)
+		return;
+	snprintf(job->tracker, sizeof(job->tracker), "%s", tracker);
 	snprintf(out, sizeof(out), "%s/explain", snapshot_path);
-	pid = fork();
+	pid = ltd_child_spawn(argv, exec_cli, explain_done, job);
 	if (pid < 0) {
-		ltd_log_begin("explain_failed");
+		free(job);
+		ltd_log_begin(pid == -EBUSY ? "explain_skipped" : "explain_failed");
 		ltd_log_str("path", snapshot_path);
-		ltd_log_str("error", "fork failed");
+		if (pid == -EBUSY) {
+			ltd_counters_of(tracker)->explain_skipped++;
+			ltd_log_u64("running", ltd_child_running());
+			ltd_log_str("reason", "max-children already running");
+		} else {
+			ltd_counters_of(tracker)->explain_failed++;
+			ltd_log_str("error", strerror(-pid));
+		}
 		ltd_log_end();
 		return;
 	}
-	if (pid == 0) {
-		char *argv[] = { "latency-tracker", "explain",
-				 (char *)snapshot_path, "-o", out, NULL };
-
-		/* The report goes to files; the daemon's log stays its own. */
-		int fd = open("/dev/null", O_RDWR);
-
-		if (fd >= 0) {
-			dup2(fd, STDIN_FILENO);
-			dup2(fd, STDOUT_FILENO);
-			close(fd);
-		}
-		exec_cli(argv);
-		_exit(127);	/* no CLI found: explain_done logs status 127 */
-	}
+	ltd_counters_of(tracker)->explain_runs++;
 	ltd_log_begin("explain");
 	ltd_log_str("path", snapshot_path);
 	ltd_log_str("report", out);

@@ -3,10 +3,18 @@
  * daemon_main.c - latency-trackerd's event loop.
  *
  * One epoll set holds the alerts files (lt_watch), a signalfd (SIGTERM and
- * SIGINT: clean exit; SIGHUP: reload the configuration) and a periodic
- * timerfd that rescans the trackers (new ones are picked up, gone ones
- * dropped) and, every retry-interval, checks and re-creates the LTTng
- * session.  Alerts are handled in daemon_alerts.c.
+ * SIGINT: clean exit; SIGHUP: reload the configuration and reopen the
+ * log), a periodic timerfd that rescans the trackers (new ones are picked
+ * up, gone ones dropped), reaps and times out the children and, every
+ * retry-interval, checks and re-creates the LTTng session, and the
+ * metrics server's epoll fd when `metrics` is set.  Alerts are handled in
+ * daemon_alerts.c.
+ *
+ * A batch of events from one epoll_wait() carries pointers to watches:
+ * whatever may free a watch (the timer's rescan, a reload, an alerts file
+ * whose tracker went away, which frees only itself) ends the batch, and
+ * the events left in it come back from the next epoll_wait() (level
+ * triggered) or not at all (their file was closed).
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,13 +35,15 @@
 #define LTD_RESCAN_NS		LT_NSEC_PER_SEC
 #define LTD_MAX_EVENTS		16
 #define LTD_MAX_TRACKERS	32
+/* At exit, children get this long after SIGTERM before SIGKILL. */
+#define LTD_EXIT_GRACE_NS	(300 * LT_NSEC_PER_MSEC)
 
 struct ltd {
 	struct ltd_config cfg;
 	int argc;
 	char **argv;
 	int epfd;
-	struct lt_epoll_src sig, timer;
+	struct lt_epoll_src sig, timer, metrics;
 	struct lt_watch watch;
 	char trackers_buf[sizeof(((struct ltd_config *)0)->trackers)];
 	char *only[LTD_MAX_TRACKERS + 1];
@@ -70,6 +80,7 @@ static void on_root(void *ctx, bool present)
 static void on_error(void *ctx, const char *tracker, const char *what, int err)
 {
 	(void)ctx;
+	ltd_counters_of(tracker)->errors++;
 	ltd_log_begin("error");
 	ltd_log_str("tracker", tracker);
 	ltd_log_str("msg", what);
@@ -121,11 +132,37 @@ void ltd_filters_apply(const struct ltd_config *cfg)
 	}
 }
 
+/*
+ * Names in `trackers` that are not loaded now: warned once per
+ * configuration (a typo would otherwise be silent forever; a tracker
+ * loaded later is still picked up, with its "watch" line).
+ */
+static void warn_unknown_trackers(char *const *only)
+{
+	char *const *p;
+	char known[512];
+
+	for (p = only; *p; p++) {
+		if (lt_tracker_exists(*p))
+			continue;
+		ltd_log_begin("warning");
+		ltd_log_str("tracker", *p);
+		ltd_log_str("msg", "trackers names a tracker that is not loaded; watching for it");
+		ltd_log_str("loaded", lt_tracker_list_str(known, sizeof(known)));
+		ltd_log_end();
+	}
+}
+
 static void start_watching(struct ltd *d)
 {
+	char *const *only;
+
 	setenv("LT_PROC_ROOT", d->cfg.proc_root, 1);
-	lt_watch_init(&d->watch, d->epfd, &ltd_watch_ops, d, tracker_filter(d));
+	only = tracker_filter(d);
+	lt_watch_init(&d->watch, d->epfd, &ltd_watch_ops, d, only);
 	lt_watch_scan(&d->watch);
+	if (only)
+		warn_unknown_trackers(only);
 }
 
 static void log_start(const struct ltd *d, const char *type)
@@ -162,13 +199,16 @@ static void reload(struct ltd *d)
 			    ret < 0 ? err : "help/version asked");
 		return;
 	}
-	if (strcmp(c.log, d->cfg.log)) {
-		ret = ltd_log_open(c.log);
-		if (ret) {
-			ltd_log_msg("error", "reload refused: cannot open log %s: %s",
-				    c.log, strerror(-ret));
-			return;
-		}
+	/* Reopened even when its path is the same: logrotate moved it. */
+	ret = ltd_log_open(c.log);
+	if (ret) {
+		ltd_log_msg("error", "reload refused: cannot open log %s: %s",
+			    c.log, strerror(-ret));
+		return;
+	}
+	if (strcmp(c.metrics, d->cfg.metrics)) {
+		ltd_metrics_stop(d->epfd);
+		ltd_metrics_start(&c, d->epfd, &d->metrics);
 	}
 	if (session_settings_differ(&c, &d->cfg)) {
 		ltd_session_teardown();
@@ -177,6 +217,9 @@ static void reload(struct ltd *d)
 	} else {
 		d->cfg = c;
 	}
+	ltd_alerts_init(&d->cfg);
+	ltd_child_configure(d->cfg.max_children, d->cfg.child_timeout_ns);
+	ltd_snapshot_seq_init(&d->cfg);
 	/* Watch again: the filter or the root may have changed. */
 	lt_watch_close_all(&d->watch);
 	start_watching(d);
@@ -185,22 +228,26 @@ static void reload(struct ltd *d)
 	ltd_filters_apply(&d->cfg);
 }
 
-static void tick(struct ltd *d)
+/* True when watches may have been freed (the batch must end). */
+static bool tick(struct ltd *d)
 {
 	uint64_t now = ltd_now_ns(), exp;
 
 	if (read(d->timer.fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		ltd_log_msg("warning", "timerfd read: %s", strerror(errno));
-	ltd_explain_reap(false);
-	if (now >= d->next_scan) {
-		lt_watch_scan(&d->watch);
-		d->next_scan = now + LTD_RESCAN_NS;
-	}
+	ltd_child_poll();
+	ltd_metrics_run();
 	if (now >= d->next_retry) {
 		ltd_session_check();
-		ltd_session_ensure();
 		d->next_retry = now + d->cfg.retry_ns;
 	}
+	ltd_session_try(now);	/* at most once per retry-interval */
+	if (now >= d->next_scan) {
+		lt_watch_scan(&d->watch);	/* may free watches */
+		d->next_scan = now + LTD_RESCAN_NS;
+		return true;
+	}
+	return false;
 }
 
 static void on_signal(struct ltd *d)
@@ -208,11 +255,57 @@ static void on_signal(struct ltd *d)
 	struct signalfd_siginfo si;
 
 	while (read(d->sig.fd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo == SIGHUP) {
+		if (si.ssi_signo == SIGHUP && !d->stop) {
 			reload(d);
-		} else {
+		} else if (si.ssi_signo != SIGHUP) {
 			ltd_log_msg("info", "signal %d: exiting", (int)si.ssi_signo);
 			d->stop = true;
+		}
+	}
+}
+
+static void log_exit(void)
+{
+	struct ltd_counters c;
+
+	ltd_counters_total(&c);
+	ltd_log_begin("exit");
+	ltd_log_u64("alerts", c.alerts);
+	ltd_log_u64("snapshots", c.snapshots);
+	ltd_log_u64("suppressed", c.suppressed);
+	ltd_log_u64("failed", c.failed);
+	ltd_log_u64("unavailable", c.unavailable);
+	ltd_log_u64("lost", c.lost);
+	ltd_log_u64("malformed", c.malformed);
+	ltd_log_u64("explain_runs", c.explain_runs);
+	ltd_log_end();
+}
+
+/* One batch of ready events; stops where a watch may have been freed. */
+static void handle_batch(struct ltd *d, struct epoll_event *evs, int n)
+{
+	int i;
+
+	for (i = 0; i < n && !d->stop; i++) {
+		struct lt_epoll_src *src = evs[i].data.ptr;
+
+		if (src == &d->metrics) {
+			ltd_metrics_run();
+			continue;
+		}
+		switch (src->kind) {
+		case LT_SRC_ALERTS:
+			/* May free this watch only: the others stay valid. */
+			lt_watch_ready(&d->watch, (struct lt_watch_file *)src,
+				       evs[i].events);
+			break;
+		case LT_SRC_SIGNAL:
+			on_signal(d);
+			return;		/* a reload closed every watch */
+		case LT_SRC_TIMER:
+			if (tick(d))
+				return;
+			break;
 		}
 	}
 }
@@ -253,10 +346,9 @@ int main(int argc, char **argv)
 {
 	static struct ltd d;
 	struct epoll_event evs[LTD_MAX_EVENTS];
-	const struct ltd_counters *c;
 	char err[1024];
 	bool check;
-	int ret, i;
+	int ret;
 
 	d.argc = argc;
 	d.argv = argv;
@@ -281,10 +373,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: setup: %s\n", LTD_NAME, strerror(errno));
 		return LTD_EXIT_FAIL;
 	}
+	if (ltd_metrics_start(&d.cfg, d.epfd, &d.metrics)) {
+		fprintf(stderr, "%s: cannot serve metrics on %s (see the log)\n",
+			LTD_NAME, d.cfg.metrics);
+		return LTD_EXIT_FAIL;
+	}
 	log_start(&d, "start");
 	ltd_alerts_init(&d.cfg);
+	ltd_child_configure(d.cfg.max_children, d.cfg.child_timeout_ns);
+	ltd_snapshot_seq_init(&d.cfg);
 	ltd_session_init(&d.cfg);
-	ltd_session_ensure();
+	ltd_session_try(ltd_now_ns());
 	d.next_retry = ltd_now_ns() + d.cfg.retry_ns;
 	start_watching(&d);
 	ltd_filters_apply(&d.cfg);
@@ -296,38 +395,15 @@ int main(int argc, char **argv)
 			ltd_log_msg("error", "epoll_wait: %s", strerror(errno));
 			break;
 		}
-		for (i = 0; i < n; i++) {
-			struct lt_epoll_src *src = evs[i].data.ptr;
-
-			switch (src->kind) {
-			case LT_SRC_ALERTS:
-				lt_watch_ready(&d.watch, (struct lt_watch_file *)src,
-					       evs[i].events);
-				break;
-			case LT_SRC_SIGNAL:
-				on_signal(&d);
-				break;
-			case LT_SRC_TIMER:
-				tick(&d);
-				break;
-			}
-			/* A reload or a dropped file invalidates the rest. */
-			if (src->kind != LT_SRC_TIMER)
-				break;
-		}
+		if (n > 0)
+			handle_batch(&d, evs, n);
 	}
+	/* Within a second of SIGTERM, whatever the children are doing. */
 	lt_watch_close_all(&d.watch);
-	ltd_explain_reap(true); /* reports being written are finished first */
+	ltd_metrics_stop(d.epfd);
+	ltd_child_stop_all(LTD_EXIT_GRACE_NS);
 	ltd_session_teardown();
-	c = ltd_alerts_counters();
-	ltd_log_begin("exit");
-	ltd_log_u64("alerts", c->alerts);
-	ltd_log_u64("snapshots", c->snapshots);
-	ltd_log_u64("suppressed", c->suppressed);
-	ltd_log_u64("failed", c->failed);
-	ltd_log_u64("lost", c->lost);
-	ltd_log_u64("malformed", c->malformed);
-	ltd_log_end();
+	log_exit();
 	ltd_log_close();
 	return LTD_EXIT_OK;
 }
