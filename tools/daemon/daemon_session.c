@@ -4,14 +4,18 @@
  *
  * Either an existing snapshot session named by `session`, or one the
  * daemon creates (`session-name`): snapshot mode with no default output
- * (each snapshot names its own), one kernel channel in overwrite
- * (flight-recorder) mode with the scheduling, block, syscall and
- * latency_tracker events plus pid/tid/procname context, started.
+ * (each snapshot names its own), the kernel channels, events and contexts
+ * of session-events.def (the one definition the guest tests' sessions use
+ * too), in overwrite (flight-recorder) mode, started.  Where liblttng-ctl
+ * lets a session choose its trace format (LTTng >= 2.15, whose default is
+ * CTF 2), it asks for CTF 1.8, which every babeltrace2 reads (Debian 12's
+ * 2.0 reads no CTF 2).
  *
  * When sessiond is absent, or goes away, or the session vanishes (sessiond
  * restarted), the state goes DOWN, the reason is logged once, and
  * ltd_session_ensure() (called every retry-interval) sets it up again.
  */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,41 +25,65 @@
 
 #include "daemon.h"
 
-#define LTD_CHANNEL	"latency-trackerd"
-
 static const struct ltd_config *ltd_cfg;
 static enum ltd_session_state ltd_state = LTD_SESSION_OFF;
 static bool ltd_created;
 /* Last reason logged for DOWN, so a persistent one is logged once. */
 static char ltd_last_reason[512];
+/* The trace format the created session asked for (the ready line). */
+static const char *ltd_format = "";
 
-/*
- * Tracepoint events of the kernel channel (wildcards allowed): what a
- * latency analysis needs (who ran, who woke whom, task lifetimes, block
- * requests, our alerts), not the high-volume sched_stat_* family.
- */
-static const char *const ltd_tracepoints[] = {
-	"sched_switch",
-	"sched_waking",
-	"sched_wakeup",
-	"sched_wakeup_new",
-	"sched_migrate_task",
-	"sched_process_fork",
-	"sched_process_exec",
-	"sched_process_exit",
-	"sched_pi_setprio",
-	"block_rq_*",
-	"block_bio_queue",
-	"latency_tracker_*",
+struct ltd_channel_def {
+	const char *name;
+	uint64_t subbuf_size, num_subbuf;	/* 0: the configuration's */
 };
 
-static const enum lttng_event_context_type ltd_contexts[] = {
-	LTTNG_EVENT_CONTEXT_PID,
-	LTTNG_EVENT_CONTEXT_TID,
-	LTTNG_EVENT_CONTEXT_PROCNAME,
+struct ltd_event_def {
+	const char *channel;
+	enum lttng_event_type type;
+	const char *name;
+};
+
+struct ltd_context_def {
+	enum lttng_event_context_type type;
+	const char *name;
+};
+
+static const struct ltd_channel_def ltd_channels[] = {
+#define LTD_CHANNEL(n, size, count) { n, size, count },
+#include "session-events.def"
+};
+
+static const struct ltd_event_def ltd_events[] = {
+#define LTD_TRACEPOINT(ch, n) { ch, LTTNG_EVENT_TRACEPOINT, n },
+#define LTD_SYSCALLS(ch) { ch, LTTNG_EVENT_SYSCALL, "*" },
+#include "session-events.def"
+};
+
+static const struct ltd_context_def ltd_contexts[] = {
+#define LTD_CONTEXT(t, n) { t, n },
+#include "session-events.def"
 };
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * liblttng-ctl >= 2.15: lttng_session_descriptor_set_trace_format(), and
+ * its enum lttng_trace_format (session-descriptor.h: DEFAULT 0, CTF_1_8 1,
+ * CTF_2 2; LTTNG_SESSION_DESCRIPTOR_STATUS_OK 0).  Looked up at run time:
+ * the library installed may be newer than the headers built against.
+ */
+#define LTD_TRACE_FORMAT_CTF_1_8	1
+typedef int (*ltd_set_format_fn)(struct lttng_session_descriptor *, int);
+
+static ltd_set_format_fn set_format_fn(void)
+{
+	ltd_set_format_fn f;
+
+	*(void **)&f = dlsym(RTLD_DEFAULT,
+			     "lttng_session_descriptor_set_trace_format");
+	return f;
+}
 
 static const char *name(void)
 {
@@ -96,6 +124,11 @@ static void set_ready(void)
 	ltd_log_str("state", "ready");
 	ltd_log_str("session", name());
 	ltd_log_str("owner", ltd_created ? "daemon" : "existing");
+	if (ltd_created) {
+		ltd_log_str("trace_format", ltd_format);
+		ltd_log_u64("subbuf_size", ltd_cfg->subbuf_size);
+		ltd_log_u64("num_subbuf", ltd_cfg->num_subbuf);
+	}
 	ltd_log_end();
 }
 
@@ -125,17 +158,20 @@ static int find_session(const char *n, bool *snapshot_mode)
 	return found;
 }
 
-static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom)
+static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom,
+			  const struct ltd_channel_def *def)
 {
 	struct lttng_channel *ch = lttng_channel_create(dom);
 	int ret;
 
 	if (!ch)
 		return -LTTNG_ERR_NOMEM;
-	snprintf(ch->name, sizeof(ch->name), "%s", LTD_CHANNEL);
+	snprintf(ch->name, sizeof(ch->name), "%s", def->name);
 	ch->attr.overwrite = 1;
-	ch->attr.subbuf_size = ltd_cfg->subbuf_size;
-	ch->attr.num_subbuf = ltd_cfg->num_subbuf;
+	ch->attr.subbuf_size = def->subbuf_size ? def->subbuf_size :
+			       ltd_cfg->subbuf_size;
+	ch->attr.num_subbuf = def->num_subbuf ? def->num_subbuf :
+			      ltd_cfg->num_subbuf;
 	ch->attr.output = LTTNG_EVENT_MMAP;
 	ret = lttng_enable_channel(h, ch);
 	lttng_channel_destroy(ch);
@@ -143,46 +179,68 @@ static int enable_channel(struct lttng_handle *h, struct lttng_domain *dom)
 }
 
 /* Enable one event; failures of single events are logged, not fatal. */
-static void enable_event(struct lttng_handle *h, enum lttng_event_type type,
-			 const char *ev_name)
+static void enable_event(struct lttng_handle *h, const struct ltd_event_def *def)
 {
 	struct lttng_event *ev = lttng_event_create();
 	int ret;
 
 	if (!ev)
 		return;
-	ev->type = type;
-	snprintf(ev->name, sizeof(ev->name), "%s", ev_name);
-	ret = lttng_enable_event_with_exclusions(h, ev, LTD_CHANNEL, NULL, 0,
-						 NULL);
+	ev->type = def->type;
+	snprintf(ev->name, sizeof(ev->name), "%s", def->name);
+	ret = lttng_enable_event_with_exclusions(h, ev, def->channel,
+						 NULL, 0, NULL);
 	if (ret < 0)
-		ltd_log_msg("warning", "cannot enable kernel event%s %s: %s",
-			    type == LTTNG_EVENT_SYSCALL ? " syscall" : "",
-			    ev_name, lttng_strerror(ret));
+		ltd_log_msg("warning", "cannot enable kernel event%s %s in channel %s: %s",
+			    def->type == LTTNG_EVENT_SYSCALL ? " syscall" : "",
+			    def->name, def->channel, lttng_strerror(ret));
 	lttng_event_destroy(ev);
+}
+
+/* Create the session, in CTF 1.8 when this LTTng can choose. */
+static enum lttng_error_code create_descriptor_session(void)
+{
+	ltd_set_format_fn set_format = set_format_fn();
+	struct lttng_session_descriptor *d;
+	enum lttng_error_code code;
+	bool asked = false;
+
+	d = lttng_session_descriptor_snapshot_create(name());
+	if (!d)
+		return LTTNG_ERR_NOMEM;
+	if (set_format)
+		asked = set_format(d, LTD_TRACE_FORMAT_CTF_1_8) == 0;
+	code = lttng_create_session_ext(d);
+	lttng_session_descriptor_destroy(d);
+	ltd_format = asked ? "ctf-1.8" : "sessiond-default";
+	if (code != LTTNG_OK && asked) {
+		/* A sessiond that cannot do CTF 1.8: take its default. */
+		ltd_log_msg("warning", "session %s: CTF 1.8 refused (%s), using the session daemon's trace format",
+			    name(), lttng_strerror(-(int)code));
+		d = lttng_session_descriptor_snapshot_create(name());
+		if (!d)
+			return LTTNG_ERR_NOMEM;
+		code = lttng_create_session_ext(d);
+		lttng_session_descriptor_destroy(d);
+		ltd_format = "sessiond-default";
+	}
+	return code;
 }
 
 static int create_session(void)
 {
 	struct lttng_domain dom = { .type = LTTNG_DOMAIN_KERNEL,
 				    .buf_type = LTTNG_BUFFER_GLOBAL };
-	struct lttng_session_descriptor *d;
 	struct lttng_handle *h;
 	enum lttng_error_code code;
 	bool snap;
-	size_t i;
+	size_t i, c;
 	int ret;
 
 	/* A session of ours left by an earlier run (crash, kill -9). */
 	if (find_session(name(), &snap) == 1)
 		lttng_destroy_session(name());
-	d = lttng_session_descriptor_snapshot_create(name());
-	if (!d) {
-		set_down("cannot create a session descriptor");
-		return -1;
-	}
-	code = lttng_create_session_ext(d);
-	lttng_session_descriptor_destroy(d);
+	code = create_descriptor_session();
 	if (code != LTTNG_OK) {
 		set_down("cannot create session %s: %s", name(),
 			 lttng_strerror(-(int)code));
@@ -194,23 +252,31 @@ static int create_session(void)
 		set_down("cannot get a handle on session %s", name());
 		goto fail;
 	}
-	ret = enable_channel(h, &dom);
-	if (ret < 0) {
-		set_down("cannot create the kernel channel: %s (is the LTTng kernel tracer available: lttng-modules installed, sessiond running as root?)",
-			 lttng_strerror(ret));
-		lttng_destroy_handle(h);
-		goto fail;
+	for (c = 0; c < ARRAY_LEN(ltd_channels); c++) {
+		ret = enable_channel(h, &dom, &ltd_channels[c]);
+		if (ret < 0) {
+			set_down("cannot create the kernel channel %s: %s (is the LTTng kernel tracer available: lttng-modules installed, sessiond running as root?)",
+				 ltd_channels[c].name, lttng_strerror(ret));
+			lttng_destroy_handle(h);
+			goto fail;
+		}
 	}
-	for (i = 0; i < ARRAY_LEN(ltd_tracepoints); i++)
-		enable_event(h, LTTNG_EVENT_TRACEPOINT, ltd_tracepoints[i]);
-	enable_event(h, LTTNG_EVENT_SYSCALL, "*");
-	for (i = 0; i < ARRAY_LEN(ltd_contexts); i++) {
-		struct lttng_event_context ctx = { .ctx = ltd_contexts[i] };
+	for (i = 0; i < ARRAY_LEN(ltd_events); i++)
+		enable_event(h, &ltd_events[i]);
+	for (c = 0; c < ARRAY_LEN(ltd_channels); c++) {
+		for (i = 0; i < ARRAY_LEN(ltd_contexts); i++) {
+			struct lttng_event_context ctx = {
+				.ctx = ltd_contexts[i].type
+			};
 
-		ret = lttng_add_context(h, &ctx, NULL, LTD_CHANNEL);
-		if (ret < 0)
-			ltd_log_msg("warning", "cannot add context %d: %s",
-				    (int)ltd_contexts[i], lttng_strerror(ret));
+			ret = lttng_add_context(h, &ctx, NULL,
+						ltd_channels[c].name);
+			if (ret < 0)
+				ltd_log_msg("warning", "cannot add context %s to channel %s: %s",
+					    ltd_contexts[i].name,
+					    ltd_channels[c].name,
+					    lttng_strerror(ret));
+		}
 	}
 	lttng_destroy_handle(h);
 	ret = lttng_start_tracing(name());
