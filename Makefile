@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-mttcg check-unit check-vm check-dkms check-debug lint soak selftest demo \
+.PHONY: all modules tools check check-mttcg check-unit check-daemon check-vm check-dkms check-debug lint soak selftest demo \
 	bench install deb dkms clean help
 
 all: modules tools
@@ -39,7 +39,7 @@ tools:
 # cached), each its tier of tests (README, "Tiers").
 check:
 	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit lint+selftest vm mttcg dkms
+	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit daemon lint+selftest vm mttcg dkms
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
@@ -54,6 +54,12 @@ check-mttcg:
 check-unit:
 	@$(DEPS) unit tools
 	@$(CHECK) unit
+
+# latency-trackerd on the host (part of make check): lifecycle under ASan,
+# metrics scraped by a real Prometheus (tests/tools/).
+check-daemon:
+	@$(DEPS) tools vm
+	@$(CHECK) daemon
 
 # Guest tests: make check-vm [T="<name>..."] [KERNEL="<line>..."]; lines:
 # 6.1 6.12 current current-rt debug (default: the four Debian ones); with

@@ -7,7 +7,9 @@
 # error, a missing tool), or that reports no result at all, counts as one
 # failed test itself.
 #
-# Suites: unit (host tests: plain, ASan+UBSan, TSan), selftest (the harness
+# Suites: unit (host tests: plain, ASan+UBSan, TSan), daemon
+# (latency-trackerd on the host under ASan: fake proc root and sessiond, a
+# real Prometheus scraping it; tests/tools/), selftest (the harness
 # checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
 # is the KASAN/lockdep/kmemleak kernel), mttcg (the race tests under
 # multi-threaded TCG), dkms, lint.  "A+B" runs suites A and B side by
@@ -19,6 +21,7 @@ set -u
 suite_cmd() {
 	case $1 in
 	unit) echo "make -s -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
+	daemon) echo "$LT_TOP/tests/tools/run.sh" ;;
 	selftest) echo "$LT_TOP/tests/vm/selftest.sh" ;;
 	vm) local a=""
 	    for k in ${KERNEL:-}; do a+=" -k $k"; done
@@ -65,7 +68,7 @@ for group in "$@"; do
 	IFS=+ read -r -a members <<<"$group"
 	for s in "${members[@]}"; do
 		suite_cmd "$s" >/dev/null ||
-			lt_die "unknown suite '$s' (known: unit selftest vm mttcg dkms lint)"
+			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms lint)"
 	done
 	s0=$(date +%s)
 	if [ ${#members[@]} = 1 ]; then

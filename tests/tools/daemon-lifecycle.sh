@@ -1,0 +1,196 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# daemon-lifecycle.sh - latency-trackerd's lifecycle on the host, under
+# ASan, against a fake proc root (alerts files are FIFOs) and a fake
+# session daemon (fake_lttng.so): a watch dropped in the same epoll batch,
+# children (clean signals, low priority, bounded, time limited), SIGTERM
+# with a child running, failures rate limited, a full output filesystem,
+# snapshot names that survive a clock step, SIGHUP and the log, trackers=
+# naming an unknown tracker, refused configurations.
+. "$(dirname "$0")/lib.sh"
+
+root=$T_WORK/proc
+snaps=$T_WORK/snaps
+
+# ---- a tracker unloaded while its alerts are pending in the same batch
+mk_tracker "$root" wakeup
+d_start uaf --proc-root "$root" --snapshot off
+exec 7<>"$root/wakeup/alerts"
+tap_ok "uaf: daemon watches the fake tracker" wait_for 10 log_has "$D_LOG" '"type":"watch","tracker":"wakeup"'
+alert_line wakeup 6000000 >&7
+tap_ok "uaf: an alert is logged" wait_for 5 log_has "$D_LOG" '"type":"alert".*"action":"off"'
+# Stopped, the daemon cannot drain anything: the tracker goes away, the
+# rescan timer expires (after 1 s), then an alert arrives on the file it
+# still has open.  Resumed, one epoll batch holds the timer first (its
+# rescan frees the watch) and the alerts file after it.
+kill -STOP "$D_PID"
+rm -rf "${root:?}/wakeup"
+sleep 1.6
+alert_line wakeup 7000000 >&7
+kill -CONT "$D_PID"
+tap_ok "uaf: the watch is dropped" wait_for 5 log_has "$D_LOG" '"type":"unwatch","tracker":"wakeup"'
+sleep 0.5
+tap_ok "uaf: the daemon survives the batch" alive "$D_PID"
+d_stop
+exec 7>&-
+tap_ok "uaf: clean exit" test "$D_RC" = 0
+tap_ok "uaf: no ASan/UBSan report" no_sanitizer_report
+
+# ---- children: clean signal state, low priority, at most N, time limit,
+# and SIGTERM within a second with one running
+mk_tracker "$root" wakeup
+D_INIT=sessiond d_start child --proc-root "$root" --output "$snaps" --rate-limit 0 \
+	--explain --max-children 1 --child-timeout 2s
+echo 30 >"$D_FAKE/child-sleep"
+exec 7<>"$root/wakeup/alerts"
+tap_ok "child: session ready" wait_for 10 log_has "$D_LOG" '"type":"session","state":"ready"'
+alert_line wakeup 6000000 >&7
+tap_ok "child: snapshot, explain started" wait_for 5 log_has "$D_LOG" '"type":"explain"'
+tap_ok "child: it ran" wait_for 5 bash -c "ls '$D_FAKE'/child-* 2>/dev/null | grep -qv child-sleep"
+cf=$(ls "$D_FAKE"/child-[0-9]* | head -n 1)
+tap_diag "child state: $(tr '\n' ' ' <"$cf")"
+tap_ok "child: no signal blocked" grep -qx 'SigBlk:.0000000000000000' "$cf"
+tap_ok "child: no signal ignored (SIGPIPE default)" grep -qx 'SigIgn:.0000000000000000' "$cf"
+tap_ok "child: nice 19" grep -qx 'nice 19' "$cf"
+tap_ok "child: SCHED_IDLE" grep -qx 'policy 5' "$cf"
+tap_ok "child: its own process group" grep -qx "pgid ${cf##*child-}" "$cf"
+alert_line wakeup 6000000 >&7
+alert_line wakeup 6000000 >&7
+tap_ok "child: max-children 1: the next two skipped" wait_for 5 \
+	bash -c "[ \$(grep -c '\"type\":\"explain_skipped\"' '$D_LOG') = 2 ]"
+tap_ok "child: killed at child-timeout (2 s)" wait_for 6 log_has "$D_LOG" '"type":"explain_done".*"signal":9.*time limit'
+tap_ok "child: it is gone" wait_for 2 bash -c "! kill -0 ${cf##*child-} 2>/dev/null"
+alert_line wakeup 6000000 >&7
+tap_ok "child: a slot again after the timeout" wait_for 5 \
+	bash -c "[ \$(grep -c '\"type\":\"explain\"' '$D_LOG') = 2 ]"
+sleep 0.5
+cf2=$(ls -t "$D_FAKE"/child-[0-9]* | head -n 1)
+d_stop
+exec 7>&-
+tap_diag "SIGTERM to exit with a child running: $D_STOP_MS ms"
+tap_ok "child: SIGTERM with a child running: exit within 1 s ($D_STOP_MS ms)" test "$D_STOP_MS" -lt 1000
+tap_ok "child: exit status 0" test "$D_RC" = 0
+tap_ok "child: the running child was ended" bash -c "! kill -0 ${cf2##*child-} 2>/dev/null"
+tap_ok "child: the daemon destroyed its session" grep -qx 'destroy_session latency-trackerd' "$D_FAKE/calls"
+tap_ok "child: exit line" log_has "$D_LOG" '"type":"exit"'
+tap_ok "child: no ASan/UBSan report" no_sanitizer_report
+
+# ---- sessiond up, no kernel tracer: one session setup per retry-interval
+D_INIT="sessiond no-kernel" d_start nokernel --proc-root "$root" --output "$snaps" \
+	--rate-limit 0 --retry-interval 30s
+exec 7<>"$root/wakeup/alerts"
+tap_ok "no kernel tracer: watching" wait_for 10 log_has "$D_LOG" '"type":"watch"'
+sleep 0.3
+for i in $(seq 20); do alert_line wakeup 6000000 >&7; done
+tap_ok "no kernel tracer: 20 alerts logged" wait_for 5 \
+	bash -c "[ \$(grep -c '\"type\":\"alert\".*\"action\":\"unavailable\"' '$D_LOG') = 20 ]"
+n=$(grep -c '^create_session' "$D_FAKE/calls")
+tap_ok "no kernel tracer: one session setup for 20 alerts (got $n)" test "$n" = 1
+d_stop
+exec 7>&-
+tap_ok "no kernel tracer: no ASan/UBSan report" no_sanitizer_report
+
+# ---- a tiny tmpfs as output: failures leave nothing, are rate limited,
+# retention makes room, alerts keep being logged
+tmpfs=$T_WORK/tmpfs
+mkdir -p "$tmpfs"
+if mount -t tmpfs -o size=512k,mode=0750 lt-test "$tmpfs"; then
+	T_CLEANUP_EXTRA="umount '$tmpfs'"
+	D_INIT=sessiond d_start full --proc-root "$root" --output "$tmpfs/snaps" \
+		--rate-limit 300ms --max-snapshots 0 --max-bytes 0
+	echo 200000 >"$D_FAKE/snapshot-bytes"
+	exec 7<>"$root/wakeup/alerts"
+	wait_for 10 log_has "$D_LOG" '"state":"ready"'
+	alert_line wakeup 6000000 >&7
+	wait_for 5 log_has "$D_LOG" '"type":"snapshot"'
+	sleep 0.35
+	alert_line wakeup 6000000 >&7
+	tap_ok "full: two snapshots of 200 kB in 512 kB" wait_for 5 \
+		bash -c "[ \$(grep -c '\"type\":\"snapshot\"' '$D_LOG') = 2 ]"
+	tap_ok "full: retention freed room for the next one" log_has "$D_LOG" '"type":"removed".*"reason":"free-space"'
+	echo 2000000 >"$D_FAKE/snapshot-bytes"	# larger than the disk
+	sleep 0.35
+	alert_line wakeup 6000000 >&7
+	tap_ok "full: the snapshot that did not fit failed" wait_for 5 log_has "$D_LOG" '"type":"snapshot_failed"'
+	for i in $(seq 10); do alert_line wakeup 6000000 >&7; done
+	tap_ok "full: every alert still logged" wait_for 5 \
+		bash -c "[ \$(grep -c '\"type\":\"alert\"' '$D_LOG') = 13 ]"
+	n=$(grep -c '^snapshot_record' "$D_FAKE/calls")
+	tap_ok "full: no snapshot retried per alert after the failure (3 attempts, got $n)" test "$n" = 3
+	partial=$(for d in "$tmpfs"/snaps/lt-*; do
+		[ "$(stat -c %s "$d/kernel/channel0_0" 2>/dev/null)" = 200000 ] || echo "$d"
+	done)
+	tap_ok "full: no partial snapshot directory left${partial:+: $partial}" test -z "$partial"
+	echo 200000 >"$D_FAKE/snapshot-bytes"
+	sleep 0.35
+	alert_line wakeup 6000000 >&7
+	tap_ok "full: snapshots again once it fits" wait_for 5 \
+		bash -c "[ \$(grep -c '\"type\":\"snapshot\"' '$D_LOG') = 3 ]"
+	d_stop
+	exec 7>&-
+	tap_ok "full: no ASan/UBSan report" no_sanitizer_report
+else
+	tap_ok "full: mount a 512 kB tmpfs (needs root)" false
+fi
+
+# ---- snapshot names by sequence: the clock stepped back since the
+# existing ones were taken; retention keeps the newest
+rm -rf "$snaps"
+mkdir -p "$snaps/lt-20991231-235959-000-0000/kernel" "$snaps/lt-0000000007-20991231-235959/kernel"
+D_INIT=sessiond d_start seq --proc-root "$root" --output "$snaps" --rate-limit 0 \
+	--max-snapshots 2
+exec 7<>"$root/wakeup/alerts"
+wait_for 10 log_has "$D_LOG" '"state":"ready"'
+alert_line wakeup 6000000 >&7
+wait_for 5 log_has "$D_LOG" '"type":"snapshot"'
+alert_line wakeup 6000000 >&7
+tap_ok "seq: two snapshots" wait_for 5 bash -c "[ \$(grep -c '\"type\":\"snapshot\"' '$D_LOG') = 2 ]"
+d_stop
+exec 7>&-
+left=$(cd "$snaps" && ls -d lt-* | tr '\n' ' ')
+tap_diag "left: $left"
+tap_ok "seq: the sequence goes on from the highest found (8, 9)" \
+	bash -c "ls -d '$snaps'/lt-0000000008-* '$snaps'/lt-0000000009-* >/dev/null"
+tap_ok "seq: the two older ones removed, whatever their dates" \
+	bash -c "[ \$(ls '$snaps' | wc -l) = 2 ] && ! ls -d '$snaps'/lt-2099* '$snaps'/lt-0000000007-* 2>/dev/null"
+
+# ---- SIGHUP reopens the log even when its path is unchanged (logrotate)
+d_start hup --proc-root "$root" --snapshot off
+tap_ok "hup: started" wait_for 10 log_has "$D_LOG" '"type":"start"'
+mv "$D_LOG" "$D_LOG.1"
+kill -HUP "$D_PID"
+tap_ok "hup: a new log file at the same path" wait_for 5 log_has "$D_LOG" '"type":"reload"'
+tap_ok "hup: the old one no longer written" bash -c "! grep -q '\"type\":\"reload\"' '$D_LOG.1'"
+d_stop
+tap_ok "hup: exit logged in the new file" log_has "$D_LOG" '"type":"exit"'
+
+# ---- trackers= naming an unknown tracker: one warning, then watched when it comes
+d_start unknown --proc-root "$root" --snapshot off --trackers wakeup,nosuch
+tap_ok "unknown: watching wakeup" wait_for 10 log_has "$D_LOG" '"type":"watch","tracker":"wakeup"'
+sleep 2.5	# two rescans
+n=$(grep -c '"type":"warning","tracker":"nosuch"' "$D_LOG")
+tap_ok "unknown: warned once about nosuch (got $n)" test "$n" = 1
+mk_tracker "$root" nosuch
+tap_ok "unknown: watched once loaded" wait_for 5 log_has "$D_LOG" '"type":"watch","tracker":"nosuch"'
+d_stop
+
+# ---- configurations refused before anything starts
+refused() {	# refused 'what stderr says' ARGS...
+	local want=$1 rc
+	shift
+	"$DAEMON" --config /dev/null --proc-root "$root" --check "$@" >"$T_WORK/r.out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q -- "$want" "$T_WORK/r.out" ||
+		{ echo "#   rc $rc: $(cat "$T_WORK/r.out")"; return 1; }
+}
+export ASAN_OPTIONS=verify_asan_link_order=0
+tap_ok "refused: session= without output=" refused "needs an explicit output" --session mine
+tap_ok "accepted: session= with output=" "$DAEMON" --config /dev/null --check --session mine --output "$snaps"
+tap_ok "refused: max-children 0" refused "max-children" --max-children 0
+tap_ok "refused: metrics with a host name" refused "numeric IPv4" --metrics localhost:9464
+tap_ok "refused: metrics port 0" refused "port must be" --metrics 127.0.0.1:0
+tap_ok "refused: metrics port 70000" refused "port must be" --metrics 70000
+tap_ok "accepted: --explain alone, --no-snapshot" "$DAEMON" --config /dev/null --check --explain --no-snapshot
+
+tap_end

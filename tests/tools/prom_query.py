@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""prom_query.py - ask a Prometheus server (its HTTP API) what it scraped,
+for tests/tools/daemon-metrics.sh.
+
+  prom_query.py URL value QUERY
+      the value of an instant query with one result (prints it; exit 1 if
+      there is not exactly one)
+  prom_query.py URL buckets TRACKER HISTOGRAM_FILE
+      compare latency_tracker_delay_seconds_bucket{tracker=TRACKER} with
+      the kernel-format histogram file (`<low_ns> <high_ns> <count>` per
+      non-empty log2 bucket): every bucket present, cumulative counts
+      equal (exit 1 and the differences otherwise)
+"""
+import json
+import sys
+import urllib.parse
+import urllib.request
+
+BUCKETS = 65  # the kernel's log2 buckets: 0, then [2^(b-1), 2^b - 1] ns
+
+
+def query(url, q):
+    u = url + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
+    with urllib.request.urlopen(u, timeout=10) as r:
+        d = json.load(r)
+    if d.get("status") != "success":
+        raise SystemExit("query failed: %s" % d)
+    return d["data"]["result"]
+
+
+def value(url, q):
+    res = query(url, q)
+    if len(res) != 1:
+        print("%d results for %s: %s" % (len(res), q, res), file=sys.stderr)
+        return 1
+    print(res[0]["value"][1])
+    return 0
+
+
+def expected(hist_file):
+    """{upper bound in seconds (float, inf for the last): cumulative count}"""
+    counts = [0] * BUCKETS
+    with open(hist_file) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            low, high, n = (int(x) for x in line.split())
+            b = low.bit_length()  # 0 for 0, else the highest set bit + 1
+            assert high == (0 if b == 0 else min(2**b - 1, 2**64 - 1)), line
+            counts[b] += n
+    want, cum = {}, 0
+    for b in range(BUCKETS):
+        cum += counts[b]
+        # int / int: correctly rounded, as Prometheus parses the exact decimal
+        le = float("inf") if b == BUCKETS - 1 else (2**b - 1 if b else 0) / 10**9
+        want[le] = cum
+    return want
+
+
+def buckets(url, tracker, hist_file):
+    want = expected(hist_file)
+    sel = 'latency_tracker_delay_seconds_bucket{tracker="%s"}' % tracker
+    got = {}
+    for r in query(url, sel):
+        got[float(r["metric"]["le"])] = int(float(r["value"][1]))
+    bad = [(le, want.get(le), got.get(le))
+           for le in sorted(set(want) | set(got))
+           if want.get(le) != got.get(le)]
+    print("%d buckets scraped, %d expected, %d differ" %
+          (len(got), len(want), len(bad)))
+    for le, w, g in bad[:10]:
+        print("  le=%r: histogram file %s, Prometheus %s" % (le, w, g))
+    return 1 if bad or len(got) != BUCKETS else 0
+
+
+def main(argv):
+    url, cmd = argv[1], argv[2]
+    if cmd == "value":
+        return value(url, argv[3])
+    if cmd == "buckets":
+        return buckets(url, argv[3], argv[4])
+    raise SystemExit("unknown command " + cmd)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
