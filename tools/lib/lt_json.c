@@ -52,10 +52,10 @@ void lt_json_str(FILE *out, const char *str, size_t len)
 	while (i < len) {
 		unsigned char c = s[i];
 		size_t n = lt_utf8_seq(s + i, len - i);
-		const char *esc;
 
 		if (n == 1) {
-			esc = ascii_escape(c);
+			const char *esc = ascii_escape(c);
+
 			if (esc)
 				fputs(esc, out);
 			else if (c < 0x20 || c == 0x7f)

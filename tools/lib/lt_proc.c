@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,87 @@ const char *lt_proc_root(void)
 	const char *r = getenv("LT_PROC_ROOT");
 
 	return r && *r ? r : LT_PROC_DEFAULT_ROOT;
+}
+
+/* A short file into buf (NUL-terminated): its length, or -errno. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	do {
+		n = read(fd, buf, size - 1);
+	} while (n < 0 && errno == EINTR);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	return n;
+}
+
+int lt_proc_format(unsigned long *format)
+{
+	char path[4096], buf[32];
+	uint64_t v;
+	ssize_t n;
+
+	if (snprintf(path, sizeof(path), "%s/%s", lt_proc_root(),
+		     LT_PROC_VERSION_FILE) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	n = read_small(path, buf, sizeof(buf));
+	if (n == -ENOENT) {
+		/* No version file: the root without it, or no root. */
+		int fd = open(lt_proc_root(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		*format = LT_RECORD_FORMAT_NO_FILE;
+		return 0;
+	}
+	if (n < 0)
+		return (int)n;
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	if (lt_parse_u64(buf, &v) || v > ULONG_MAX)
+		return -EPROTO;
+	*format = (unsigned long)v;
+	return 0;
+}
+
+int lt_proc_check(char *why, size_t size)
+{
+	const char *root = lt_proc_root();
+	unsigned long format = 0;
+	int ret = lt_proc_format(&format);
+
+	switch (ret) {
+	case 0:
+		if (format == LT_RECORD_FORMAT)
+			return 0;
+		snprintf(why, size, "the latency_tracker modules write alert record format %lu, these tools read format %d: install tools and modules of the same release",
+			 format, LT_RECORD_FORMAT);
+		return -EPROTONOSUPPORT;
+	case -ENOENT:
+		snprintf(why, size, "%s: %s (is the latency_tracker module loaded?)",
+			 root, strerror(ENOENT));
+		break;
+	case -EACCES:
+		snprintf(why, size, "%s: %s (its files are root-only: run as root)",
+			 root, strerror(EACCES));
+		break;
+	case -EPROTO:
+		snprintf(why, size, "%s/%s: not a record format number (tools and modules of different releases?)",
+			 root, LT_PROC_VERSION_FILE);
+		break;
+	default:
+		snprintf(why, size, "%s: %s", root, strerror(-ret));
+		break;
+	}
+	return ret;
 }
 
 const struct lt_knob *lt_knob_find(const char *name)

@@ -14,6 +14,17 @@
 
 #define LT_PROC_DEFAULT_ROOT	"/proc/latency_tracker"
 
+/*
+ * The alert record format these tools read (docs/design.md, "Alert
+ * records").  <root>/version holds the format the modules write: one
+ * decimal number and a newline.  Modules older than that file write
+ * format 1.  A tool that finds another number refuses to work with one
+ * line saying so (lt_proc_check()).
+ */
+#define LT_RECORD_FORMAT	1
+#define LT_RECORD_FORMAT_NO_FILE	1
+#define LT_PROC_VERSION_FILE	"version"
+
 enum lt_knob_kind {
 	LT_KNOB_DURATION,	/* ns, shown with units */
 	LT_KNOB_BOOL,		/* 0/1 */
@@ -30,6 +41,24 @@ extern const struct lt_knob lt_knobs[];
 extern const size_t lt_nknobs;
 
 const char *lt_proc_root(void);
+
+/*
+ * The record format of the modules: 0 and *format, or -errno: -ENOENT
+ * (no root: the core module is not loaded), -EACCES (the root is
+ * root-only), -EPROTO (the version file holds no number).  A root without
+ * a version file (modules older than that file) gives
+ * LT_RECORD_FORMAT_NO_FILE.
+ */
+int lt_proc_format(unsigned long *format);
+
+/*
+ * Whether the tools can use the root, by trying it (an open, no uid
+ * check): 0, or -errno with one line in why[size] (no newline):
+ * -ENOENT, -EACCES, -EPROTO as above, -EPROTONOSUPPORT (the modules
+ * write another record format than LT_RECORD_FORMAT).
+ */
+int lt_proc_check(char *why, size_t size);
+
 const struct lt_knob *lt_knob_find(const char *name);
 
 /* A tracker name is one path component, not "." or "..". */

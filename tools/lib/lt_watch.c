@@ -102,6 +102,24 @@ static void add(struct lt_watch *w, const char *name)
 		w->ops->tracker(w->ctx, name, true);
 }
 
+/* False (files closed, reported once) when the record format is refused. */
+static bool format_ok(struct lt_watch *w)
+{
+	char why[256];
+	int ret = lt_proc_check(why, sizeof(why));
+
+	if (ret != -EPROTONOSUPPORT && ret != -EPROTO) {
+		w->refused = false;
+		return true;
+	}
+	while (w->files)
+		drop(w, w->files, true);
+	if (!w->refused && w->ops->error)
+		w->ops->error(w->ctx, LT_WATCH_ALL, why, -ret);
+	w->refused = true;
+	return false;
+}
+
 size_t lt_watch_scan(struct lt_watch *w)
 {
 	struct lt_watch_file *f, *next;
@@ -109,6 +127,8 @@ size_t lt_watch_scan(struct lt_watch *w)
 	size_t n = 0;
 	int count, i;
 
+	if (!format_ok(w))
+		return 0;
 	count = lt_tracker_list(&names);
 	if (w->root_state != (count >= 0)) {
 		w->root_state = count >= 0;

@@ -9,6 +9,12 @@
  * reads the lines of one ready file.  A file whose tracker went away
  * (read error or EOF, EPOLLHUP) is closed and reported.
  *
+ * Each scan first checks the modules' record format (lt_proc_check()):
+ * modules of another format are refused, with one error callback
+ * (tracker LT_WATCH_ALL, what = the one-line reason, err =
+ * EPROTONOSUPPORT or EPROTO) when that starts; their files are closed
+ * and none is opened until a scan finds the right format again.
+ *
  * Each epoll registration carries a pointer to a struct lt_epoll_src: the
  * caller's own fds use the same header with another kind.
  */
@@ -28,6 +34,9 @@ struct lt_epoll_src {
 	enum lt_src_kind kind;
 	int fd;
 };
+
+/* The "tracker" of an error about all of them (the record format). */
+#define LT_WATCH_ALL		"*"
 
 /* Largest line kept while waiting for its end. */
 #define LT_WATCH_LINE_MAX	4096
@@ -59,6 +68,7 @@ struct lt_watch {
 	char *const *only;	/* NULL-terminated names, or NULL = all */
 	struct lt_watch_file *files;
 	int root_state;		/* -1 unknown, 0 absent, 1 present */
+	bool refused;		/* the modules' record format was refused */
 };
 
 void lt_watch_init(struct lt_watch *w, int epfd,
