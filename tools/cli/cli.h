@@ -1,25 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cli.h - the latency-tracker command: one file per subcommand
- * (cli_<name>.c), dispatched by cli_main.c.
+ * (cli_<name>.c), dispatched by cli_main.c (cli_run(); main() is in
+ * cli_bin.c, so the host tests run the command in-process).
  */
 #ifndef LT_CLI_H
 #define LT_CLI_H
 
-/* Exit statuses. */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lt_procfmt.h"
+
+/* Exit statuses (latency-tracker(1), EXIT STATUS). */
 #define CLI_OK		0
-#define CLI_FAIL	1	/* the operation failed (permission, kernel refused) */
-#define CLI_USAGE	2	/* bad input: unknown tracker/knob, bad value, usage */
+/* The operation failed: no permission, the modules not loaded or of
+ * another record format, a file that cannot be read. */
+#define CLI_FAIL	1
+/* Bad input, nothing changed: usage, unknown command, tracker, knob or
+ * option, a bad value, or a value the kernel refused (EINVAL). */
+#define CLI_USAGE	2
+
+int cli_run(int argc, char **argv);
 
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * Checks shared by subcommands that touch a tracker: root, the core module
- * loaded, the tracker known.  Return CLI_OK or the exit status after
- * printing the error.
+ * Options of a subcommand: flags ("--json") and options with a value
+ * ("-n N").  cli_args() splits argv[1..] into them and at most maxpos
+ * positional arguments (at least minpos); an unknown option or a wrong
+ * count prints one line with the command's usage and returns CLI_USAGE.
+ */
+struct cli_opt {
+	const char *name;
+	bool *flag;		/* set when given, or: */
+	const char **value;	/* the next argument */
+};
+
+int cli_args(int argc, char **argv, const struct cli_opt *opts,
+	     const char **pos, int minpos, int maxpos, int *npos);
+
+/*
+ * Checks shared by subcommands that touch a tracker, by trying the files
+ * (no uid check): /proc/latency_tracker readable, its record format the
+ * one these tools read (lt_proc_check()), the tracker known.  Return
+ * CLI_OK or the exit status after printing the error.
  */
 int cli_check_access(void);
 int cli_check_tracker(const char *name);
+
+/* The counters of a stats file as JSON members "name":value,... ; times
+ * (*_ns) of a tracker that matched nothing yet are null. */
+void cli_json_stats(FILE *out, const struct lt_stats *s);
 
 int cli_list(int argc, char **argv);
 int cli_get(int argc, char **argv);

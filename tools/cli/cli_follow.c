@@ -21,9 +21,11 @@
 /* Trackers loaded later are found by rescanning this often. */
 #define FOLLOW_RESCAN_MS	1000
 #define FOLLOW_MAX_EVENTS	16
+#define FOLLOW_MAX_COUNT	1000000000
 
 struct follow {
 	bool json;
+	bool refused;		/* the modules' record format changed */
 	long left;		/* records still to print, -1 = no limit */
 };
 
@@ -94,56 +96,62 @@ static void on_tracker(void *ctx, const char *tracker, bool added)
 {
 	struct follow *fo = ctx;
 
-	if (!fo->json)
+	if (!fo->json && !fo->refused)
 		fprintf(stderr, "latency-tracker: %s %s\n",
 			added ? "following" : "lost tracker", tracker);
+}
+
+static void on_error(void *ctx, const char *tracker, const char *what,
+		     int err)
+{
+	struct follow *fo = ctx;
+
+	if (!strcmp(tracker, LT_WATCH_ALL)) {
+		/* Modules of another record format: stop. */
+		cli_err("%s", what);
+		fo->refused = true;
+		fo->left = 0;
+		return;
+	}
+	cli_warn("%s: %s: %s", tracker, what, strerror(err));
 }
 
 static const struct lt_watch_ops follow_ops = {
 	.line = on_line,
 	.tracker = on_tracker,
+	.error = on_error,
 };
 
 int cli_follow(int argc, char **argv)
 {
 	struct follow fo = { .json = false, .left = -1 };
-	char **only = calloc((size_t)argc + 1, sizeof(*only));
+	const char *count = NULL;
+	const struct cli_opt opts[] = {
+		{ "--json", &fo.json, NULL },
+		{ "-n", NULL, &count },
+		{ NULL, NULL, NULL },
+	};
+	const char **only = calloc((size_t)argc + 1, sizeof(*only));
 	struct epoll_event evs[FOLLOW_MAX_EVENTS];
 	struct lt_watch w;
-	size_t nonly = 0;
-	int epfd, ret, i;
+	int epfd, ret, i, nonly = 0;
+	uint64_t cnt;
 
 	if (!only)
 		return CLI_FAIL;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			fo.json = true;
-		} else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
-			uint64_t n;
-
-			if (lt_parse_u64(argv[++i], &n) || !n || n > 1000000000) {
-				cli_err("bad count '%s' for -n", argv[i]);
-				free(only);
-				return CLI_USAGE;
-			}
-			fo.left = (long)n;
-		} else if (argv[i][0] == '-') {
-			cli_err("unknown option '%s' (usage: latency-tracker follow [--json] [-n N] [tracker...])",
-				argv[i]);
-			free(only);
-			return CLI_USAGE;
-		} else {
-			only[nonly++] = argv[i];
-		}
+	ret = cli_args(argc, argv, opts, only, 0, argc, &nonly);
+	if (!ret && count &&
+	    (lt_parse_u64(count, &cnt) || !cnt || cnt > FOLLOW_MAX_COUNT)) {
+		cli_err("bad count '%s' for -n", count);
+		ret = CLI_USAGE;
 	}
-	for (size_t k = 0; k < nonly; k++) {
-		ret = cli_check_tracker(only[k]);
-		if (ret) {
-			free(only);
-			return ret;
-		}
-	}
-	if (!nonly && (ret = cli_check_access())) {
+	if (count && !ret)
+		fo.left = (long)cnt;
+	for (i = 0; i < nonly && !ret; i++)
+		ret = cli_check_tracker(only[i]);
+	if (!nonly && !ret)
+		ret = cli_check_access();
+	if (ret) {
 		free(only);
 		return ret;
 	}
@@ -153,7 +161,8 @@ int cli_follow(int argc, char **argv)
 		free(only);
 		return CLI_FAIL;
 	}
-	lt_watch_init(&w, epfd, &follow_ops, &fo, nonly ? only : NULL);
+	lt_watch_init(&w, epfd, &follow_ops, &fo,
+		      nonly ? (char *const *)only : NULL);
 	lt_watch_scan(&w);
 	while (fo.left) {
 		int n = epoll_wait(epfd, evs, FOLLOW_MAX_EVENTS,
@@ -171,5 +180,5 @@ int cli_follow(int argc, char **argv)
 	lt_watch_close_all(&w);
 	close(epfd);
 	free(only);
-	return CLI_OK;
+	return fo.refused ? CLI_FAIL : CLI_OK;
 }

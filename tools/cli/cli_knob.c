@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli_knob.c - `latency-tracker get <tracker> [knob] [--raw]` and
+ * cli_knob.c - `latency-tracker get <tracker> [knob] [--raw] [--json]` and
  * `latency-tracker set <tracker> <knob> <value>`: the rw files of a
- * tracker, times with units, filters as people write them (lt_filter.h).
+ * tracker, times with units (a bare number is ns), filters as people
+ * write them (lt_filter.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include "cli.h"
 #include "lt_filter.h"
+#include "lt_json.h"
 #include "lt_num.h"
 #include "lt_proc.h"
 
@@ -30,15 +32,28 @@ static int check_knob(const char *name, const struct lt_knob **k)
 	return CLI_USAGE;
 }
 
+/* How get prints: text (with units unless raw), or JSON members. */
+struct show_fmt {
+	bool raw, json, named;
+};
+
+/* ,"name": after the members before it ("tracker" is the first). */
+static void json_key(const char *name)
+{
+	printf(",");
+	lt_json_cstr(stdout, name);
+	printf(":");
+}
+
 /* A filter's text; "(all)" when it is off, unless raw. */
-static int show_text(const char *tracker, const struct lt_knob *k, bool raw,
-		     bool named)
+static int show_text(const char *tracker, const struct lt_knob *k,
+		     struct show_fmt *fm)
 {
 	char *s = lt_proc_read_file(tracker, k->name);
 	size_t n;
 
 	if (!s) {
-		if (named && errno == ENOENT)
+		if (fm->named && errno == ENOENT)
 			return CLI_OK;	/* not a filter of this tracker */
 		cli_err("cannot read %s/%s: %s", tracker, k->name,
 			strerror(errno));
@@ -47,33 +62,43 @@ static int show_text(const char *tracker, const struct lt_knob *k, bool raw,
 	n = strlen(s);
 	if (n && s[n - 1] == '\n')
 		s[--n] = '\0';
-	if (named)
-		printf("%-16s ", k->name);
-	printf("%s\n", n || raw ? s : "(all)");
+	if (fm->json) {
+		json_key(k->name);
+		lt_json_str(stdout, s, n);
+	} else {
+		if (fm->named)
+			printf("%-16s ", k->name);
+		printf("%s\n", n || fm->raw ? s : "(all)");
+	}
 	free(s);
 	return CLI_OK;
 }
 
-static int show(const char *tracker, const struct lt_knob *k, bool raw,
-		bool named)
+static int show(const char *tracker, const struct lt_knob *k,
+		struct show_fmt *fm)
 {
 	char buf[32];
 	uint64_t v;
 	int ret;
 
 	if (k->kind == LT_KNOB_TEXT)
-		return show_text(tracker, k, raw, named);
+		return show_text(tracker, k, fm);
 	ret = lt_knob_read(tracker, k->name, &v);
-	if (ret == -ENOENT && named && lt_filter_is(k->name))
+	if (ret == -ENOENT && fm->named && lt_filter_is(k->name))
 		return CLI_OK;		/* an older module: no filters */
 	if (ret) {
 		cli_err("cannot read %s/%s: %s", tracker, k->name,
 			strerror(-ret));
 		return CLI_FAIL;
 	}
-	if (named)
+	if (fm->json) {
+		json_key(k->name);
+		printf("%llu", (unsigned long long)v);
+		return CLI_OK;
+	}
+	if (fm->named)
 		printf("%-16s ", k->name);
-	if (raw || k->kind == LT_KNOB_BOOL)
+	if (fm->raw || k->kind == LT_KNOB_BOOL)
 		printf("%llu\n", (unsigned long long)v);
 	else if (!v && !strcmp(k->name, "timeout"))
 		printf("0 (off)\n");
@@ -84,38 +109,39 @@ static int show(const char *tracker, const struct lt_knob *k, bool raw,
 
 int cli_get(int argc, char **argv)
 {
-	const char *tracker = NULL, *knob = NULL;
-	bool raw = false;
-	const struct lt_knob *k;
-	int i, ret;
+	struct show_fmt fm = { .raw = false };
+	const struct cli_opt opts[] = {
+		{ "--raw", &fm.raw, NULL },
+		{ "--json", &fm.json, NULL },
+		{ NULL, NULL, NULL },
+	};
+	const char *pos[2];
+	const struct lt_knob *k = NULL;
+	int ret, npos;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--raw"))
-			raw = true;
-		else if (!tracker)
-			tracker = argv[i];
-		else if (!knob)
-			knob = argv[i];
-		else
-			tracker = NULL, i = argc;
-	}
-	if (!tracker) {
-		cli_err("usage: latency-tracker get <tracker> [knob] [--raw]");
-		return CLI_USAGE;
-	}
-	if (knob && (ret = check_knob(knob, &k)))
-		return ret;
-	ret = cli_check_tracker(tracker);
+	ret = cli_args(argc, argv, opts, pos, 1, 2, &npos);
 	if (ret)
 		return ret;
-	if (knob)
-		return show(tracker, k, raw, false);
-	for (size_t j = 0; j < lt_nknobs; j++) {
-		ret = show(tracker, &lt_knobs[j], raw, true);
-		if (ret)
-			return ret;
+	if (npos == 2 && (ret = check_knob(pos[1], &k)))
+		return ret;
+	ret = cli_check_tracker(pos[0]);
+	if (ret)
+		return ret;
+	if (fm.json) {
+		printf("{\"tracker\":");
+		lt_json_cstr(stdout, pos[0]);
 	}
-	return CLI_OK;
+	if (k) {
+		ret = show(pos[0], k, &fm);
+	} else {
+		fm.named = true;
+		for (size_t j = 0; j < lt_nknobs && !ret; j++)
+			ret = show(pos[0], &lt_knobs[j], &fm);
+	}
+	/* A failed read leaves the object open: not valid JSON. */
+	if (fm.json)
+		printf("%s\n", ret ? "" : "}");
+	return ret;
 }
 
 static int parse_value(const struct lt_knob *k, const char *s, uint64_t *v)
@@ -142,6 +168,23 @@ static int parse_value(const struct lt_knob *k, const char *s, uint64_t *v)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A bare number is nanoseconds (as in the /proc files); one that sets a
+ * time below 1 us is most likely a unit forgotten: say so, after the
+ * write.  0 is a setting of its own for timeout (off) and
+ * wakeup_interval (no rate limit), not for threshold.
+ */
+static void warn_bare_ns(const struct lt_knob *k, const char *s, uint64_t v)
+{
+	uint64_t n;
+
+	if (k->kind != LT_KNOB_DURATION || lt_parse_u64(s, &n) ||
+	    v >= LT_NSEC_PER_USEC || (!v && strcmp(k->name, "threshold")))
+		return;
+	cli_warn("%s %s is %llu ns: a bare number is nanoseconds (a unit forgotten? %sus, %sms)",
+		 k->name, s, (unsigned long long)v, s, s);
 }
 
 /* set for a filter given as text (filter_cgroup, filter_tgid, filter_dev). */
@@ -229,6 +272,8 @@ int cli_set(int argc, char **argv)
 
 		printf("%s %s = %s\n", argv[1], k->name,
 		       lt_format_duration(v, buf, sizeof(buf)));
+		fflush(stdout);
+		warn_bare_ns(k, argv[3], v);
 	}
 	return CLI_OK;
 }

@@ -1,67 +1,153 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli_main.c - latency-tracker: the subcommand dispatcher and the checks
- * every subcommand shares.
+ * cli_main.c - latency-tracker: the subcommand dispatcher, --help and
+ * --version, option parsing and the checks every subcommand shares.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "explain.h"
 #include "lt_proc.h"
+#include "lt_version.h"
 
 struct cli_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *usage;
+	const char *help;	/* NULL: the command prints its own */
 };
 
 static const struct cli_cmd cli_cmds[] = {
-	{ "list", cli_list, "list" },
-	{ "get", cli_get, "get <tracker> [knob] [--raw]" },
-	{ "set", cli_set, "set <tracker> <knob> <value>" },
-	{ "stats", cli_stats, "stats <tracker> [--raw]" },
-	{ "hist", cli_hist, "hist <tracker>" },
-	{ "follow", cli_follow, "follow [--json] [-n N] [tracker...]" },
+	{ "list", cli_list, "list [--json]",
+	  "The loaded trackers with their threshold, timeout, state and counts.\n"
+	  "  --json   one JSON object: {\"trackers\": [{\"tracker\", \"threshold\",\n"
+	  "           \"timeout\", \"enable\", \"stats\": {...}}, ...]}\n" },
+	{ "get", cli_get, "get <tracker> [knob] [--raw] [--json]",
+	  "One knob of a tracker, or all of them (its filters too), times with units.\n"
+	  "  --raw    times in ns; a filter that is off as an empty value\n"
+	  "  --json   one JSON object: \"tracker\" and each knob as its /proc file\n"
+	  "           has it (times in ns, 0/1, a filter's text)\n" },
+	{ "set", cli_set, "set <tracker> <knob> <value>",
+	  "Write a knob.  Times take units: 5ms, 200us, 1.5s, 100ns; a bare number\n"
+	  "is nanoseconds (with a warning when it sets a time below 1us).  timeout\n"
+	  "also takes off; enable and kthreads 1/0, on/off, yes/no; a filter takes\n"
+	  "its text (latency-tracker(1), FILTERS), empty or none for all.\n" },
+	{ "stats", cli_stats, "stats <tracker> [--raw] [--json]",
+	  "The tracker's counters, times with units.\n"
+	  "  --raw    as the kernel prints them (ns)\n"
+	  "  --json   one JSON object: {\"tracker\", \"stats\": {name: value}}, times in\n"
+	  "           ns, null while nothing was matched\n" },
+	{ "hist", cli_hist, "hist <tracker> [--percentiles] [--json]",
+	  "The log2 histogram of matched delays as bars sized to the terminal\n"
+	  "(COLUMNS, else its width, else 80).\n"
+	  "  --percentiles, -p  also p50, p90, p99 (estimated: linear inside the\n"
+	  "                     log2 bucket of the rank, clamped to the exact min\n"
+	  "                     and max of stats) and max (exact)\n"
+	  "  --json   one JSON object: buckets, percentiles, max_ns\n" },
+	{ "follow", cli_follow, "follow [--json] [-n N] [tracker...]",
+	  "Print alert records as they come, from the trackers named (default: all,\n"
+	  "also those loaded later).\n"
+	  "  --json   one JSON object per record: \"type\" alert, lost or malformed,\n"
+	  "           then the record's fields (numbers as numbers)\n"
+	  "  -n N     stop after N records\n" },
 	/* The analysis of a snapshot (tools/explain/): no root needed. */
 	{ "explain", lt_explain_main,
-	  "explain <snapshot> [--tid T] [--at TS --window D] | explain --compare <snapshot>..." },
+	  "explain <snapshot> [--tid T] [--at TS --window D] | explain --compare <snapshot>...",
+	  NULL },
 };
 
 #define CLI_NCMDS	(sizeof(cli_cmds) / sizeof(cli_cmds[0]))
+
+/* The command running, for usage messages. */
+static const struct cli_cmd *cli_cur;
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs("latency-tracker: ", stderr);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
 
 void cli_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("latency-tracker: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static const char *usage_of(void)
+{
+	return cli_cur ? cli_cur->usage : "<command> [args]";
+}
+
+int cli_args(int argc, char **argv, const struct cli_opt *opts,
+	     const char **pos, int minpos, int maxpos, int *npos)
+{
+	int i;
+
+	*npos = 0;
+	for (i = 1; i < argc; i++) {
+		const struct cli_opt *o;
+
+		if (argv[i][0] != '-' || !argv[i][1]) {
+			if (*npos == maxpos) {
+				cli_err("too many arguments (usage: latency-tracker %s)",
+					usage_of());
+				return CLI_USAGE;
+			}
+			pos[(*npos)++] = argv[i];
+			continue;
+		}
+		for (o = opts; o && o->name; o++)
+			if (!strcmp(argv[i], o->name))
+				break;
+		if (!o || !o->name) {
+			cli_err("unknown option '%s' (usage: latency-tracker %s)",
+				argv[i], usage_of());
+			return CLI_USAGE;
+		}
+		if (o->flag) {
+			*o->flag = true;
+		} else if (i + 1 < argc) {
+			*o->value = argv[++i];
+		} else {
+			cli_err("%s needs a value (usage: latency-tracker %s)",
+				argv[i], usage_of());
+			return CLI_USAGE;
+		}
+	}
+	if (*npos < minpos) {
+		cli_err("usage: latency-tracker %s", usage_of());
+		return CLI_USAGE;
+	}
+	return CLI_OK;
 }
 
 int cli_check_access(void)
 {
-	struct stat st;
+	char why[512];
+	int ret = lt_proc_check(why, sizeof(why));
 
-	/* $LT_PROC_ROOT (a test tree) need not be root-only. */
-	if (geteuid() != 0 && !getenv("LT_PROC_ROOT")) {
-		cli_err("must be run as root (%s is root-only)",
-			LT_PROC_DEFAULT_ROOT);
-		return CLI_FAIL;
-	}
-	if (stat(lt_proc_root(), &st)) {
-		cli_err("%s: %s (is the latency_tracker module loaded?)",
-			lt_proc_root(), strerror(errno));
-		return CLI_FAIL;
-	}
-	return CLI_OK;
+	if (!ret)
+		return CLI_OK;
+	cli_err("%s", why);
+	return CLI_FAIL;
 }
 
 int cli_check_tracker(const char *name)
@@ -87,28 +173,85 @@ static void usage(FILE *out)
 	fprintf(out, "usage: latency-tracker <command> [args]\n\ncommands:\n");
 	for (i = 0; i < CLI_NCMDS; i++)
 		fprintf(out, "  latency-tracker %s\n", cli_cmds[i].usage);
-	fprintf(out, "\nknobs:");
+	fprintf(out, "\nlatency-tracker <command> --help: what it does, its options\n"
+		"latency-tracker --version\n\nknobs:");
 	for (i = 0; i < lt_nknobs; i++)
 		fprintf(out, " %s", lt_knobs[i].name);
-	fprintf(out, "\ntimes take units: 5ms, 200us, 1.5s, 100ns (a bare number is ns)\n");
+	fprintf(out, "\ntimes take units: 5ms, 200us, 1.5s, 100ns (a bare number is ns)\n"
+		"exit status: 0 done, 1 failed (permission, modules missing or of another\n"
+		"record format), 2 bad input (also a value the kernel refused)\n");
 }
 
-int main(int argc, char **argv)
+static void help(const struct cli_cmd *c)
 {
 	size_t i;
 
+	printf("usage: latency-tracker %s\n\n%s", c->usage, c->help);
+	if (c->fn != cli_get && c->fn != cli_set)
+		return;
+	printf("\nknobs:\n");
+	for (i = 0; i < lt_nknobs; i++)
+		printf("  %-16s %s\n", lt_knobs[i].name, lt_knobs[i].help);
+}
+
+static bool help_asked(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+static const struct cli_cmd *find(const char *name)
+{
+	for (size_t i = 0; i < CLI_NCMDS; i++)
+		if (!strcmp(name, cli_cmds[i].name))
+			return &cli_cmds[i];
+	return NULL;
+}
+
+int cli_run(int argc, char **argv)
+{
+	const struct cli_cmd *c;
+
+	cli_cur = NULL;
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("latency-tracker %s (alert record format %d)\n",
+		       LT_TOOLS_VERSION, LT_RECORD_FORMAT);
+		return CLI_OK;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return CLI_OK;
 	}
-	for (i = 0; i < CLI_NCMDS; i++)
-		if (!strcmp(argv[1], cli_cmds[i].name))
-			return cli_cmds[i].fn(argc - 1, argv + 1);
-	cli_err("unknown command '%s' (try --help)", argv[1]);
-	return CLI_USAGE;
+	if (!strcmp(argv[1], "help")) {
+		c = find(argv[2]);
+		if (!c) {
+			cli_err("unknown command '%s' (try --help)", argv[2]);
+			return CLI_USAGE;
+		}
+		if (!c->help) {
+			char *h[] = { argv[2], "--help", NULL };
+
+			return c->fn(2, h);
+		}
+		help(c);
+		return CLI_OK;
+	}
+	c = find(argv[1]);
+	if (!c) {
+		cli_err("unknown command '%s' (try --help)", argv[1]);
+		return CLI_USAGE;
+	}
+	cli_cur = c;
+	if (c->help && help_asked(argc - 1, argv + 1)) {
+		help(c);
+		return CLI_OK;
+	}
+	return c->fn(argc - 1, argv + 1);
 }

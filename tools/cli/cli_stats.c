@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli_stats.c - `latency-tracker stats <tracker> [--raw]`: the counters,
- * times with units.
+ * cli_stats.c - `latency-tracker stats <tracker> [--raw] [--json]`: the
+ * counters, times with units.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "lt_json.h"
 #include "lt_num.h"
 #include "lt_procfmt.h"
 
@@ -18,27 +19,42 @@ static bool is_time(const char *name)
 	return n > 3 && !strcmp(name + n - 3, "_ns");
 }
 
+/* A time counter with no value yet (min_ns before the first match). */
+static bool no_time(const struct lt_stats *s, size_t i)
+{
+	return is_time(s->name[i]) &&
+	       (s->val[i] == UINT64_MAX || !lt_stat(s, "matched"));
+}
+
+void cli_json_stats(FILE *out, const struct lt_stats *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (i)
+			fputc(',', out);
+		lt_json_cstr(out, s->name[i]);
+		if (no_time(s, i))
+			fputs(":null", out);
+		else
+			fprintf(out, ":%llu", (unsigned long long)s->val[i]);
+	}
+}
+
 int cli_stats(int argc, char **argv)
 {
-	const char *tracker = NULL;
+	bool raw = false, json = false;
+	const struct cli_opt opts[] = {
+		{ "--raw", &raw, NULL },
+		{ "--json", &json, NULL },
+		{ NULL, NULL, NULL },
+	};
+	const char *tracker;
 	struct lt_stats s;
-	bool raw = false;
 	char buf[32];
-	size_t i;
-	int ret;
+	int ret, npos;
 
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--raw"))
-			raw = true;
-		else if (!tracker)
-			tracker = argv[a];
-		else
-			tracker = NULL, a = argc;
-	}
-	if (!tracker) {
-		cli_err("usage: latency-tracker stats <tracker> [--raw]");
-		return CLI_USAGE;
-	}
+	ret = cli_args(argc, argv, opts, &tracker, 1, 1, &npos);
+	if (ret)
+		return ret;
 	ret = cli_check_tracker(tracker);
 	if (ret)
 		return ret;
@@ -47,19 +63,22 @@ int cli_stats(int argc, char **argv)
 		cli_err("cannot read %s/stats: %s", tracker, strerror(-ret));
 		return CLI_FAIL;
 	}
-	for (i = 0; i < s.n; i++) {
-		if (raw || !is_time(s.name[i])) {
+	if (json) {
+		printf("{\"tracker\":");
+		lt_json_cstr(stdout, tracker);
+		printf(",\"stats\":{");
+		cli_json_stats(stdout, &s);
+		printf("}}\n");
+		return CLI_OK;
+	}
+	for (size_t i = 0; i < s.n; i++) {
+		if (raw || !is_time(s.name[i]))
 			printf("%-16s %llu\n", s.name[i],
 			       (unsigned long long)s.val[i]);
-		} else {
-			/* min_ns of a tracker that matched nothing yet. */
-			bool none = s.val[i] == UINT64_MAX ||
-				    !lt_stat(&s, "matched");
-
-			printf("%-16s %s\n", s.name[i], none ? "-" :
+		else
+			printf("%-16s %s\n", s.name[i], no_time(&s, i) ? "-" :
 			       lt_format_duration_short(s.val[i], buf,
 							sizeof(buf)));
-		}
 	}
 	return CLI_OK;
 }
