@@ -6,14 +6,12 @@
  * characters, UTF-8 and invalid bytes through every output that writes
  * them: latency-trackerd's log of an alert record (daemon_log.c, as the
  * daemon writes it), explain's JSON report and its DOT graph.  Python's
- * json reads each output back and finds the names' bytes
- * (check_outputs.py).  `follow --json` is in test_tools_cli.c.
+ * json reads each output back and finds the names' bytes (tools_out.h,
+ * check_outputs.py).  The CLI's outputs are in test_tools_cli.c.
  */
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -24,10 +22,7 @@
 #include "lt_record.h"
 #include "lt_utf8.h"
 #include "tap.h"
-
-extern char **environ;
-
-#define LEN(a)	(sizeof(a) - 1)
+#include "tools_out.h"
 
 static char *written(void (*fn)(FILE *, const char *, size_t), const char *s,
 		     size_t len)
@@ -127,72 +122,7 @@ static void test_dot_escapes(void)
 	is_dot("\xff\x7f", 2, "\"\\\\xff\\\\x7f\"", "invalid byte and DEL as \\xHH");
 }
 
-/* The names fed through every output (a comm is at most 15 bytes). */
-static const struct {
-	const char *s;
-	size_t len;
-} names[] = {
-	{ "q\"uo\"te", LEN("q\"uo\"te") },
-	{ "back\\sl", LEN("back\\sl") },
-	{ "new\nline", LEN("new\nline") },
-	{ "ctl\x01\x1b\x7f", LEN("ctl\x01\x1b\x7f") },
-	{ "caf\xc3\xa9-\xe6\x97\xa5", LEN("caf\xc3\xa9-\xe6\x97\xa5") },
-	{ "bad\xff\xfe", LEN("bad\xff\xfe") },
-	{ "cut\xe6\x97", LEN("cut\xe6\x97") },
-	{ "amp&lt;", LEN("amp&lt;") },
-	{ "ls\xe2\x80\xa8", LEN("ls\xe2\x80\xa8") },
-};
-#define NNAMES	(sizeof(names) / sizeof(names[0]))
-
 static char tmpdir[] = "/tmp/lt_json_XXXXXX";
-
-static char *hex(const char *s, size_t len)
-{
-	char *h = malloc(2 * len + 1);
-
-	for (size_t i = 0; i < len; i++)
-		sprintf(h + 2 * i, "%02x", (unsigned char)s[i]);
-	h[2 * len] = '\0';
-	return h;
-}
-
-/* check_outputs.py MODE FILE <hex of each of the first n names>. */
-static int check(const char *mode, const char *file, size_t n)
-{
-	char *argv[NNAMES + 5];
-	pid_t pid;
-	int st = -1;
-	size_t i;
-
-	argv[0] = "python3";
-	argv[1] = LT_TOP "/tests/unit/check_outputs.py";
-	argv[2] = (char *)mode;
-	argv[3] = (char *)file;
-	for (i = 0; i < n; i++)
-		argv[4 + i] = hex(names[i].s, names[i].len);
-	argv[4 + n] = NULL;
-	fflush(stdout);
-	if (posix_spawnp(&pid, "python3", NULL, NULL, argv, environ) ||
-	    waitpid(pid, &st, 0) < 0)
-		st = -1;
-	for (i = 0; i < n; i++)
-		free(argv[4 + i]);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* A value as the kernel writes it in an alert record (design.md). */
-static void record_escape(char *out, const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c < '!' || c > '~' || c == '\\' || c == '=')
-			out += sprintf(out, "\\x%02x", c);
-		else
-			*out++ = (char)c;
-	}
-	*out = '\0';
-}
 
 static void test_daemon_log(void)
 {
@@ -223,7 +153,7 @@ static void test_daemon_log(void)
 	}
 	ltd_log_close();
 	tap_ok(ok, "every record line parses");
-	tap_ok(!check("json", path, NNAMES),
+	tap_ok(!check_output("json", path, 0, NNAMES, NULL),
 	       "daemon log: every line is JSON with every name's bytes");
 }
 
@@ -319,10 +249,10 @@ static void test_explain(void)
 	fclose(f);
 	tap_ok(r.cr.ncauses > 0, "explain: the report has causes");
 	/* Every name: comms (0-2), the file name (3 on) in a cause. */
-	tap_ok(!check("json", json, NNAMES),
+	tap_ok(!check_output("json", json, 0, NNAMES, NULL),
 	       "explain JSON: parses, with every comm and the file name");
 	/* The graph's thread nodes: the three comms. */
-	tap_ok(!check("dot", dot, 3),
+	tap_ok(!check_output("dot", dot, 0, 3, NULL),
 	       "explain DOT: labels decode to the comms, dot reads it");
 	ex_report_free(&r);
 	ex_model_free(&m);

@@ -10,7 +10,7 @@
 #                    hist percentiles, warnings, errors and exit statuses,
 #                    the record-format check, follow --json
 
-UNIT_TESTS += test_tools_json
+UNIT_TESTS += test_tools_json test_tools_cli
 
 TOOLS_OUT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/lib \
 	-I$(TOP)/tools/daemon -I$(TOP)/tools/explain -DLT_TOP='"$(TOP)"'
@@ -24,3 +24,10 @@ test_tools_json_SRCS := tests/unit/test_tools_json.c $(TOOLS_OUT_LIB) \
 	ex_out_json.c)
 test_tools_json_CFLAGS := $(TOOLS_OUT_CFLAGS)
 test_tools_json_LDLIBS := -lm
+
+test_tools_cli_SRCS := tests/unit/test_tools_cli.c $(TOOLS_OUT_LIB) \
+	$(addprefix tools/lib/,lt_proc.c lt_procfmt.c lt_pct.c lt_watch.c \
+	lt_filter.c) \
+	$(addprefix tools/cli/,cli_main.c cli_list.c cli_knob.c cli_stats.c \
+	cli_hist.c cli_follow.c)
+test_tools_cli_CFLAGS := $(TOOLS_OUT_CFLAGS) -I$(TOP)/tools/cli

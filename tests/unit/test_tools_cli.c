@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_tools_cli.c - the latency-tracker CLI (tools/cli) run in-process, in
+ * a child each time, on a fake proc root ($LT_PROC_ROOT): --version and
+ * --help of every subcommand (and the man page naming every option, knob,
+ * record type and exit status); the --json outputs of list, get, stats,
+ * hist and follow, read back by Python with names of every kind of byte
+ * (tools_out.h); hist's percentiles (tools/lib/lt_pct.c); the warning for a
+ * bare number below 1 us; EACCES reported from the open itself; the
+ * record-format check (/proc/latency_tracker/version) in the CLI and in
+ * lt_watch, the path latency-trackerd follows the alerts with.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "explain.h"
+#include "lt_pct.h"
+#include "lt_proc.h"
+#include "lt_version.h"
+#include "lt_watch.h"
+#include "tap.h"
+#include "tools_out.h"
+
+/* The CLI's explain subcommand needs libbabeltrace2: not tested here. */
+int lt_explain_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return 0;
+}
+
+static char root[] = "/tmp/lt_cli_XXXXXX";
+static char out_path[256], err_path[256];
+static char out[65536], err[65536];
+static char weird[64];		/* a tracker named with names[0], [1], [5] */
+
+/* Who runs the command. */
+enum as { AS_ME, AS_NOBODY };
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+static void to_file(int fd, const char *path)
+{
+	int f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	dup2(f, fd);
+	close(f);
+}
+
+/* Start cli_run(args) in a child, its stdout and stderr into files. */
+static pid_t start(enum as as, char **args)
+{
+	int argc = 0;
+	pid_t pid;
+
+	while (args[argc])
+		argc++;
+	fflush(stdout);
+	pid = fork();
+	if (pid)
+		return pid;
+	alarm(20);
+	to_file(STDOUT_FILENO, out_path);
+	to_file(STDERR_FILENO, err_path);
+	if (as == AS_NOBODY && (setgroups(0, NULL) || setgid(65534) ||
+				setuid(65534)))
+		_exit(99);
+	argc = cli_run(argc, args);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(argc);
+}
+
+static int finish(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	slurp(out_path, out, sizeof(out));
+	slurp(err_path, err, sizeof(err));
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* latency-tracker ARGS...: its exit status; out and err hold its output. */
+#define run(as, ...) ({							\
+	char *__a[] = { "latency-tracker", __VA_ARGS__, NULL };		\
+	finish(start(as, __a)); })
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", root, dir, file);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static void tracker_dir(const char *name, const char *hist)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	mkdir(path, 0700);
+	put(name, "threshold", "150000000\n");
+	put(name, "timeout", "0\n");
+	put(name, "wakeup_interval", "1000000000\n");
+	put(name, "enable", "1\n");
+	put(name, "filter_tgid", "\n");
+	put(name, "kthreads", "1\n");
+	put(name, "stats", "tracked 100\nmatched 90\nover_threshold 3\ntimeouts 0\n"
+	    "dropped 0\npending 0\nalerts 3\nalerts_lost 0\nmin_ns 1500\n"
+	    "max_ns 3000000\navg_ns 40000\n");
+	put(name, "histogram", hist);
+	snprintf(path, sizeof(path), "%s/%s/alerts", root, name);
+	mkfifo(path, 0600);
+}
+
+static void setup(void)
+{
+	size_t n = 0;
+	char cg[128];
+
+	tracker_dir("wakeup", "1024 2047 50\n2048 4095 30\n2097152 4194303 10\n");
+	/* filter_cgroup holds a path of any bytes: every name. */
+	n = 0;
+	for (size_t i = 0; i < NNAMES; i++) {
+		memcpy(cg + n, names[i].s, names[i].len);
+		n += names[i].len;
+	}
+	cg[n] = '\0';
+	put("wakeup", "filter_cgroup", cg);
+	/* A tracker whose name needs escaping, no '/', nothing matched. */
+	snprintf(weird, sizeof(weird), "%s%s%s", names[0].s, names[1].s,
+		 names[5].s);
+	tracker_dir(weird, "");
+	put(weird, "filter_cgroup", "\n");
+	put(weird, "stats", "tracked 0\nmatched 0\nmin_ns 18446744073709551615\nmax_ns 0\n");
+	setenv("LT_PROC_ROOT", root, 1);
+}
+
+/* The output is JSON with the first n names (and the weird one) in it. */
+static int json_ok(size_t n, bool with_weird)
+{
+	return !check_output("json", out_path, 0, n, with_weird ? weird : NULL);
+}
+
+static void test_version_help(void)
+{
+	static const char *const cmds[] = {
+		"list", "get", "set", "stats", "hist", "follow",
+	};
+	char mk[4096], want[128];
+
+	tap_eq(run(AS_ME, "--version"), 0, "--version: exit 0");
+	snprintf(want, sizeof(want), "latency-tracker %s (alert record format %d)\n",
+		 LT_TOOLS_VERSION, LT_RECORD_FORMAT);
+	tap_ok(!strcmp(out, want), "--version: release and record format");
+	slurp(LT_TOP "/Makefile", mk, sizeof(mk));
+	snprintf(want, sizeof(want), "\nVERSION := %s\n", LT_TOOLS_VERSION);
+	tap_ok(strstr(mk, want) != NULL, "the version is the top Makefile's VERSION");
+	tap_eq(run(AS_ME, "--help"), 0, "--help: exit 0");
+	tap_ok(strstr(out, "latency-tracker <command> --help") != NULL,
+	       "--help says how to get a command's help");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char head[64];
+
+		snprintf(head, sizeof(head), "usage: latency-tracker %s", cmds[i]);
+		tap_ok(run(AS_ME, (char *)cmds[i], "--help") == 0 &&
+		       !strncmp(out, head, strlen(head)) && !*err,
+		       "%s --help: its usage on stdout, exit 0", cmds[i]);
+		tap_ok(run(AS_ME, "help", (char *)cmds[i]) == 0 &&
+		       !strncmp(out, head, strlen(head)),
+		       "help %s: the same", cmds[i]);
+	}
+	tap_eq(run(AS_ME, "help", "frob"), CLI_USAGE, "help of an unknown command: exit 2");
+}
+
+/* The man page has every option of every --help, every knob, ... */
+static void test_man_page(void)
+{
+	static char man[65536];
+	static const char *const cmds[] = {
+		"list", "get", "set", "stats", "hist", "follow",
+	};
+	static const char *const words[] = {
+		/* follow --json record types */
+		"alert", "lost", "malformed",
+		/* environment */
+		"LT_PROC_ROOT", "COLUMNS",
+		/* the version file and its refusal */
+		"/proc/latency_tracker/version", "record format",
+		"EACCES", "p50", "p90", "p99",
+		/* explain's options (its --help is not linked here) */
+		"\\-\\-tid", "\\-\\-at", "\\-\\-window", "\\-\\-format",
+		"\\-\\-output", "\\-\\-min\\-share", "\\-\\-compare",
+		"\\-\\-between", "\\-\\-clusters", "\\-k",
+	};
+	const char *ex2;
+	bool ok = true;
+
+	slurp(LT_TOP "/tools/cli/latency-tracker.1", man, sizeof(man));
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		run(AS_ME, "help", (char *)cmds[i]);
+		for (char *p = out; (p = strstr(p, " -")); p++) {
+			char opt[32], roff[64];
+			size_t n = strspn(p + 1, "-abcdefghijklmnopqrstuvwxyz");
+			size_t k = 0;
+
+			if (n < 2 || n >= sizeof(opt))
+				continue;
+			memcpy(opt, p + 1, n);
+			opt[n] = '\0';
+			for (size_t j = 0; j < n; j++) {
+				if (opt[j] == '-')
+					roff[k++] = '\\';
+				roff[k++] = opt[j];
+			}
+			roff[k] = '\0';
+			if (!strstr(man, roff)) {
+				tap_diag("%s: option %s not in the man page", cmds[i], opt);
+				ok = false;
+			}
+		}
+	}
+	tap_ok(ok, "man page: every option of every command's --help");
+	ok = true;
+	for (size_t i = 0; i < lt_nknobs; i++) {
+		if (!strstr(man, lt_knobs[i].name)) {
+			tap_diag("knob %s not in the man page", lt_knobs[i].name);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "man page: every knob");
+	ok = true;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (!strstr(man, words[i])) {
+			tap_diag("'%s' not in the man page", words[i]);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "man page: record types, environment, version check, percentiles, explain's options");
+	ex2 = strstr(man, "\n.SH EXIT STATUS");
+	ex2 = ex2 ? strstr(ex2, "\n.B 2\n") : NULL;
+	tap_ok(ex2 && strstr(ex2, "refused") &&
+	       (!strstr(ex2, "\n.SH") || strstr(ex2, "refused") < strstr(ex2, "\n.SH")),
+	       "man page: exit status 2 for a value the kernel refused");
+}
+
+static void test_json(void)
+{
+	tap_eq(run(AS_ME, "list", "--json"), 0, "list --json");
+	tap_ok(json_ok(0, true) && strstr(out, "\"tracker\":\"wakeup\",\"threshold\":150000000,\"timeout\":0,\"enable\":1,\"stats\":{\"tracked\":100,"),
+	       "list --json: JSON, the weird name, knobs and stats");
+	tap_eq(lines(out), 1, "list --json: one line");
+	tap_eq(run(AS_ME, "get", "wakeup", "--json"), 0, "get --json");
+	tap_ok(json_ok(NNAMES, false) &&
+	       strstr(out, "{\"tracker\":\"wakeup\",\"threshold\":150000000,\"timeout\":0,\"wakeup_interval\":1000000000,\"enable\":1,\"filter_cgroup\":"),
+	       "get --json: every knob, the filter's bytes back");
+	tap_ok(!strstr(out, "filter_dev"), "get --json: a filter the tracker lacks is left out");
+	tap_eq(run(AS_ME, "get", "wakeup", "timeout", "--json"), 0, "get <knob> --json");
+	tap_ok(!strcmp(out, "{\"tracker\":\"wakeup\",\"timeout\":0}\n"), "get <knob> --json: that knob");
+	tap_eq(run(AS_ME, "get", weird, "--json"), 0, "get --json, a name to escape");
+	tap_ok(json_ok(0, true), "get --json: the name escaped");
+	tap_eq(run(AS_ME, "stats", "wakeup", "--json"), 0, "stats --json");
+	tap_ok(json_ok(0, false) && strstr(out, "\"min_ns\":1500,\"max_ns\":3000000"),
+	       "stats --json: times in ns");
+	tap_eq(run(AS_ME, "stats", weird, "--json"), 0, "stats --json, nothing matched");
+	tap_ok(json_ok(0, true) && strstr(out, "\"min_ns\":null,\"max_ns\":null"),
+	       "stats --json: times null before the first match");
+	tap_eq(run(AS_ME, "hist", "wakeup", "--json"), 0, "hist --json");
+	tap_ok(json_ok(0, false) &&
+	       strstr(out, "{\"low_ns\":1024,\"high_ns\":2047,\"count\":50}") &&
+	       strstr(out, "\"p50\":{\"ns\":1944,\"low_ns\":1024,\"high_ns\":2047}") &&
+	       strstr(out, "\"p99\":{\"ns\":3000000,") &&
+	       strstr(out, "\"max_ns\":3000000,\"max_exact\":true"),
+	       "hist --json: buckets, percentiles, exact max");
+	tap_eq(run(AS_ME, "hist", weird, "--json"), 0, "hist --json, empty");
+	tap_ok(json_ok(0, true) && strstr(out, "\"buckets\":[],\"percentiles\":{},\"max_ns\":null"),
+	       "hist --json: no buckets, no percentiles");
+	tap_eq(run(AS_ME, "list", "--jsn"), CLI_USAGE, "an unknown option: exit 2");
+	tap_ok(lines(err) == 1 && strstr(err, "unknown option '--jsn' (usage: latency-tracker list [--json])"),
+	       "an unknown option: one line with the usage");
+	tap_eq(run(AS_ME, "stats", "wakeup", "extra"), CLI_USAGE, "too many arguments: exit 2");
+}
+
+static void test_percentiles(void)
+{
+	struct lt_hist h = { 0 };
+	struct lt_pct p = { 0 };
+
+	tap_eq(lt_hist_percentile(&h, LT_PCT(50), 0, UINT64_MAX, &p), (uint64_t)-1,
+	       "percentile of nothing: -1");
+	h.n = 1;
+	h.b[0] = (struct lt_hist_bucket){ 1024, 2047, 1 };
+	tap_ok(!lt_hist_percentile(&h, LT_PCT(50), 0, UINT64_MAX, &p) &&
+	       p.ns == 2047 && p.low == 1024 && p.high == 2047,
+	       "one delay: the bucket's high end");
+	lt_hist_percentile(&h, LT_PCT(50), 1500, 1500, &p);
+	tap_eq(p.ns, 1500, "clamped to the exact max");
+	/* Ten delays, one per bucket: p50 is the 5th (nearest rank). */
+	h.n = 10;
+	for (int i = 0; i < 10; i++)
+		h.b[i] = (struct lt_hist_bucket){ 1ULL << (i + 1), (1ULL << (i + 2)) - 1, 1 };
+	lt_hist_percentile(&h, LT_PCT(50), 0, UINT64_MAX, &p);
+	tap_eq(p.low, 32, "p50 of 10: the 5th delay's bucket");
+	lt_hist_percentile(&h, LT_PCT(90), 0, UINT64_MAX, &p);
+	tap_eq(p.low, 512, "p90 of 10: the 9th");
+	lt_hist_percentile(&h, LT_PCT(99), 0, UINT64_MAX, &p);
+	tap_eq(p.low, 1024, "p99 of 10: the 10th");
+	lt_hist_percentile(&h, LT_PCT(0.01), 0, UINT64_MAX, &p);
+	tap_eq(p.low, 2, "p0.01: the 1st");
+	/* 100 in one bucket: evenly spread. */
+	h.n = 1;
+	h.b[0] = (struct lt_hist_bucket){ 1000, 2000, 100 };
+	lt_hist_percentile(&h, LT_PCT(50), 0, UINT64_MAX, &p);
+	tap_eq(p.ns, 1500, "linear inside the bucket: 50th of 100 in [1000, 2000]");
+	tap_eq(lt_hist_percentile(&h, 10001, 0, UINT64_MAX, &p), (uint64_t)-1,
+	       "above p100: -1");
+	tap_eq(run(AS_ME, "hist", "wakeup", "--percentiles"), 0, "hist --percentiles");
+	tap_ok(strstr(out, "\np50    1.944us  (in 1.024us - 2.047us)\n") &&
+	       strstr(out, "\np99    3.000ms  (in 2.097ms - 4.194ms)\n") &&
+	       strstr(out, "\nmax    3.000ms  (exact)\n"),
+	       "hist --percentiles: p50, p99 with their bucket, exact max");
+	tap_eq(run(AS_ME, "hist", "wakeup", "-p"), 0, "hist -p");
+}
+
+static void test_bare_ns(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/wakeup/threshold", root);
+	tap_eq(run(AS_ME, "set", "wakeup", "threshold", "500"), 0,
+	       "set threshold 500: done");
+	tap_ok(strstr(err, "warning: threshold 500 is 500 ns: a bare number is nanoseconds") &&
+	       lines(err) == 1, "set threshold 500: one warning line");
+	slurp(path, out, sizeof(out));
+	tap_ok(!strcmp(out, "500\n"), "set threshold 500: 500 ns written");
+	tap_eq(run(AS_ME, "set", "wakeup", "threshold", "0"), 0, "set threshold 0");
+	tap_ok(strstr(err, "warning: threshold 0 is 0 ns") != NULL, "threshold 0: warned");
+	run(AS_ME, "set", "wakeup", "threshold", "500us");
+	tap_ok(!*err, "500us: no warning");
+	run(AS_ME, "set", "wakeup", "threshold", "1000");
+	tap_ok(!*err, "a bare 1000 (1 us): no warning");
+	run(AS_ME, "set", "wakeup", "timeout", "0");
+	tap_ok(!*err, "timeout 0 (off): no warning");
+	run(AS_ME, "set", "wakeup", "timeout", "999");
+	tap_ok(strstr(err, "warning: timeout 999 is 999 ns") != NULL, "timeout 999: warned");
+	run(AS_ME, "set", "wakeup", "threshold", "150ms");
+	run(AS_ME, "set", "wakeup", "timeout", "off");
+}
+
+static void test_access(void)
+{
+	char path[512];
+
+	if (geteuid() == 0) {
+		tap_eq(run(AS_NOBODY, "list"), CLI_FAIL, "not root: list exits 1");
+	} else {
+		chmod(root, 0);
+		tap_eq(run(AS_ME, "list"), CLI_FAIL, "no access: list exits 1");
+		chmod(root, 0700);
+	}
+	tap_ok(lines(err) == 1 &&
+	       strstr(err, "Permission denied (its files are root-only: run as root)"),
+	       "EACCES from the open, one line");
+	if (geteuid() == 0) {
+		tap_eq(run(AS_NOBODY, "get", "wakeup"), CLI_FAIL, "not root: get exits 1");
+		tap_ok(strstr(err, "Permission denied") != NULL, "get: EACCES");
+	}
+	snprintf(path, sizeof(path), "%s/nosuch", root);
+	setenv("LT_PROC_ROOT", path, 1);
+	tap_eq(run(AS_ME, "list"), CLI_FAIL, "no root: exit 1");
+	tap_ok(strstr(err, "is the latency_tracker module loaded?") != NULL,
+	       "no root: the module is not loaded");
+	setenv("LT_PROC_ROOT", root, 1);
+}
+
+static void test_version_file(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/version", root);
+	put(".", "version", "1\n");
+	tap_eq(run(AS_ME, "list"), 0, "version 1: list works");
+	put(".", "version", "2\n");
+	tap_eq(run(AS_ME, "list"), CLI_FAIL, "version 2: list exits 1");
+	tap_ok(lines(err) == 1 && !*out &&
+	       strstr(err, "write alert record format 2, these tools read format 1"),
+	       "version 2: one line naming both formats");
+	tap_eq(run(AS_ME, "set", "wakeup", "threshold", "1ms"), CLI_FAIL,
+	       "version 2: set refused");
+	tap_eq(run(AS_ME, "follow", "-n", "1"), CLI_FAIL, "version 2: follow refused");
+	put(".", "version", "x\n");
+	tap_eq(run(AS_ME, "stats", "wakeup"), CLI_FAIL, "a version file without a number: exit 1");
+	tap_ok(strstr(err, "not a record format number") != NULL, "says so");
+	unlink(path);
+	tap_eq(run(AS_ME, "get", "wakeup", "threshold"), 0,
+	       "no version file (older modules): format 1, works");
+}
+
+struct watch_seen {
+	int errors, added;
+	char what[512];
+	int err;
+};
+
+static void w_line(void *ctx, const char *tracker, char *line)
+{
+	(void)ctx;
+	(void)tracker;
+	(void)line;
+}
+
+static void w_tracker(void *ctx, const char *tracker, bool added)
+{
+	struct watch_seen *s = ctx;
+
+	(void)tracker;
+	s->added += added ? 1 : -1;
+}
+
+static void w_error(void *ctx, const char *tracker, const char *what, int err)
+{
+	struct watch_seen *s = ctx;
+
+	if (strcmp(tracker, LT_WATCH_ALL))
+		return;
+	s->errors++;
+	s->err = err;
+	snprintf(s->what, sizeof(s->what), "%s", what);
+}
+
+/* What latency-trackerd does: lt_watch_scan() every second. */
+static void test_watch_format(void)
+{
+	static const struct lt_watch_ops ops = {
+		.line = w_line, .tracker = w_tracker, .error = w_error,
+	};
+	struct watch_seen s = { 0 };
+	char *only[] = { "wakeup", NULL };
+	struct lt_watch w;
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+
+	lt_watch_init(&w, epfd, &ops, &s, only);
+	tap_eq(lt_watch_scan(&w), 1, "watch: the alerts file followed");
+	put(".", "version", "7\n");
+	tap_eq(lt_watch_scan(&w), 0, "watch, format 7: nothing followed");
+	tap_ok(s.errors == 1 && s.err == EPROTONOSUPPORT && s.added == 0 &&
+	       strstr(s.what, "format 7, these tools read format 1"),
+	       "watch, format 7: one error naming both formats, file closed");
+	lt_watch_scan(&w);
+	tap_eq(s.errors, 1, "watch: the error is reported once");
+	put(".", "version", "1\n");
+	tap_ok(lt_watch_scan(&w) == 1 && s.errors == 1 && s.added == 1,
+	       "watch: followed again once the format is right");
+	lt_watch_close_all(&w);
+	close(epfd);
+	snprintf(s.what, sizeof(s.what), "%s/version", root);
+	unlink(s.what);
+}
+
+/* follow --json on the wakeup tracker's alerts (a FIFO here). */
+static void test_follow(void)
+{
+	char path[512], n[16], line[512], comm[128], *args[7];
+	pid_t pid;
+	int fd, rc;
+	FILE *f;
+
+	snprintf(n, sizeof(n), "%zu", NNAMES + 2);
+	args[0] = "latency-tracker";
+	args[1] = "follow";
+	args[2] = "--json";
+	args[3] = "-n";
+	args[4] = n;
+	args[5] = "wakeup";
+	args[6] = NULL;
+	pid = start(AS_ME, args);
+	snprintf(path, sizeof(path), "%s/wakeup/alerts", root);
+	/* Opens once follow has it open (ENXIO before), 10 s at most. */
+	for (int i = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0 &&
+	     errno == ENXIO && i < 1000; i++)
+		usleep(10000);
+	if (fd < 0) {
+		tap_ok(0, "follow opens the alerts file: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		finish(pid);
+		return;
+	}
+	fcntl(fd, F_SETFL, 0);
+	f = fdopen(fd, "w");
+	for (size_t i = 0; i < NNAMES; i++) {
+		record_escape(comm, names[i].s, names[i].len);
+		snprintf(line, sizeof(line),
+			 "ts=%zu tracker=wakeup cause=threshold delay=5000000 pid=%zu tgid=1 comm=%s prio=120 cpu=1 waker_pid=0 waker_comm=%s cgroup=1\n",
+			 i + 1, i + 100, comm, comm);
+		fputs(line, f);
+	}
+	fputs("ts=99 tracker=wakeup cause=lost count=7\n", f);
+	fputs("ts=100 tracker=wakeup bad\\line\n", f);
+	fflush(f);
+	rc = finish(pid);
+	fclose(f);
+	tap_eq(rc, 0, "follow --json -n %s: exit 0", n);
+	tap_eq(lines(out), NNAMES + 2, "follow --json: one line per record");
+	tap_ok(json_ok(NNAMES, false), "follow --json: JSON lines, every comm's bytes back");
+	tap_ok(strstr(out, "{\"type\":\"lost\",\"ts\":99,\"tracker\":\"wakeup\",\"cause\":\"lost\",\"count\":7}\n") &&
+	       strstr(out, "{\"type\":\"malformed\",\"tracker\":\"wakeup\",\"error\":"),
+	       "follow --json: lost and malformed records");
+}
+
+int main(void)
+{
+	char cmd[1024];
+
+	if (!mkdtemp(root)) {
+		tap_ok(0, "mkdtemp");
+		return tap_done();
+	}
+	snprintf(out_path, sizeof(out_path), "%s.out", root);
+	snprintf(err_path, sizeof(err_path), "%s.err", root);
+	setup();
+	test_version_help();
+	test_man_page();
+	test_json();
+	test_percentiles();
+	test_bare_ns();
+	test_access();
+	test_version_file();
+	test_watch_format();
+	test_follow();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s", root, out_path, err_path);
+	if (system(cmd))
+		tap_diag("could not remove %s", root);
+	return tap_done();
+}
