@@ -13,7 +13,10 @@
  *
  * And what must not change: a sleep woken by a thread (a signal) in a trace
  * that shows interrupts, a read woken by a device interrupt, a waking from
- * an interrupt the trace does not show (named so, not "unknown").
+ * an interrupt the trace does not show (named so, not "unknown").  Time
+ * the trace does not show at all (an interval starting before the
+ * thread's first event: a ring overwritten before the snapshot) is
+ * unknown, and says why.
  */
 #include <stdio.h>
 #include <string.h>
@@ -301,6 +304,27 @@ static void test_untraced_irq(void)
 	done(&r);
 }
 
+static void test_not_covered(void)
+{
+	struct ex_report r;
+
+	/*
+	 * An alert's interval [1000, 9000) on a trace whose first event of
+	 * the thread is its switch-in at 9000 (the ring of its CPU was
+	 * overwritten): the 8000 ns before are named, not silently lost.
+	 */
+	ex_model_init(&m);
+	sw(9000, 1, 0, 0, 10);
+	sw(9500, 1, 10, 1, 0);
+	report(&r, 10, 1000, 9500);
+	tap_eq(r.cr.class_ns[C_UNKNOWN], 8000,
+	       "interval before the thread's first event: unknown, named");
+	tap_ok(r.cr.ncauses && strstr(r.cr.causes[0].what, "not in the trace") &&
+	       strstr(r.cr.causes[0].what, "overwritten"),
+	       "... as not in the trace (%s)", r.cr.ncauses ? r.cr.causes[0].what : "none");
+	done(&r);
+}
+
 int main(void)
 {
 	test_hrtimer_events();
@@ -311,5 +335,6 @@ int main(void)
 	test_signal();
 	test_device_irq();
 	test_untraced_irq();
+	test_not_covered();
 	return tap_done();
 }

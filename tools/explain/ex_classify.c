@@ -13,6 +13,9 @@
  *   blocked in a syscall on an fd         -> I/O file / pipe / network (name
  *                                            from openat or the statedump)
  *   anything else                         -> unknown (with what woke it)
+ *   before the thread's first event       -> unknown: not in the trace (a
+ *                                            ring overwritten before the
+ *                                            snapshot)
  *
  * What woke a blocked interval is read through ex_blocked_wake(), which
  * the dependency graph uses too, so both say the same.
@@ -270,6 +273,15 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 	r->end = e;
 	if (!t)
 		return;
+	if (t->niv && t->iv[0].start > s) {
+		/*
+		 * The interval starts before anything the trace shows of the
+		 * thread: a snapshot whose ring did not cover it (an alert's
+		 * interval starts at the thread's own event).
+		 */
+		add_cause(r, C_UNKNOWN, "not in the trace: before the thread's first event (the ring of its CPU was overwritten before the snapshot, or the thread did not exist yet)",
+			  (t->iv[0].start < e ? t->iv[0].start : e) - s);
+	}
 	for (size_t i = ex_thread_first_iv(t, s); i < t->niv && t->iv[i].start < e; i++) {
 		const struct ex_interval *iv = &t->iv[i];
 		uint64_t ns = ex_overlap(iv->start, iv->end, s, e);
