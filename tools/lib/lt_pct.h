@@ -33,7 +33,7 @@ struct lt_pct {
 uint64_t lt_hist_total(const struct lt_hist *h);
 
 /* p in hundredths of a percent: 5000 is p50, 9990 is p99.9. */
-#define LT_PCT(p)	((unsigned int)((p) * 100))
+#define LT_PCT(p)	((unsigned int)((p) * 100 + 0.5))
 
 /*
  * The percentile p (1 to 10000 hundredths of a percent) of h, clamped to
