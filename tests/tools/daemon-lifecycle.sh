@@ -47,8 +47,10 @@ exec 7<>"$root/wakeup/alerts"
 tap_ok "child: session ready" wait_for 10 log_has "$D_LOG" '"type":"session","state":"ready"'
 alert_line wakeup 6000000 >&7
 tap_ok "child: snapshot, explain started" wait_for 5 log_has "$D_LOG" '"type":"explain"'
-tap_ok "child: it ran" wait_for 5 bash -c "ls '$D_FAKE'/child-* 2>/dev/null | grep -qv child-sleep"
-cf=$(ls "$D_FAKE"/child-[0-9]* | head -n 1)
+# The children's reports, child-<pid> (written whole: renamed from .tmp).
+reports() { ls -t "$D_FAKE"/child-* 2>/dev/null | grep -E '/child-[0-9]+$'; }
+tap_ok "child: it ran" wait_for 5 reports
+cf=$(reports | tail -n 1)
 tap_diag "child state: $(tr '\n' ' ' <"$cf")"
 tap_ok "child: no signal blocked" grep -qx 'SigBlk:.0000000000000000' "$cf"
 tap_ok "child: no signal ignored (SIGPIPE default)" grep -qx 'SigIgn:.0000000000000000' "$cf"
@@ -65,7 +67,7 @@ alert_line wakeup 6000000 >&7
 tap_ok "child: a slot again after the timeout" wait_for 5 \
 	bash -c "[ \$(grep -c '\"type\":\"explain\"' '$D_LOG') = 2 ]"
 sleep 0.5
-cf2=$(ls -t "$D_FAKE"/child-[0-9]* | head -n 1)
+cf2=$(reports | head -n 1)
 d_stop
 exec 7>&-
 tap_diag "SIGTERM to exit with a child running: $D_STOP_MS ms"

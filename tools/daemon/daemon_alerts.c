@@ -8,11 +8,12 @@
  * log line is written, to keep the delay from the alert to the snapshot
  * short; the snapshot line follows it and carries the alert.
  *
- * The rate limit counts attempts, not successes: an alert that found the
- * session unusable, or whose snapshot failed (a full disk), also starts a
- * rate-limit interval, so a burst of alerts during a failure costs one
- * attempt per interval.  Setting the session up again is itself limited
- * to once per retry-interval (ltd_session_try()).
+ * The rate limit counts snapshot attempts, not successes: a snapshot that
+ * failed (a full disk) also starts a rate-limit interval, so a burst of
+ * alerts during a failure costs one attempt per interval.  Setting a down
+ * session up again is limited to once per retry-interval
+ * (ltd_session_try()); an alert that finds it down ("unavailable") tries
+ * no snapshot and starts no interval.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 static const struct ltd_config *ltd_cfg;
 static uint64_t ltd_last_attempt_ns;
 static bool ltd_have_last;
-static uint64_t ltd_suppressed_since;	/* since the last attempt */
+static uint64_t ltd_suppressed_since;	/* since the last snapshot */
 static enum ltd_session_state ltd_gate_state = LTD_SESSION_DOWN;
 static uint64_t ltd_gate_next;		/* no setup attempt before this */
 
@@ -128,21 +129,21 @@ void ltd_alerts_line(const char *tracker, char *line)
 		action = "suppressed";
 		c->suppressed++;
 		ltd_suppressed_since++;
+	} else if (ltd_session_try(now) != LTD_SESSION_READY) {
+		action = "unavailable";	/* no snapshot tried: no interval */
+		c->unavailable++;
 	} else {
 		attempted = true;
 		ltd_last_attempt_ns = now;
 		ltd_have_last = true;
-		suppressed = ltd_suppressed_since;
-		ltd_suppressed_since = 0;
-		if (ltd_session_try(now) != LTD_SESSION_READY) {
-			action = "unavailable";
-			c->unavailable++;
-		} else if (ltd_snapshot_take(ltd_cfg, &snap)) {
+		if (ltd_snapshot_take(ltd_cfg, &snap)) {
 			action = "failed";
 			c->failed++;
 		} else {
 			action = "snapshot";
 			c->snapshots++;
+			suppressed = ltd_suppressed_since;
+			ltd_suppressed_since = 0;
 		}
 	}
 	ltd_log_begin("alert");
@@ -155,7 +156,7 @@ void ltd_alerts_line(const char *tracker, char *line)
 		ltd_log_u64("suppressed_total", sum.suppressed);
 	}
 	ltd_log_end();
-	if (!attempted || !strcmp(action, "unavailable"))
+	if (!attempted)
 		return;
 	if (!strcmp(action, "snapshot")) {
 		log_snapshot(&r, &snap, suppressed);
