@@ -304,6 +304,45 @@ static void test_untraced_irq(void)
 	done(&r);
 }
 
+static void test_rt_softirq_preempted(void)
+{
+	struct ex_report r;
+
+	/*
+	 * PREEMPT_RT: the timer softirq runs in a thread (50) that an RT
+	 * thread (60) preempts inside it; 60 wakes 70 from process context
+	 * (a thread's waking, not a timer's), then 50 resumes and its timer
+	 * wakes 10 (a timer's).
+	 */
+	ex_model_init(&m);
+	sw(0, 0, 0, 0, 50);
+	sw(0, 1, 0, 0, 10);
+	sys(10, 1, 10, true, "poll", -1);
+	sw(20, 1, 10, 1, 70);
+	sys(30, 1, 70, true, "read", 3);
+	sw(40, 1, 70, 1, 0);
+	ctx(EV_SOFTIRQ_ENTRY, 100, 0, "softirq TIMER");
+	sw(150, 0, 50, 0, 60);
+	wake(200, 0, 70, 60);
+	sw(300, 0, 60, 1, 50);
+	wake(310, 0, 10, 50);
+	ctx(EV_SOFTIRQ_EXIT, 320, 0, "");
+	sw(400, 1, 0, 0, 70);
+	sys(410, 1, 70, false, "read", 0);
+	sw(420, 1, 70, 1, 10);
+	sys(430, 1, 10, false, "poll", 0);
+	report(&r, 70, 30, 410);
+	tap_eq(edge(&r.g, "read", "t60 [60]"), 160,
+	       "RT: a waking by the thread that preempted a softirq thread is that thread's");
+	tap_eq(edge(&r.g, "read", "timer"), 0, "RT: ... not the preempted softirq's timer");
+	ex_report_free(&r);
+	memset(&r, 0, sizeof(r));
+	ex_report_build(&r, &m, "synthetic", 10, 10, 430);
+	tap_eq(edge(&r.g, "poll", "timer"), 290,
+	       "RT: the softirq thread's own waking after it resumed is the timer's");
+	done(&r);
+}
+
 static void test_not_covered(void)
 {
 	struct ex_report r;
@@ -335,6 +374,7 @@ int main(void)
 	test_signal();
 	test_device_irq();
 	test_untraced_irq();
+	test_rt_softirq_preempted();
 	test_not_covered();
 	return tap_done();
 }

@@ -5,6 +5,8 @@
  *
  *   sched_switch  prev: running -> runnable (preempted, prev_state has no
  *                 sleep bit) or blocked; next: -> running.  CPU slices.
+ *                 Interrupt contexts still open (a softirq thread
+ *                 preempted inside a softirq: PREEMPT_RT) go with prev.
  *   sched_waking  blocked -> runnable; the waker is the CPU's interrupt
  *                 context when one is open there (timer, irq, softirq;
  *                 the TIMER and HRTIMER softirqs run timer callbacks: a
@@ -217,6 +219,31 @@ static int event_tid(const struct ex_model *m, const struct ex_ev *ev)
 
 /* ---- handlers ---- */
 
+/*
+ * At a switch on a CPU with interrupt contexts open -- only a softirq
+ * thread preempted inside a softirq (PREEMPT_RT) -- they go with the
+ * thread switched out and come back when it runs again; wakings done
+ * meanwhile by other threads are theirs.
+ */
+static void irq_switch(struct ex_cpu *c, struct ex_thread *prev,
+		       struct ex_thread *next)
+{
+	int n;
+
+	if (c->depth > 0 && prev) {
+		n = c->depth < EX_IRQ_DEPTH ? c->depth : EX_IRQ_DEPTH;
+		memcpy(prev->irq, c->irq, n * sizeof(c->irq[0]));
+		prev->irq_depth = c->depth;
+	}
+	c->depth = 0;
+	if (next && next->irq_depth) {
+		n = next->irq_depth < EX_IRQ_DEPTH ? next->irq_depth : EX_IRQ_DEPTH;
+		memcpy(c->irq, next->irq, n * sizeof(c->irq[0]));
+		c->depth = next->irq_depth;
+		next->irq_depth = 0;
+	}
+}
+
 static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 {
 	struct ex_thread *p = NULL, *n = NULL;
@@ -256,6 +283,7 @@ static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 		n->last_cpu = ev->cpu;
 		n->last_seen = ev->ts;
 	}
+	irq_switch(&m->cpu[ev->cpu], p, n);
 	cpu_switch(m, ev->cpu, ev->tid, ev->next_tid, ev->ts);
 }
 

@@ -64,6 +64,11 @@ struct ex_interval {
 	char wname[EX_NAME_LEN]; /* WK_IRQ / WK_SOFTIRQ: handler, vector */
 };
 
+struct ex_irqctx {
+	enum ex_wake kind;
+	char name[EX_NAME_LEN];
+};
+
 struct ex_thread {
 	int tid, pid;
 	char comm[EX_COMM_LEN];
@@ -78,16 +83,18 @@ struct ex_thread {
 	uint64_t *fault_ts;
 	size_t cap_faults;
 	char *pending_open;	/* openat in progress: its file name */
+	/*
+	 * Interrupt contexts it was switched out in: PREEMPT_RT runs softirqs
+	 * (timers among them) in threads that can be preempted inside one;
+	 * they are its own, not the CPU's, until it runs again.
+	 */
+	struct ex_irqctx irq[EX_IRQ_DEPTH];
+	int irq_depth;
 };
 
 struct ex_slice {
 	uint64_t start, end;
 	int tid;
-};
-
-struct ex_irqctx {
-	enum ex_wake kind;
-	char name[EX_NAME_LEN];
 };
 
 struct ex_cpu {
