@@ -303,8 +303,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 				  const char *version, const char *upload,
 				  size_t *upload_size, void **req_cls)
 {
-	static char not_found[] = "not found: the metrics are at /metrics\n";
-	static char bad_method[] = "method not allowed: GET /metrics\n";
 	size_t len = 0;
 	char *body;
 
@@ -313,12 +311,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	(void)upload;
 	(void)upload_size;
 	(void)req_cls;
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD)) {
+		static char bad_method[] = "method not allowed: GET /metrics\n";
+
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, bad_method,
 			     strlen(bad_method), MHD_RESPMEM_PERSISTENT);
-	if (strcmp(url, "/metrics"))
+	}
+	if (strcmp(url, "/metrics")) {
+		static char not_found[] = "not found: the metrics are at /metrics\n";
+
 		return reply(conn, MHD_HTTP_NOT_FOUND, not_found,
 			     strlen(not_found), MHD_RESPMEM_PERSISTENT);
+	}
 	body = ltd_metrics_text(&len);
 	if (!body)
 		return MHD_NO;
