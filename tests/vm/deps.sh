@@ -17,6 +17,7 @@ declare -A PKGS=(
 	[unit]="make gcc libc6-dev liburcu-dev perl"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng gcc gcc-multilib"
 	[dkms]="dkms"
+	[deb]="debhelper dh-dkms lintian dpkg-dev fakeroot debootstrap openssl systemd"
 	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz libmicrohttpd-dev"
 	[lttng]="lttng-tools babeltrace2 dpkg-dev xz-utils make gcc"
 	[bench]="rt-tests bpftrace python3"
