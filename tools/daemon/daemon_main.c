@@ -176,6 +176,10 @@ static void log_start(const struct ltd *d, const char *type)
 	ltd_log_u64("rate_limit_ns", d->cfg.rate_limit_ns);
 	ltd_log_u64("max_snapshots", d->cfg.max_snapshots);
 	ltd_log_u64("max_bytes", d->cfg.max_bytes);
+	ltd_log_str("explain", d->cfg.explain ? "on" : "off");
+	ltd_log_u64("max_children", d->cfg.max_children);
+	ltd_log_u64("child_timeout_ns", d->cfg.child_timeout_ns);
+	ltd_log_str("metrics", d->cfg.metrics[0] ? d->cfg.metrics : "off");
 	ltd_log_end();
 }
 
