@@ -75,7 +75,9 @@ printf '1024 2047 3\n' >"$root/$weird/histogram"
 printf 'matched 3\navg_ns 1500\n' >"$root/$weird/stats"
 
 port=$(free_port)
-d_start metrics --proc-root "$root" --snapshot off --metrics "127.0.0.1:$port"
+# In a file, so that SIGHUP can move it (the command line would win).
+printf 'metrics = 127.0.0.1:%s\n' "$port" >"$T_WORK/metrics.conf"
+d_start metrics --config "$T_WORK/metrics.conf" --proc-root "$root" --snapshot off
 tap_ok "daemon: serving /metrics" wait_for 10 log_has "$D_LOG" '"type":"metrics","listen":"127.0.0.1:'"$port"
 tap_ok "daemon: listens on loopback only" bash -c "ss -Hltn 'sport = :$port' | grep -q '127.0.0.1:$port'"
 # http METHOD PATH: "<status> <content-type>", the body into $T_WORK/body.
@@ -152,6 +154,15 @@ printf '0 0 2\n512 1023 1010\n' >"$root/wakeup/histogram"
 more() { [ "$($PQ "$purl" value 'latency_tracker_delay_seconds_bucket{tracker="wakeup",le="0.000001023"}' 2>/dev/null)" = 1012 ]; }
 tap_ok "promql: a changed histogram is scraped again" wait_for 15 more
 
+# A second daemon on the same address: refused at start, said clearly.
+ASAN_OPTIONS=verify_asan_link_order=0 "$DAEMON" --config /dev/null --proc-root "$root" \
+	--snapshot off --metrics "127.0.0.1:$port" --log "$T_WORK/second.log" \
+	>"$T_WORK/second.out" 2>&1
+rc=$?
+tap_ok "address in use: exit 1, log says so (rc $rc)" bash -c \
+	"[ $rc = 1 ] && grep -q 'cannot serve metrics on 127.0.0.1:$port' '$T_WORK/second.out' &&
+	 grep -q 'metrics: cannot listen on 127.0.0.1:$port' '$T_WORK/second.log'"
+
 # Figures (not judged): the ASan build is slower and larger than the real one.
 if command -v curl >/dev/null; then
 	for i in $(seq 20); do
@@ -160,6 +171,12 @@ if command -v curl >/dev/null; then
 fi
 echo "# daemon (ASan build) $(grep VmRSS /proc/"$D_PID"/status | tr -s ' \t' ' ')"
 exec 7>&-
+# SIGHUP with another address: served there, no longer on the old one.
+port2=$(free_port)
+printf 'metrics = 127.0.0.1:%s\n' "$port2" >"$T_WORK/metrics.conf"
+kill -HUP "$D_PID"
+tap_ok "SIGHUP: metrics moved to the new address" wait_for 10 log_has "$D_LOG" '"type":"metrics","listen":"127.0.0.1:'"$port2"
+tap_ok "SIGHUP: the old address closed" bash -c "! ss -Hltn 'sport = :$port' | grep -q LISTEN"
 d_stop
 tap_ok "daemon: exits cleanly" test "$D_RC" = 0
 tap_ok "daemon: no ASan/UBSan report" no_sanitizer_report
