@@ -106,6 +106,10 @@ tap_ok "exposition: label escaped (\\\" and \\\\)" \
 
 prom=$(prometheus_bin)
 tap_ok "prometheus: unpacked from Debian's package ($prom)" test -x "${prom:-/nonexistent}"
+promtool=${prom%/prometheus}/promtool
+tap_ok "promtool check metrics: no lint finding" bash -c \
+	"'$promtool' check metrics <'$T_WORK/metrics.txt' >'$T_WORK/promtool.out' 2>&1 && ! [ -s '$T_WORK/promtool.out' ] ||
+	 { sed 's/^/#   /' '$T_WORK/promtool.out'; false; }"
 pport=$(free_port)
 purl=http://127.0.0.1:$pport
 cat >"$T_WORK/prometheus.yml" <<EOF
