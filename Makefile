@@ -19,7 +19,7 @@ DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
 .PHONY: all modules tools check check-mttcg check-unit check-daemon check-vm check-dkms check-debug lint soak selftest demo \
-	bench install deb dkms clean help
+	bench install deb check-deb dkms clean help
 
 all: modules tools
 
@@ -38,8 +38,8 @@ tools:
 # debug kernel (a 6.1 built here once with KASAN, lockdep and kmemleak;
 # cached), each its tier of tests (README, "Tiers").
 check:
-	@$(DEPS) build unit vm dkms lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit daemon lint+selftest vm mttcg dkms
+	@$(DEPS) build unit vm dkms deb lint tools lttng debugkernel
+	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit daemon lint+selftest vm mttcg dkms deb
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
@@ -71,6 +71,11 @@ check-vm:
 check-dkms:
 	@$(DEPS) build dkms
 	@$(CHECK) dkms
+
+# The .deb packages installed in a clean Debian 12 root (part of make check).
+check-deb:
+	@$(DEPS) tools deb
+	@$(CHECK) deb
 
 # sparse, checkpatch --strict, cppcheck (exceptions: tests/lint-exceptions.txt)
 lint:

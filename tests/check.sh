@@ -37,6 +37,7 @@ suite_cmd() {
 		"$LT_TOP/tests/vm/check-vm.sh -k 6.12 -t core-api -t torture |" \
 		"sed -u 's#^\\(\\(not \\)\\{0,1\\}ok [0-9]* - \\)6\\.12/#\\16.12-mttcg/#'" ;;
 	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
+	deb) echo "$LT_TOP/tests/pkg/check-deb.sh" ;;
 	lint) echo "$LT_TOP/tests/lint.sh" ;;
 	*) return 1 ;;
 	esac
@@ -68,7 +69,7 @@ for group in "$@"; do
 	IFS=+ read -r -a members <<<"$group"
 	for s in "${members[@]}"; do
 		suite_cmd "$s" >/dev/null ||
-			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms lint)"
+			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms deb lint)"
 	done
 	s0=$(date +%s)
 	if [ ${#members[@]} = 1 ]; then
