@@ -23,8 +23,8 @@
 #
 # The whole run is in a private mount namespace (nothing stays mounted) and
 # holds $LT_CACHE/roots/.pkg-bookworm.lock (the base root does not change
-# under an overlay).  Cold (no base root): debootstrap and the headers,
-# about 3-4 minutes more than warm.
+# under an overlay).  Measured on 2 busy cores: 63-73 s warm; 143 s cold
+# (debootstrap 56 s, the headers 24 s, ~120 packages downloaded once).
 set -u
 if [ -z "${LT_DEB_NS:-}" ]; then
 	[ "$(id -u)" = 0 ] || { echo "error: check-deb.sh needs root (chroot, mounts)" >&2; exit 1; }
