@@ -41,7 +41,7 @@ tap_ok "uaf: no ASan/UBSan report" no_sanitizer_report
 # and SIGTERM within a second with one running
 mk_tracker "$root" wakeup
 D_INIT=sessiond d_start child --proc-root "$root" --output "$snaps" --rate-limit 0 \
-	--explain --max-children 1 --child-timeout 2s
+	--explain --max-children 1 --child-timeout 3s
 echo 30 >"$D_FAKE/child-sleep"
 exec 7<>"$root/wakeup/alerts"
 tap_ok "child: session ready" wait_for 10 log_has "$D_LOG" '"type":"session","state":"ready"'
@@ -61,7 +61,7 @@ alert_line wakeup 6000000 >&7
 alert_line wakeup 6000000 >&7
 tap_ok "child: max-children 1: the next two skipped" wait_for 5 \
 	bash -c "[ \$(grep -c '\"type\":\"explain_skipped\"' '$D_LOG') = 2 ]"
-tap_ok "child: killed at child-timeout (2 s)" wait_for 6 log_has "$D_LOG" '"type":"explain_done".*"signal":9.*time limit'
+tap_ok "child: killed at child-timeout (3 s)" wait_for 8 log_has "$D_LOG" '"type":"explain_done".*"signal":9.*time limit'
 tap_ok "child: it is gone" wait_for 2 bash -c "! kill -0 ${cf##*child-} 2>/dev/null"
 alert_line wakeup 6000000 >&7
 tap_ok "child: a slot again after the timeout" wait_for 5 \
