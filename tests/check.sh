@@ -33,7 +33,14 @@ suite_cmd() {
 	# CPUs, and a short torture run (it keeps two other probes on every
 	# tracepoint it uses, so no text is patched under load).  Results are
 	# named <kernel>-mttcg/<test>.
-	mttcg) echo "LT_TCG_THREAD=multi LTG_TORTURE_SECONDS=\${LTG_TORTURE_SECONDS:-30}" \
+	# The companion probes of the torture test are enabled on the command
+	# line, before the second CPU runs (see torture.sh: text patching
+	# under multi-threaded TCG).
+	mttcg) local ev=sched:sched_switch,sched:sched_waking,sched:sched_wakeup
+	    ev+=,raw_syscalls:sys_enter,raw_syscalls:sys_exit,block:block_rq_issue
+	    ev+=,block:block_rq_complete,block:block_rq_requeue
+	    echo "LT_GUEST_APPEND='trace_event=$ev trace_instance=lt_torture,$ev'" \
+		"LT_TCG_THREAD=multi LTG_TORTURE_SECONDS=\${LTG_TORTURE_SECONDS:-30}" \
 		"$LT_TOP/tests/vm/check-vm.sh -k 6.12 -t core-api -t torture |" \
 		"sed -u 's#^\\(\\(not \\)\\{0,1\\}ok [0-9]* - \\)6\\.12/#\\16.12-mttcg/#'" ;;
 	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
@@ -59,6 +66,23 @@ count() {
 	failed=$((failed + f))
 	lt_log "suite $s: $p passed, $f failed in $(($(date +%s) - s0)) s"
 }
+
+# The debug kernel (built here once: a quarter of a cold run) starts
+# building now when the guest suite will want it, beside the host suites
+# that leave the CPU idle while they download; the guest suite's own fetch
+# then waits for it (kernel.sh holds a lock) and finds it built.  Cached,
+# this returns at once.
+case " $* " in
+*" vm "* | *"+vm "* | *" vm+"*)
+	case " ${KERNEL:-} " in
+	*" debug "*)
+		mkdir -p "$LT_CACHE/tmp"
+		lt_log "debug kernel: fetched or built in the background (log: $LT_CACHE/tmp/debug-kernel.log)"
+		"$LT_TOP/tests/vm/kernel.sh" fetch debug >"$LT_CACHE/tmp/debug-kernel.log" 2>&1 &
+		;;
+	esac
+	;;
+esac
 
 # A suite runs alone, its output as it comes; "A+B" runs suites A and B at
 # once (two that leave a CPU idle: lint and the harness self-test), the
