@@ -6,13 +6,13 @@
 # invalid module parameters for every tracker module; afterwards values are
 # intact, modules unload clean and the kernel log is clean (harness gate).
 # LTG_SEED replays a run; LTG_FUZZ_WRITES sets writes per file (both can be
-# given to make check-vm).  Default: 500 per file, 100 on the debug kernel
+# given to make check-vm).  Default: 300 per file, 100 on the debug kernel
 # (still thousands in all, at a fifth of the speed: 290 s of the debug
 # tier's guest time with 200).
 . tests/guest/lib.sh
 
 seed=${LTG_SEED:-$(date +%s)}
-writes_default=500
+writes_default=300
 [ -e /sys/kernel/debug/kmemleak ] && writes_default=100	# debug kernel
 writes=${LTG_FUZZ_WRITES:-$writes_default}
 tap_diag "seed $seed, $writes writes per file"

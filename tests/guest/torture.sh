@@ -6,21 +6,22 @@
 # timeouts and enable flipped, and alert readers opening, polling and
 # closing.  Afterwards: pending is 0 after disable, every module unloads,
 # and (on the debug kernel) kmemleak finds nothing.  LTG_TORTURE_SECONDS
-# sets the length (default 40 s; `make soak DURATION=...` runs it longer);
+# sets the length (default 30 s; `make soak DURATION=...` runs it longer);
 # LTG_SEED replays the random choices.  The workload runs for that long;
 # the rounds go on after it until 3 are complete (the guest's test timeout
 # is the limit): a round takes 15-30 s under emulation, more when other
 # guests share the host.  On the debug kernel (KASAN and lockdep, under
 # this load) one round takes minutes -- an rmmod there waits for grace
 # periods and RCU callbacks behind the workload's, and under continuous
-# load did not finish in 10 minutes -- so there the run is 60 s and one
+# load did not finish in 10 minutes; with 60 s of load the first rmmod of a
+# round took 100 to 280 s -- so there the run is 30 s and one
 # complete round is required (the per-phase times are shown).
 . tests/guest/lib.sh
 
 kmemleak=/sys/kernel/debug/kmemleak
-secs_default=40 min_rounds=3
+secs_default=30 min_rounds=3
 # Only the debug kernel has kmemleak.
-[ -e $kmemleak ] && secs_default=60 min_rounds=1
+[ -e $kmemleak ] && secs_default=30 min_rounds=1
 secs=${LTG_TORTURE_SECONDS:-$secs_default}
 seed=${LTG_SEED:-$(date +%s)}
 RANDOM=$seed
