@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * proc.c - /proc/latency_tracker/<name>/: the knob files (threshold,
- * timeout, wakeup_interval, enable) and the read-only ones (stats,
- * histogram, alerts, whose file operations live with their data).
+ * proc.c - /proc/latency_tracker/version (the alert record format) and
+ * /proc/latency_tracker/<name>/: the knob files (threshold, timeout,
+ * wakeup_interval, enable) and the read-only ones (stats, histogram,
+ * alerts, whose file operations live with their data).
  *
  * Everything is root-only: the directory is 0500, knobs 0600, read-only
  * files 0400.  Knob writes are parsed strictly (params.c); a refused write
@@ -12,6 +13,7 @@
 #include <linux/seq_file.h>
 
 #include "core.h"
+#include <lt_records/format.h>
 
 #define LT_PROC_ROOT		"latency_tracker"
 #define LT_PROC_DIR_MODE	0500
@@ -131,10 +133,25 @@ void lt_proc_tracker_remove(struct latency_tracker *t)
 	t->dir = NULL;
 }
 
+/* /proc/latency_tracker/version: the alert record format, for the tools. */
+static int lt_version_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%d\n", LT_RECORD_FORMAT);
+	return 0;
+}
+
 int lt_proc_init(void)
 {
 	lt_proc_root = proc_mkdir_mode(LT_PROC_ROOT, LT_PROC_DIR_MODE, NULL);
-	return lt_proc_root ? 0 : -ENOMEM;
+	if (!lt_proc_root)
+		return -ENOMEM;
+	if (!proc_create_single("version", LT_PROC_RO_MODE, lt_proc_root,
+				lt_version_show)) {
+		proc_remove(lt_proc_root);
+		lt_proc_root = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void lt_proc_exit(void)

@@ -91,11 +91,19 @@ bad threshold 5x 'trailing garbage, after good writes'
 
 # Loads 2, modes 1 + files, defaults 4, writes, enable 6, events 6,
 # stats 4, histogram 3, non-root 6, rmmod 1, parameters 2 each, good
-# parameters and unloads 5.
-tap_plan $((2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 4 + 3 +
+# parameters and unloads 5, the version file 3.
+tap_plan $((3 + 2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 4 + 3 +
 	6 + 1 + 2 * ${#BAD_PARAMS[@]} + 5))
 tap_ok "insmod latency_tracker" lt_load latency_tracker
 tap_ok "insmod lt_core_test selftest=0" lt_load lt_core_test selftest=0
+
+# The record format, for tools packaged apart (docs/design.md): what the
+# modules write is what the tools read.
+V=/proc/latency_tracker/version
+tap_is "version: mode 0400, root" "$(stat -c '%a %u %g' $V)" "400 0 0"
+tap_ok "version: one decimal number and a newline" grep -qxE '[0-9]+' $V
+tap_is "version: the format the tools read" \
+	"$(build/tools/latency-tracker --version | sed -n 's/.*record format \([0-9]*\).*/\1/p')" "$(cat $V)"
 
 # Modes and owner.
 tap_is "directory mode" "$(stat -c '%a %u %g' $D)" "500 0 0"

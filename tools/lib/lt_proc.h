@@ -21,7 +21,7 @@
  * format 1.  A tool that finds another number refuses to work with one
  * line saying so (lt_proc_check()).
  */
-#define LT_RECORD_FORMAT	1
+#include "../../include/lt_records/format.h"	/* LT_RECORD_FORMAT */
 #define LT_RECORD_FORMAT_NO_FILE	1
 #define LT_PROC_VERSION_FILE	"version"
 
