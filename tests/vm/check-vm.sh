@@ -63,9 +63,12 @@ all_tests() {
 #    filters, syscalls-ends, timeout-change, wakeup-contended: what they
 #    prove does not depend on the sanitizers, and they took 22 + 6 of the
 #    debug kernel's guest minutes), and without lazy-rcu (a named skip on
-#    a 6.1 kernel, at the cost of a boot).  filters-cgroup stays (cgroup
-#    removal against the filter: lifetimes).  The oracles stay, shorter
-#    (LTG_ORACLE_SHORT).
+#    a 6.1 kernel, at the cost of a boot), core-procfs (fuzz-procfs writes
+#    the same files under the sanitizers) and block-requests.
+#    filters-cgroup stays (cgroup removal against the filter: lifetimes).
+#    One oracle, the wakeup tracker's, shorter (LTG_ORACLE_SHORT): the
+#    others prove on the Debian lines what does not depend on the
+#    sanitizers, and torture runs every tracker's probes under them.
 tier_of() { # line
 	case $1 in
 	6.12 | current-rt) echo full ;;
@@ -77,7 +80,7 @@ tier_tests() { # tier
 	case $1 in
 	full) all_tests ;;
 	kernel) all_tests | grep -vE '^(cli|daemon|explain)-' ;;
-	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers|stacks-budget|filters|syscalls-ends|timeout-change|wakeup-contended)$' ;;
+	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers|stacks-budget|filters|syscalls-ends|timeout-change|wakeup-contended|core-procfs|block-requests|oracle-(offcpu|syscalls|block))$' ;;
 	esac
 }
 
