@@ -5,7 +5,7 @@
 # kernel from Debian's linux-source-6.1 with the checkers the kernel's own
 # developers rely on: KASAN, lockdep (PROVE_LOCKING, PROVE_RCU), atomic-sleep
 # and list debugging, RCU-head debug objects, kmemleak.  Installs it into the
-# cache like an unpacked Debian image; prints its release.  About 7 minutes
+# cache like an unpacked Debian image; prints its release.  15 minutes
 # on 2 cores.  The cache key is the source version and the configuration
 # below; an interrupted build resumes where it stopped.
 set -u
@@ -81,7 +81,7 @@ if [ ! -e "$src/.configured" ]; then
 	touch "$src/.configured"
 fi
 cd "$src" || exit 1
-lt_log "building the debug kernel (about 7 minutes on 2 cores)"
+lt_log "building the debug kernel (15 to 19 minutes on 2 cores)"
 make -j"$(nproc)" bzImage modules >>"$src/build.log" 2>&1 ||
 	{ tail -n 30 "$src/build.log" >&2; lt_die "debug kernel build failed (log: $src/build.log)"; }
 kver=$(make -s kernelrelease)
