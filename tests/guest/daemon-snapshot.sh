@@ -4,7 +4,12 @@
 # lttng-sessiond: a wakeup outlier (SCHED_FIFO hog on the victim's CPU)
 # gives, within 2 s, a snapshot on disk in which babeltrace2 finds our
 # latency_tracker_wakeup event for the victim and sched_switch events
-# around it; the JSON log has the alert and the snapshot path.  Then the
+# around it, and the whole outlier on the victim's CPU: its switch-out
+# into the sleep, the hog's switch-in, the timer expiry waking it (a
+# snapshot of the daemon's default session covers the outlier it was taken
+# for: on 6.1, whose clocksource has no vDSO, the hog's clock_gettime calls
+# once overwrote them); the JSON log has the alert and the snapshot path,
+# the session's line its trace format (CTF 1.8).  Then the
 # delay from the alert (threshold crossing) to the snapshot start over 10
 # outliers (median printed), and the rate limit: several outliers within
 # one second give one snapshot, the others counted as suppressed, every
@@ -19,14 +24,17 @@ out=$LT_WORK/snapshots
 log=$LT_WORK/daemon.json
 RATE_VICTIMS=3		# outliers at once for the rate limit
 
-# 34 assertions, and one per victim of the rate limit part.
-tap_plan $((34 + RATE_VICTIMS))
+# 39 assertions, and one per victim of the rate limit part.
+tap_plan $((39 + RATE_VICTIMS))
 tap_ok "tools built on the host" lt_tools_built || tap_done
 tap_ok "LTTng modules installed for this kernel" lt_lttng_installed || tap_done
 tap_ok "lttng-sessiond starts" sessiond_start
 tap_ok "wakeup tracker loads" wakeup_load $THRESHOLD
 daemon_start "$log" --output "$out" --trackers wakeup --max-snapshots 5
 tap_ok "daemon: session ready" wait_for 60 log_has "$log" '"type":"session","state":"ready"'
+tap_diag "$(grep -m 1 '"type":"session","state":"ready"' "$log")"
+tap_ok "the session records CTF 1.8, or this LTTng cannot choose (< 2.15)" \
+	log_has "$log" '"type":"session","state":"ready".*"trace_format":"(ctf-1.8|sessiond-default)"'
 tap_ok "daemon: watching wakeup" wait_for 10 log_has "$log" '"type":"watch","tracker":"wakeup"'
 tap_ok "lttng list shows the daemon's snapshot session" bash -c "lttng list | grep -q 'latency-trackerd .*snapshot'"
 
@@ -61,6 +69,23 @@ tap_cmp "sched_switch events after it" "$(tail -n "+${n:-1}" "$bt" | grep -c 'sc
 tap_ok "the sched_switch to the victim (end of the latency) is in the snapshot" \
 	grep -qE "sched_switch:.*next_tid = $victim," "$bt"
 tap_ok "the hog's sched_switch events are in the snapshot" grep -q 'prev_comm = "lt_hog"' "$bt"
+# The outlier on the victim's CPU, before our event (line n): the waking
+# that started the latency (the last one of the victim), the timer expiry
+# it came from, and before it the victim's switch-out and the hog's
+# switch-in.
+cpu="cpu_id = $VICTIM_CPU }"
+w=$(head -n "${n:-1}" "$bt" | grep -nE "sched_waking: \{ $cpu.*[{ ]tid = $victim," | tail -n 1 | cut -d: -f1)
+tap_ok "the victim's waking that started the latency is in the snapshot (CPU $VICTIM_CPU)" test -n "$w"
+tap_is "woken by a timer expiry (the last hrtimer event before it on CPU $VICTIM_CPU is an entry)" \
+	"$(head -n "${w:-1}" "$bt" | grep -E "timer_hrtimer_expire_(entry|exit): \{ $cpu" | tail -n 1 | grep -o 'expire_entry')" expire_entry
+tap_ok "the victim's switch-out into its sleep is in the snapshot" \
+	bash -c "head -n '${w:-1}' '$bt' | grep -qE 'sched_switch: \{ $cpu.*prev_tid = $victim,'"
+tap_ok "the hog's switch-in before the waking is in the snapshot" \
+	bash -c "head -n '${w:-1}' '$bt' | grep -qE 'sched_switch: \{ $cpu.*next_comm = \"lt_hog\"'"
+snapshot_streams "$path" >"$LT_WORK/streams.txt"
+while read -r st bytes events secs; do
+	tap_diag "ring $st: $((bytes / 1024)) KiB, $events events, ${secs} s covered"
+done <"$LT_WORK/streams.txt"
 
 # --- delay from threshold crossing to snapshot start, 10 outliers ---
 for i in $(seq 10); do

@@ -8,7 +8,6 @@
 . tests/guest/lib.sh
 . tests/guest/explain-progs/guest.inc
 EX_SESSIOND_ARGS=--extra-kmod-probes=latency_tracker
-EX_LT_EVENTS=1
 
 cleanup() {
 	ex_cleanup
