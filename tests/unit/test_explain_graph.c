@@ -12,26 +12,12 @@
 #include "ex_depgraph.h"
 #include "ex_model.h"
 #include "ex_report.h"
+#include "explain_feed.h"
 #include "tap.h"
-
-static struct ex_model m;
 
 static void feed(struct ex_ev *ev)
 {
 	ex_model_feed(&m, ev);
-}
-
-static void sw(uint64_t ts, int cpu, int prev, long state, int next)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, EV_SWITCH, ts, cpu);
-	ev.tid = prev;
-	ev.state = state;
-	ev.next_tid = next;
-	snprintf(ev.comm, sizeof(ev.comm), "t%d", prev);
-	snprintf(ev.next_comm, sizeof(ev.next_comm), "t%d", next);
-	feed(&ev);
 }
 
 static void wake(uint64_t ts, int cpu, int tid)
@@ -41,23 +27,6 @@ static void wake(uint64_t ts, int cpu, int tid)
 	ex_ev_init(&ev, EV_WAKING, ts, cpu);
 	ev.tid = tid;
 	ev.target_cpu = cpu;
-	feed(&ev);
-}
-
-static void sys(uint64_t ts, int cpu, int tid, bool entry, const char *name,
-		int64_t arg)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
-	ev.ctx_tid = tid;
-	snprintf(ev.name, sizeof(ev.name), "%s", name);
-	if (entry && !strcmp(name, "futex"))
-		ev.uaddr = arg;
-	else if (entry)
-		ev.fd = arg;
-	else
-		ev.ret = arg;
 	feed(&ev);
 }
 
@@ -79,18 +48,6 @@ static void blk(enum ex_ev_type type, uint64_t ts, int cpu, uint64_t sector,
 	ev.sector = sector;
 	ev.tid = tid;
 	feed(&ev);
-}
-
-/* Weight of edge from the node labelled a to the node labelled b. */
-static uint64_t edge(const struct ex_graph *g, const char *a, const char *b)
-{
-	uint64_t w = 0;
-
-	for (size_t i = 0; i < g->nedges; i++)
-		if (!strcmp(g->nodes[g->edges[i].from].label, a) &&
-		    !strcmp(g->nodes[g->edges[i].to].label, b))
-			w += g->edges[i].weight;
-	return w;
 }
 
 static void test_lock(void)

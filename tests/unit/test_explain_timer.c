@@ -25,22 +25,8 @@
 #include "ex_depgraph.h"
 #include "ex_model.h"
 #include "ex_report.h"
+#include "explain_feed.h"
 #include "tap.h"
-
-static struct ex_model m;
-
-static void sw(uint64_t ts, int cpu, int prev, long state, int next)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, EV_SWITCH, ts, cpu);
-	ev.tid = prev;
-	ev.state = state;
-	ev.next_tid = next;
-	snprintf(ev.comm, sizeof(ev.comm), "t%d", prev);
-	snprintf(ev.next_comm, sizeof(ev.next_comm), "t%d", next);
-	ex_model_feed(&m, &ev);
-}
 
 /* sched_waking of tid on cpu, from the context of thread ctx (-1: none). */
 static void wake(uint64_t ts, int cpu, int tid, int ctx)
@@ -54,21 +40,6 @@ static void wake(uint64_t ts, int cpu, int tid, int ctx)
 	ex_model_feed(&m, &ev);
 }
 
-static void sys(uint64_t ts, int cpu, int tid, bool entry, const char *name,
-		int64_t fd)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
-	ev.ctx_tid = tid;
-	snprintf(ev.name, sizeof(ev.name), "%s", name);
-	if (entry)
-		ev.fd = fd;
-	else
-		ev.ret = 0;
-	ex_model_feed(&m, &ev);
-}
-
 /* An interrupt context entry or exit (name: as ex_trace.c writes it). */
 static void ctx(enum ex_ev_type type, uint64_t ts, int cpu, const char *name)
 {
@@ -77,18 +48,6 @@ static void ctx(enum ex_ev_type type, uint64_t ts, int cpu, const char *name)
 	ex_ev_init(&ev, type, ts, cpu);
 	snprintf(ev.name, sizeof(ev.name), "%s", name);
 	ex_model_feed(&m, &ev);
-}
-
-/* Weight of the edges from the node labelled a to the node labelled b. */
-static uint64_t edge(const struct ex_graph *g, const char *a, const char *b)
-{
-	uint64_t w = 0;
-
-	for (size_t i = 0; i < g->nedges; i++)
-		if (!strcmp(g->nodes[g->edges[i].from].label, a) &&
-		    !strcmp(g->nodes[g->edges[i].to].label, b))
-			w += g->edges[i].weight;
-	return w;
 }
 
 static size_t nodes_of(const struct ex_graph *g, enum ex_node_type type)

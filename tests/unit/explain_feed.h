@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * explain_feed.h - the explain unit tests' event builders: a model fed
+ * event by event as ex_trace.c would (sched_switch, system call entry and
+ * exit), and the weight of a graph edge by its labels.  Included once by
+ * each test program (static definitions).
+ */
+#ifndef EXPLAIN_FEED_H
+#define EXPLAIN_FEED_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ex_graph.h"
+#include "ex_model.h"
+
+static struct ex_model m;
+
+static void sw(uint64_t ts, int cpu, int prev, long state, int next)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, EV_SWITCH, ts, cpu);
+	ev.tid = prev;
+	ev.state = state;
+	ev.next_tid = next;
+	snprintf(ev.comm, sizeof(ev.comm), "t%d", prev);
+	snprintf(ev.next_comm, sizeof(ev.next_comm), "t%d", next);
+	ex_model_feed(&m, &ev);
+}
+
+/* ARG: a futex entry's uaddr, another entry's fd, an exit's return value. */
+static void sys(uint64_t ts, int cpu, int tid, bool entry, const char *name,
+		int64_t arg)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
+	ev.ctx_tid = tid;
+	snprintf(ev.name, sizeof(ev.name), "%s", name);
+	if (entry && !strcmp(name, "futex"))
+		ev.uaddr = arg;
+	else if (entry)
+		ev.fd = arg;
+	else
+		ev.ret = arg;
+	ex_model_feed(&m, &ev);
+}
+
+/* Weight of the edges from the node labelled a to the node labelled b. */
+static uint64_t edge(const struct ex_graph *g, const char *a, const char *b)
+{
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < g->nedges; i++)
+		if (!strcmp(g->nodes[g->edges[i].from].label, a) &&
+		    !strcmp(g->nodes[g->edges[i].to].label, b))
+			w += g->edges[i].weight;
+	return w;
+}
+
+#endif
