@@ -15,14 +15,21 @@
  *                   leaves the partial file, as the consumer daemon does
  * and written:
  *   calls           one line per call: "<function> <argument>"
+ *
+ * $LT_FAKE_SIGIGN, a list of signal numbers, is read once at load: they
+ * are set to SIG_IGN through the system call (glibc refuses 32 and 33), as
+ * a parent that ignored them would leave them across exec; the variable
+ * is then removed, so the daemon's children start without it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <lttng/lttng.h>
@@ -37,6 +44,24 @@ struct fake_session {
 
 static struct fake_session fake_sessions[FAKE_MAX_SESSIONS];
 static int fake_nr;
+
+__attribute__((constructor)) static void fake_sigign(void)
+{
+	const char *list = getenv("LT_FAKE_SIGIGN");
+	char *end;
+	long sig;
+	/* struct sigaction of the kernel (x86-64): handler first */
+	unsigned long ksa[4] = { (unsigned long)SIG_IGN, 0, 0, 0 };
+
+	while (list && *list) {
+		sig = strtol(list, &end, 10);
+		if (end == list)
+			break;
+		syscall(SYS_rt_sigaction, (int)sig, ksa, NULL, 8);
+		list = end;
+	}
+	unsetenv("LT_FAKE_SIGIGN");	/* the daemon's children: not again */
+}
 
 static const char *ctl_path(char *buf, size_t size, const char *file)
 {

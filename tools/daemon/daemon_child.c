@@ -4,8 +4,11 @@
  * the `dot` it runs): bounded in number and in time, at low priority.
  *
  * The daemon blocks SIGTERM/SIGINT/SIGHUP (they arrive on a signalfd) and
- * ignores SIGPIPE; a child would inherit both through exec, so it unblocks
- * every signal and puts every disposition back to default first.  Each
+ * ignores SIGPIPE, and whoever started it may have left other signals
+ * ignored (a disposition of SIG_IGN survives exec); a child would inherit
+ * all of it, so it unblocks every signal and puts every disposition back
+ * to default first -- the two glibc keeps for itself (SIGCANCEL and
+ * SIGSETXID, 32 and 33) included, through the system call.  Each
  * child leads its own process group: the time limit and the daemon's exit
  * kill the group, grandchildren (dot) included.  Children are reaped by
  * pid only, never waitpid(-1): liblttng-ctl may have children of its own.
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +60,19 @@ unsigned int ltd_child_running(void)
 	return n;
 }
 
+/*
+ * SIG_DFL for a signal glibc's sigaction() refuses (EINVAL for the ones it
+ * reserves).  An all-zero struct sigaction of the kernel's is SIG_DFL with
+ * no flags and an empty mask on every architecture, whatever its layout.
+ */
+static void child_default_raw(int sig)
+{
+	unsigned long ksa[8];
+
+	memset(ksa, 0, sizeof(ksa));
+	syscall(SYS_rt_sigaction, sig, ksa, NULL, (NSIG - 1) / 8);
+}
+
 /* In the child, between fork and exec: only async-signal-safe calls. */
 static void child_setup(void)
 {
@@ -66,8 +83,12 @@ static void child_setup(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);	/* EINVAL for KILL/STOP: fine */
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sig == SIGKILL || sig == SIGSTOP)
+			continue;
+		if (sigaction(sig, &sa, NULL) && errno == EINVAL)
+			child_default_raw(sig);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setpgid(0, 0);
