@@ -51,27 +51,36 @@ all_tests() {
 # The tiers: which tests a kernel line runs when none is named (T=), so
 # that make check fits its time budget (README, "Tiers").  A new test
 # joins every tier it is not excluded from below.
-#  - full: every test (6.12 and current-rt, the PREEMPT_RT line);
+#  - full: every test (6.12);
+#  - rt (current-rt, the PREEMPT_RT line): every test that runs code of
+#    ours in the kernel, and the two userspace tests whose kernel side is
+#    LTTng's tracer on this line (daemon-snapshot: a snapshot taken on an
+#    outlier; explain-cpu: a snapshot explained end to end).  The other
+#    cli-*, daemon-* and explain-* tests prove userspace code that does
+#    not change with the kernel: 6.12 runs them (they took 3.4 of this
+#    line's 16 minutes);
 #  - kernel: every test that runs code of ours in the kernel, with the
-#    accuracy oracles; not the userspace tools' tests (cli-*, daemon-*,
-#    explain-*), whose kernel side is the procfs files and LTTng's own
-#    tracer (6.1 and current);
+#    accuracy oracles, but fuzz-procfs and stacks-budget (the procfs
+#    parsers and the stack budget are the same code on every line: 6.12
+#    and the RT line run both, the debug kernel fuzz-procfs under the
+#    sanitizers); not the userspace tools' tests (6.1 and current);
 #  - debug: the memory-safety tier of the KASAN/lockdep/kmemleak kernel
-#    (4-6 times slower under emulation): the kernel tier without the
-#    measurement and behaviour tests that the four Debian lines run
-#    (block, offcpu, syscalls, wakeup, security, rt-timers, stacks-budget,
-#    filters, syscalls-ends, timeout-change, wakeup-contended: what they
-#    prove does not depend on the sanitizers, and they took 22 + 6 of the
-#    debug kernel's guest minutes), and without lazy-rcu (a named skip on
-#    a 6.1 kernel, at the cost of a boot), core-procfs (fuzz-procfs writes
-#    the same files under the sanitizers) and block-requests.
+#    (4-6 times slower under emulation), without the measurement and
+#    behaviour tests that the Debian lines run (block, offcpu, syscalls,
+#    wakeup, security, rt-timers, stacks-budget, filters, syscalls-ends,
+#    timeout-change, wakeup-contended: what they prove does not depend on
+#    the sanitizers, and they took 22 + 6 of the debug kernel's guest
+#    minutes), without lazy-rcu (a named skip on a 6.1 kernel, at the
+#    cost of a boot), core-procfs (fuzz-procfs writes the same files under
+#    the sanitizers) and block-requests.
 #    filters-cgroup stays (cgroup removal against the filter: lifetimes).
 #    One oracle, the wakeup tracker's, shorter (LTG_ORACLE_SHORT): the
 #    others prove on the Debian lines what does not depend on the
 #    sanitizers, and torture runs every tracker's probes under them.
 tier_of() { # line
 	case $1 in
-	6.12 | current-rt) echo full ;;
+	6.12) echo full ;;
+	current-rt) echo rt ;;
 	debug) echo debug ;;
 	*) echo kernel ;;
 	esac
@@ -79,16 +88,22 @@ tier_of() { # line
 tier_tests() { # tier
 	case $1 in
 	full) all_tests ;;
-	kernel) all_tests | grep -vE '^(cli|daemon|explain)-' ;;
+	rt) all_tests | grep -vE '^(cli|daemon|explain)-'
+		printf '%s\n' daemon-snapshot explain-cpu ;;
+	kernel) all_tests | grep -vE '^(cli|daemon|explain)-|^(fuzz-procfs|stacks-budget)$' ;;
 	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers|stacks-budget|filters|syscalls-ends|timeout-change|wakeup-contended|core-procfs|block-requests|oracle-(offcpu|syscalls|block))$' ;;
 	esac
 }
 
-# The longest tests first (measured on the debug kernel), then the rest.
-COST_ORDER="torture fuzz-procfs alerts-unload oracle-syscalls security"
-COST_ORDER+=" daemon-snapshot oracle-wakeup hotplug oracle-offcpu oracle-block"
-COST_ORDER+=" block-requests alerts-lost block syscalls offcpu wakeup"
-COST_ORDER+=" core-procfs lttng-probe syscalls-ends stacks timeout-change"
+# The longest tests first: the debug tier's as measured on the debug
+# kernel (2026-11-24: torture 309 s, fuzz-procfs 235, alerts-unload 93,
+# hotplug 70, filters-cgroup 67, lttng-probe 65, oracle-wakeup 38,
+# stacks 37), then the others' as measured on 6.12; the rest after them.
+COST_ORDER="torture fuzz-procfs alerts-unload hotplug filters-cgroup"
+COST_ORDER+=" lttng-probe oracle-wakeup stacks core-alerts core-api core-load"
+COST_ORDER+=" alerts-lost daemon-snapshot oracle-syscalls stacks-budget"
+COST_ORDER+=" offcpu daemon-unload syscalls wakeup daemon-faults security"
+COST_ORDER+=" block filters oracle-offcpu"
 
 # Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
 # 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's,
@@ -282,16 +297,17 @@ done
 # All prepared before any boots: a guest's timing does not depend on
 # another kernel's build.  LT_GUESTS guests per kernel (default: one, and
 # LT_DEBUG_GUESTS for the debug kernel's tests, queued first: the longest).
-# The longest first: the debug kernel, then the lines of the full tier,
-# then the others (with T= given, in the order asked).
+# The longest first: the debug kernel, then the other lines by the number
+# of tests in their tier, most first (with T= given, in the order asked).
 order=()
-for pass in debug full other; do
-	for k in "${ready[@]}"; do
-		t=other
-		[ "$k" = debug ] && t=debug
-		[ "$explicit" = 0 ] && [ "$(tier_of "$k")" = full ] && t=full
-		[ "$t" = "$pass" ] && order+=("$k")
-	done
+for k in "${ready[@]}"; do [ "$k" = debug ] && order+=(debug); done
+for k in $(for k in "${ready[@]}"; do
+		[ "$k" = debug ] && continue
+		n=0
+		[ "$explicit" = 0 ] && n=$(tier_tests "$(tier_of "$k")" | wc -l)
+		echo "$n $k"
+	done | sort -s -k1,1nr | cut -d' ' -f2); do
+	order+=("$k")
 done
 queue=()
 for k in "${order[@]}"; do
