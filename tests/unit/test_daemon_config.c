@@ -3,7 +3,7 @@
  * test_daemon_config.c - host tests of latency-trackerd's options for its
  * lifecycle and metrics (tools/daemon/daemon_config.c): on/off keys as
  * flags, the metrics address, max-children and child-timeout, session=
- * needing output=.
+ * needing output=, a tracker's filter as --TRACKER.FILTER VALUE or =VALUE.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -162,9 +162,39 @@ static void test_file(void)
 	unlink(path);
 }
 
+static void test_filter_opts(void)
+{
+	struct ltd_config c;
+	char err[1024];
+	char *space[] = { "d", "--config", "/dev/null", "--wakeup.filter_tgid", "123" };
+	char *eq[] = { "d", "--config", "/dev/null", "--wakeup.filter_tgid=123" };
+	char *last[] = { "d", "--config", "/dev/null", "--wakeup.filter_tgid" };
+	char *bad[] = { "d", "--config", "/dev/null", "--wakeup.filter_tgid", "x1" };
+	char *nofilter[] = { "d", "--config", "/dev/null", "--wakeup.threshold", "5" };
+
+	tap_ok(load(ARGC(space), space, &c, err, sizeof(err)) == 0 &&
+	       c.nr_filters == 1 && !strcmp(c.filters[0].tracker, "wakeup") &&
+	       !strcmp(c.filters[0].knob, "filter_tgid") &&
+	       !strcmp(c.filters[0].value, "123"),
+	       "--wakeup.filter_tgid 123 (value apart): %s", err);
+	tap_ok(load(ARGC(eq), eq, &c, err, sizeof(err)) == 0 &&
+	       c.nr_filters == 1 && !strcmp(c.filters[0].value, "123"),
+	       "--wakeup.filter_tgid=123: %s", err);
+	tap_ok(load(ARGC(last), last, &c, err, sizeof(err)) < 0 &&
+	       strstr(err, "missing value"),
+	       "--wakeup.filter_tgid last: missing value: %s", err);
+	tap_ok(load(ARGC(bad), bad, &c, err, sizeof(err)) < 0 &&
+	       strstr(err, "--wakeup.filter_tgid"),
+	       "--wakeup.filter_tgid x1: refused, the option named: %s", err);
+	tap_ok(load(ARGC(nofilter), nofilter, &c, err, sizeof(err)) < 0 &&
+	       strstr(err, "wakeup.threshold"),
+	       "--wakeup.threshold 5: not a filter, unknown: %s", err);
+}
+
 int main(void)
 {
 	test_flags();
+	test_filter_opts();
 	test_defaults();
 	test_metrics_addr();
 	test_keys();

@@ -14,11 +14,11 @@ set -u
 
 declare -A PKGS=(
 	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64 debootstrap"
-	[unit]="make gcc libc6-dev liburcu-dev perl"
+	[unit]="make gcc libc6-dev liburcu-dev perl libopen-trace-format2-dev otf2-tools python3-otf2"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng gcc gcc-multilib"
 	[dkms]="dkms"
 	[deb]="debhelper dh-dkms lintian dpkg-dev fakeroot debootstrap openssl systemd"
-	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz libmicrohttpd-dev"
+	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz libmicrohttpd-dev libopen-trace-format2-dev otf2-tools python3-otf2"
 	[lttng]="lttng-tools babeltrace2 dpkg-dev xz-utils make gcc"
 	[bench]="rt-tests bpftrace python3"
 	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"

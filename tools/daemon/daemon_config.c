@@ -499,13 +499,22 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		}
 		a += 2;
 		eq = strchr(a, '=');
-		if (eq && strchr(a, '.') && strchr(a, '.') < eq) {
+		if (strchr(a, '.') && (!eq || strchr(a, '.') < eq)) {
+			/* --TRACKER.FILTER=VALUE or --TRACKER.FILTER VALUE */
+			size_t klen = eq ? (size_t)(eq - a) : strlen(a);
 			char key[128];
 
 			why[0] = '\0';
-			snprintf(key, sizeof(key), "%.*s", (int)(eq - a), a);
-			if (filter_key(&c, key, eq + 1, why, sizeof(why)) == 1)
+			snprintf(key, sizeof(key), "%.*s", (int)klen, a);
+			if (!eq && i + 1 >= argc) {
+				snprintf(err, errlen, "--%s: missing value", key);
+				return -1;
+			}
+			if (filter_key(&c, key, eq ? eq + 1 : argv[i + 1], why,
+				       sizeof(why)) == 1) {
+				i += !eq;
 				continue;
+			}
 			snprintf(err, errlen, "--%s: %s", key,
 				 why[0] ? why : "unknown option");
 			return -1;
