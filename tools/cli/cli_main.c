@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "explain.h"
+#include "ex_timeline.h"
 #include "lt_proc.h"
 #include "lt_version.h"
 
@@ -57,6 +58,9 @@ static const struct cli_cmd cli_cmds[] = {
 	/* The analysis of a snapshot (tools/explain/): no root needed. */
 	{ "explain", lt_explain_main,
 	  "explain <snapshot> [--tid T] [--at TS --window D] | explain --compare <snapshot>...",
+	  NULL },
+	{ "timeline", lt_timeline_main,
+	  "timeline <snapshot> -o FILE.json|NAME.otf2|DIR [--format json|otf2] [--pid PID,...]",
 	  NULL },
 };
 
