@@ -104,12 +104,14 @@ static int delta_cmp(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-/* Iterate the intervals of t that overlap [s, e), clipped to it. */
-#define for_each_clipped(t, s, e, iv, is, ie)				\
-	for (size_t _i = ex_thread_first_iv(t, s); _i < (t)->niv &&	\
-	     ((iv) = &(t)->iv[_i])->start < (e); _i++)			\
-		if (((is) = (iv)->start > (s) ? (iv)->start : (s)),	\
-		    ((ie) = (iv)->end < (e) ? (iv)->end : (e)), (ie) > (is))
+/* The part [*is, *ie) of iv within [s, e); false when empty. */
+static bool clip(const struct ex_interval *iv, uint64_t s, uint64_t e,
+		 uint64_t *is, uint64_t *ie)
+{
+	*is = iv->start > s ? iv->start : s;
+	*ie = iv->end < e ? iv->end : e;
+	return *ie > *is;
+}
 
 static void slice_add(struct ex_crit *c, uint64_t s, uint64_t e, int a, int w)
 {
@@ -143,17 +145,15 @@ static void build_slices(const struct ex_model *m, const int *tids,
 	c->tids = ex_xcalloc(ntids ? ntids : 1, sizeof(*c->tids));
 	for (size_t i = 0; i < ntids; i++) {
 		const struct ex_thread *t = ex_model_thread(m, tids[i]);
-		const struct ex_interval *iv;
-		uint64_t is, ie;
 		bool present = false;
 
-		if (!t)
-			continue;
-		for_each_clipped(t, c->start, c->end, iv, is, ie) {
-			enum presence p = presence(iv);
+		for (size_t k = t ? ex_thread_first_iv(t, c->start) : 0;
+		     t && k < t->niv && t->iv[k].start < c->end; k++) {
+			enum presence p = presence(&t->iv[k]);
 			struct delta *x;
+			uint64_t is, ie;
 
-			if (p == P_ABSENT)
+			if (p == P_ABSENT || !clip(&t->iv[k], c->start, c->end, &is, &ie))
 				continue;
 			present = true;
 			x = EX_PUSH(d, nd, cap);
@@ -165,11 +165,12 @@ static void build_slices(const struct ex_model *m, const int *tids,
 			x->da = -(p == P_ACTIVE);
 			x->dw = -(p == P_WAITING);
 		}
-		if (present && !in_set(t->tid, c->tids, c->ntids))
-			c->tids[c->ntids++] = t->tid;
+		if (present && !in_set(tids[i], c->tids, c->ntids))
+			c->tids[c->ntids++] = tids[i];
 	}
 	c->nthreads = (int)c->ntids;
-	qsort(d, nd, sizeof(*d), delta_cmp);
+	if (nd)
+		qsort(d, nd, sizeof(*d), delta_cmp);
 	for (size_t i = 0; i < nd;) {
 		uint64_t ts = d[i].ts;
 
@@ -391,7 +392,8 @@ static void build_phases(struct ex_crit *c)
 		ph->criticality += slice_weight(sl, sl->end - sl->start) *
 				   sl->waiting;
 	}
-	qsort(c->phases, c->nphases, sizeof(*c->phases), phase_cmp);
+	if (c->nphases)
+		qsort(c->phases, c->nphases, sizeof(*c->phases), phase_cmp);
 }
 
 void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
@@ -417,13 +419,14 @@ void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
 
 	for (size_t i = 0; i < c->ntids; i++) {
 		const struct ex_thread *t = ex_model_thread(m, c->tids[i]);
-		const struct ex_interval *iv;
-		uint64_t is, ie;
 
-		for_each_clipped(t, c->start, c->end, iv, is, ie) {
+		for (size_t k = ex_thread_first_iv(t, c->start);
+		     k < t->niv && t->iv[k].start < c->end; k++) {
+			const struct ex_interval *iv = &t->iv[k];
 			struct ex_crit_period *p;
+			uint64_t is, ie;
 
-			if (presence(iv) != P_WAITING)
+			if (presence(iv) != P_WAITING || !clip(iv, c->start, c->end, &is, &ie))
 				continue;
 			p = EX_PUSH(c->periods, c->nperiods, c->cap_periods);
 			p->tid = t->tid;
@@ -442,9 +445,11 @@ void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
 				"", t->tid, p);
 		}
 	}
-	qsort(c->periods, c->nperiods, sizeof(*c->periods), period_cmp);
-	qsort(c->objects, c->nobjects, sizeof(*c->objects), sum_cmp);
-	qsort(c->threads, c->nthreads_sum, sizeof(*c->threads), sum_cmp);
+	if (c->nperiods) {
+		qsort(c->periods, c->nperiods, sizeof(*c->periods), period_cmp);
+		qsort(c->objects, c->nobjects, sizeof(*c->objects), sum_cmp);
+		qsort(c->threads, c->nthreads_sum, sizeof(*c->threads), sum_cmp);
+	}
 	build_phases(c);
 }
 
