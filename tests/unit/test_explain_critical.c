@@ -202,9 +202,27 @@ static void test_lock_default(void)
 	/* Its waiting time: 4000 + 5000 + 4000 = 13000; critical 3000 + 5000 + 4000. */
 	tap_eq(c.objects[0].waiting_ns, 13000, "lock: futex 0x1000: 13000 ns waited");
 	tap_eq(c.objects[0].critical_ns, 12000, "lock: futex 0x1000: 12000 ns critical");
-	/* By thread: 13 4000, 14 3500, 12 2500, 11 1000. */
-	tap_ok(c.nthreads_sum == 4 && c.threads[0].tid == 13 && c.threads[3].tid == 11,
-	       "lock: per thread, 13 first and 11 last");
+	/*
+	 * GAPP's per-thread metric, over active time in critical slices,
+	 * length / active:
+	 *   11: [2000,3000) 1000/2 + [3000,5000) 2000/1 + [5000,6000) 1000/2 = 3000
+	 *   12: [5000,6000) 1000/2 + [6000,7000) 1000/1                      = 1500
+	 *   14: [2000,3000) 1000/2                                           =  500
+	 *   13: never active in a critical slice                             =    0
+	 * (sum 5000: every critical ns once, as each slice has an active
+	 * thread).  The holder, 11, ranks first; its waits: 1000.
+	 */
+	tap_eq(c.nthreads_sum, 4, "lock: 4 threads summed");
+	tap_ok(c.nthreads_sum == 4 && c.threads[0].tid == 11 && c.threads[1].tid == 12 &&
+	       c.threads[2].tid == 14 && c.threads[3].tid == 13,
+	       "lock: GAPP's per-thread ranking: 11, 12, 14, 13");
+	tap_eq(ns(c.threads[0].active_criticality), 3000, "lock: 11 (the holder): 3000");
+	tap_eq(c.threads[0].active_critical_ns, 4000, "lock: 11 active 4000 ns of the critical time");
+	tap_eq(ns(c.threads[1].active_criticality), 1500, "lock: 12: 1500");
+	tap_eq(ns(c.threads[2].active_criticality), 500, "lock: 14: 500");
+	tap_eq(ns(c.threads[3].active_criticality), 0, "lock: 13: 0");
+	tap_eq(ns(c.threads[0].criticality), 1000, "lock: 11's waits: 1000");
+	tap_eq(ns(c.threads[3].criticality), 4000, "lock: 13's waits: 4000");
 	/* One phase [2000,7000): 1-2 active, up to 3 waiting, criticality
 	 * 11000 (every wait of the window falls in it). */
 	tap_eq(c.nphases, 1, "lock: one critical phase");
@@ -337,6 +355,10 @@ static void test_late_thread(void)
 	tap_ok(c.active_ns[1] == 2000 && c.active_ns[2] == 1500 && c.active_ns[3] == 500,
 	       "late thread: 2000 ns with 1 active, 1500 with 2, 500 with 3");
 	tap_eq(c.nphases, 1, "late thread: one phase");
+	/* GAPP's metric: 21 alone active in [0,2000): 2000/1. */
+	tap_ok(c.nthreads_sum == 3 && c.threads[0].tid == 21 &&
+	       ns(c.threads[0].active_criticality) == 2000,
+	       "late thread: 21 ran the critical 2000 ns alone: 2000");
 	ex_crit_free(&c);
 	ex_model_free(&m);
 }

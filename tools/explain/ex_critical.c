@@ -8,8 +8,10 @@
  *   2. time slices and their active threads               (section 2.4.4)
  *   3. the critical threshold N_min                       (sections 1, 2.4.4)
  *   4. the criticality of each waiting period             (sections 1, 2.4.4)
- *   5. what each waited on; the rankings                  (sections 3.6.2,
- *                                                          3.6.3, Figure 3.1)
+ *   5. GAPP's per-thread metric over active time          (section 2.4.4,
+ *                                                          Figure 3.1)
+ *   6. what each waited on; the rankings                  (sections 3.6.2,
+ *                                                          3.6.3)
  *
  * The thesis describes GAPP's online form: at each sched_switch of an
  * application thread, it counts the threads that are runnable and, while
@@ -253,7 +255,31 @@ static void weigh_period(const struct ex_crit *c, struct ex_crit_period *p)
 		p->min_active = 0;
 }
 
-/* ---- 5. what was waited on, and the rankings (section 3.6) ---- */
+/* ---- 5. GAPP's per-thread metric (section 2.4.4, Figure 3.1) ---- */
+
+/*
+ * GAPP reports, at a thread's switch out during critical time, the time it
+ * "has been running" weighted "inversely by the number of threads
+ * running", and sums it per thread (Figure 3.1, "Criticality Metric for
+ * each thread"): the thread that runs while the others wait -- the serial
+ * work -- ranks first.  Over the active interval [s, e) of a thread: the
+ * critical slices' overlap divided by their active threads.
+ */
+static void weigh_active(const struct ex_crit *c, uint64_t s, uint64_t e,
+			 struct ex_crit_sum *t)
+{
+	for (size_t k = first_slice(c, s); k < c->nsl && c->sl[k].start < e; k++) {
+		const struct ex_crit_slice *sl = &c->sl[k];
+		uint64_t ov = ex_overlap(s, e, sl->start, sl->end);
+
+		if (!ex_crit_slice_critical(c, sl))
+			continue;
+		t->active_critical_ns += ov;
+		t->active_criticality += slice_weight(sl, ov);
+	}
+}
+
+/* ---- 6. what was waited on, and the rankings (section 3.6) ---- */
 
 void ex_crit_object(const struct ex_model *m, const struct ex_thread *t,
 		    const struct ex_interval *iv, char *buf, size_t size)
@@ -302,23 +328,25 @@ void ex_crit_waker(const struct ex_model *m, const struct ex_thread *t,
 	}
 }
 
-static void sum_add(struct ex_crit_sum **arr, size_t *n, size_t *cap,
-		    const char *object, int tid, const struct ex_crit_period *p)
+static void sum_period(struct ex_crit_sum *s, const struct ex_crit_period *p)
 {
-	struct ex_crit_sum *s = NULL;
-
-	for (size_t i = 0; i < *n && !s; i++)
-		if ((*arr)[i].tid == tid && !strcmp((*arr)[i].object, object))
-			s = &(*arr)[i];
-	if (!s) {
-		s = ex_push(arr, n, cap, sizeof(**arr));
-		ex_strlcpy(s->object, object, sizeof(s->object));
-		s->tid = tid;
-	}
 	s->waiting_ns += p->end - p->start;
 	s->critical_ns += p->critical_ns;
 	s->count++;
 	s->criticality += p->criticality;
+}
+
+static struct ex_crit_sum *object_sum(struct ex_crit *c, const char *object)
+{
+	struct ex_crit_sum *s;
+
+	for (size_t i = 0; i < c->nobjects; i++)
+		if (!strcmp(c->objects[i].object, object))
+			return &c->objects[i];
+	s = EX_PUSH(c->objects, c->nobjects, c->cap_objects);
+	ex_strlcpy(s->object, object, sizeof(s->object));
+	s->tid = -1;
+	return s;
 }
 
 static int cmp_double_desc(double a, double b)
@@ -339,7 +367,7 @@ static int period_cmp(const void *a, const void *b)
 	return x->tid - y->tid;
 }
 
-/* Section 3.6.2 (locks ranked by criticality) and Figure 3.1 (per thread). */
+/* Section 3.6.2: locks ranked by criticality (of their waits). */
 static int sum_cmp(const void *a, const void *b)
 {
 	const struct ex_crit_sum *x = a, *y = b;
@@ -352,6 +380,15 @@ static int sum_cmp(const void *a, const void *b)
 	if (x->tid != y->tid)
 		return x->tid - y->tid;
 	return strcmp(x->object, y->object);
+}
+
+/* Figure 3.1: threads ranked by GAPP's metric, then by their waits'. */
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct ex_crit_sum *x = a, *y = b;
+	int r = cmp_double_desc(x->active_criticality, y->active_criticality);
+
+	return r ? r : sum_cmp(a, b);
 }
 
 static int phase_cmp(const void *a, const void *b)
@@ -417,16 +454,24 @@ void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
 			c->critical_ns += d;
 	}
 
+	c->threads = ex_xcalloc(c->ntids ? c->ntids : 1, sizeof(*c->threads));
+	c->nthreads_sum = c->cap_threads = c->ntids;
 	for (size_t i = 0; i < c->ntids; i++) {
 		const struct ex_thread *t = ex_model_thread(m, c->tids[i]);
+		struct ex_crit_sum *ts = &c->threads[i];
 
+		ts->tid = t->tid;
 		for (size_t k = ex_thread_first_iv(t, c->start);
 		     k < t->niv && t->iv[k].start < c->end; k++) {
 			const struct ex_interval *iv = &t->iv[k];
 			struct ex_crit_period *p;
 			uint64_t is, ie;
 
-			if (presence(iv) != P_WAITING || !clip(iv, c->start, c->end, &is, &ie))
+			if (!clip(iv, c->start, c->end, &is, &ie))
+				continue;
+			if (presence(iv) == P_ACTIVE)
+				weigh_active(c, is, ie, ts);
+			if (presence(iv) != P_WAITING)
 				continue;
 			p = EX_PUSH(c->periods, c->nperiods, c->cap_periods);
 			p->tid = t->tid;
@@ -439,17 +484,16 @@ void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
 			p->waker_tid = ex_blocked_wake(m, t, iv) == WK_THREAD ?
 				       iv->waker_tid : -1;
 			c->criticality += p->criticality;
-			sum_add(&c->objects, &c->nobjects, &c->cap_objects,
-				p->object, -1, p);
-			sum_add(&c->threads, &c->nthreads_sum, &c->cap_threads,
-				"", t->tid, p);
+			sum_period(object_sum(c, p->object), p);
+			sum_period(ts, p);
 		}
 	}
 	if (c->nperiods) {
 		qsort(c->periods, c->nperiods, sizeof(*c->periods), period_cmp);
 		qsort(c->objects, c->nobjects, sizeof(*c->objects), sum_cmp);
-		qsort(c->threads, c->nthreads_sum, sizeof(*c->threads), sum_cmp);
 	}
+	if (c->nthreads_sum)
+		qsort(c->threads, c->nthreads_sum, sizeof(*c->threads), thread_cmp);
 	build_phases(c);
 }
 

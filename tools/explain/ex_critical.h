@@ -18,6 +18,10 @@
  *    weighted inversely by the number of active threads (section 2.4.4) --
  *    summed over the waiting threads of a slice, its length times the
  *    ratio of waiting to active threads (section 1);
+ *  - per thread, GAPP's own metric (section 2.4.4, Figure 3.1): the
+ *    critical slices' length divided by their active threads, over the
+ *    time the thread was active in them -- who ran while the others
+ *    waited (the serial work);
  *  - reported, as GAPP's front end does: the most critical individual
  *    waits (section 3.6.3: individual, not summed) with what the thread
  *    waited on (system call, futex address, file, the releaser), the
@@ -67,7 +71,10 @@ struct ex_crit_sum {
 	int tid;			/* thread; -1 for a wait object */
 	uint64_t waiting_ns, critical_ns;
 	uint64_t count;			/* waiting periods */
-	double criticality;
+	double criticality;		/* of the waiting periods */
+	/* threads: GAPP's per-thread metric, over its active time */
+	uint64_t active_critical_ns;	/* active in critical slices */
+	double active_criticality;	/* that time / the slices' active */
 };
 
 /* A run of consecutive critical slices. */
@@ -94,7 +101,7 @@ struct ex_crit {
 	size_t nperiods, cap_periods;
 	struct ex_crit_sum *objects;	/* by what was waited on, heaviest first */
 	size_t nobjects, cap_objects;
-	struct ex_crit_sum *threads;	/* by thread, heaviest first */
+	struct ex_crit_sum *threads;	/* by thread, GAPP's metric first */
 	size_t nthreads_sum, cap_threads;
 	struct ex_crit_phase *phases;	/* the most critical first */
 	size_t nphases, cap_phases;

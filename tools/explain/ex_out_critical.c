@@ -52,10 +52,13 @@ static void text_sum(FILE *f, const struct ex_model *m,
 {
 	for (size_t i = 0; i < n && i < EX_CRIT_TOP; i++) {
 		if (s[i].tid >= 0)
-			fprintf(f, "    %s [%d]", ex_model_comm(m, s[i].tid), s[i].tid);
+			fprintf(f, "    %s [%d]: running %.0f us (%.0f us critical); waiting",
+				ex_model_comm(m, s[i].tid), s[i].tid,
+				us(s[i].active_criticality),
+				us((double)s[i].active_critical_ns));
 		else
-			fprintf(f, "    %s", s[i].object);
-		fprintf(f, ": %.0f us (%" PRIu64 " waits, %.0f us waiting, %.0f us of it critical)\n",
+			fprintf(f, "    %s:", s[i].object);
+		fprintf(f, " %.0f us (%" PRIu64 " waits, %.0f us waiting, %.0f us of it critical)\n",
 			us(s[i].criticality), s[i].count, us((double)s[i].waiting_ns),
 			us((double)s[i].critical_ns));
 	}
@@ -110,7 +113,7 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 	}
 	fprintf(f, "  criticality by what was waited on:\n");
 	text_sum(f, m, c->objects, c->nobjects);
-	fprintf(f, "  criticality by thread:\n");
+	fprintf(f, "  criticality by thread (GAPP's, of its running time; of its waits):\n");
 	text_sum(f, m, c->threads, c->nthreads_sum);
 }
 
@@ -123,6 +126,8 @@ static void json_sums(FILE *f, const struct ex_model *m,
 		if (s[i].tid >= 0) {
 			fprintf(f, "\"tid\":%d,\"comm\":", s[i].tid);
 			lt_json_cstr(f, ex_model_comm(m, s[i].tid));
+			fprintf(f, ",\"active_criticality_ns\":%.0f,\"active_critical_ns\":%" PRIu64,
+				s[i].active_criticality, s[i].active_critical_ns);
 		} else {
 			fputs("\"object\":", f);
 			lt_json_cstr(f, s[i].object);
