@@ -9,7 +9,8 @@ UNIT_TESTS += test_explain_graph test_explain_compare
 
 EXPLAIN_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/explain \
 	-I$(TOP)/tools/lib
-EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_model.c ex_graph.c \
+EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_model.c ex_fdtab.c \
+	ex_app.c ex_sync.c ex_lockview.c ex_stack.c ex_graph.c \
 	ex_depgraph.c ex_classify.c ex_kmeans.c ex_compare.c ex_report.c \
 	ex_out_text.c ex_out_dot.c ex_out_json.c ex_out_compare.c) \
 	$(addprefix tools/lib/,lt_json.c lt_dot.c lt_utf8.c)
@@ -20,3 +21,10 @@ test_explain_graph_LDLIBS := -lm
 test_explain_compare_SRCS := tests/unit/test_explain_compare.c $(EXPLAIN_CORE)
 test_explain_compare_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
 test_explain_compare_LDLIBS := -lm
+
+# Issue 17: fd tables over time, thread exit, synchronisation classes, the
+# application's lock view, our alerts' stacks.
+UNIT_TESTS += test_explain_sync
+test_explain_sync_SRCS := tests/unit/test_explain_sync.c $(EXPLAIN_CORE)
+test_explain_sync_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
+test_explain_sync_LDLIBS := -lm

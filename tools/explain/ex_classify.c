@@ -4,8 +4,9 @@
  * time, one state interval at a time:
  *
  *   runnable                              -> CPU contention (the CPU)
- *   blocked in futex                      -> synchronisation (address, waker;
- *                                            the lock view)
+ *   blocked in a synchronisation          -> synchronisation (ex_sync.h:
+ *     (futex, file lock, semaphore, a       the object, the waker, the
+ *     child, a pipe's writer, ...)          evidence; locks: the lock view)
  *   blocked while an own block request    -> I/O block (disk, file name)
  *     completed
  *   woken by a timer expiry (any call),   -> timers / sleeps
@@ -27,6 +28,7 @@
 
 #include "ex_classify.h"
 #include "ex_depgraph.h"
+#include "ex_sync.h"
 #include "ex_util.h"
 
 static const char *const class_names[] = {
@@ -68,8 +70,8 @@ static const char *const write_calls[] = {
 	"write", "pwrite64", "writev", "pwritev", "pwritev2", "sendto", "sendmsg", NULL,
 };
 
-static void add_cause(struct ex_class_report *r, enum ex_class cls,
-		      const char *what, uint64_t ns)
+static struct ex_cause *add_cause(struct ex_class_report *r, enum ex_class cls,
+				   const char *what, uint64_t ns)
 {
 	struct ex_cause *c;
 
@@ -79,52 +81,14 @@ static void add_cause(struct ex_class_report *r, enum ex_class cls,
 		if (r->causes[i].cls == cls && !strcmp(r->causes[i].what, what)) {
 			r->causes[i].ns += ns;
 			r->causes[i].count++;
-			return;
+			return &r->causes[i];
 		}
 	c = EX_PUSH(r->causes, r->ncauses, r->cap_causes);
 	c->cls = cls;
 	ex_strlcpy(c->what, what, sizeof(c->what));
 	c->ns = ns;
 	c->count = 1;
-}
-
-static void add_who(struct ex_who **arr, size_t *n, size_t *cap, int tid,
-		    uint64_t ns)
-{
-	struct ex_who *w;
-
-	for (size_t i = 0; i < *n; i++)
-		if ((*arr)[i].tid == tid) {
-			(*arr)[i].ns += ns;
-			(*arr)[i].count++;
-			return;
-		}
-	w = ex_push(arr, n, cap, sizeof(**arr));
-	w->tid = tid;
-	w->ns = ns;
-	w->count = 1;
-}
-
-static void add_lock(struct ex_class_report *r, int64_t uaddr, int waiter,
-		     int releaser, uint64_t ns)
-{
-	struct ex_lock *l = NULL;
-
-	for (size_t i = 0; i < r->nlocks; i++)
-		if (r->locks[i].uaddr == uaddr)
-			l = &r->locks[i];
-	if (!l) {
-		l = EX_PUSH(r->locks, r->nlocks, r->cap_locks);
-		l->uaddr = uaddr;
-	}
-	l->ns += ns;
-	l->count++;
-	if (ns > l->max_ns)
-		l->max_ns = ns;
-	add_who(&l->waiters, &l->nwaiters, &l->cap_waiters, waiter, ns);
-	if (releaser > 0)
-		add_who(&l->releasers, &l->nreleasers, &l->cap_releasers,
-			releaser, ns);
+	return c;
 }
 
 static struct ex_ctx_time *ctx_time(struct ex_class_report *r, const char *name)
@@ -194,17 +158,23 @@ static void classify_blocked(const struct ex_model *m, const struct ex_thread *t
 	const char *sys = sc ? sc->name : "";
 	int pid = t->pid > 0 ? t->pid : t->tid;
 	const struct ex_request *own;
-	char what[200], waker[96];
+	char what[sizeof(((struct ex_cause *)0)->what)], waker[96];
 	const char *fname;
 	enum ex_wake wake = ex_blocked_wake(m, t, iv);
+	struct ex_sync sy;
 
 	waker_text(m, iv, wake, waker, sizeof(waker));
-	if (!strcmp(sys, "futex")) {
-		snprintf(what, sizeof(what), "futex 0x%" PRIx64 " released by %s",
-			 (uint64_t)sc->uaddr, waker);
-		add_cause(r, C_SYNC, what, ns);
-		add_lock(r, sc->uaddr, t->tid,
-			 wake == WK_THREAD ? iv->waker_tid : -1, ns);
+	if (ex_sync_of(m, t, iv, &sy)) {
+		struct ex_cause *c;
+
+		if (sy.lock)
+			snprintf(what, sizeof(what), "%s released by %s", sy.label,
+				 waker);
+		else
+			snprintf(what, sizeof(what), "%s", sy.label);
+		c = add_cause(r, C_SYNC, what, ns);
+		if (!c->evidence[0])
+			ex_strlcpy(c->evidence, sy.evidence, sizeof(c->evidence));
 		return;
 	}
 	own = ex_dg_own_request(m, t->tid, iv);
@@ -244,20 +214,6 @@ static void classify_blocked(const struct ex_model *m, const struct ex_thread *t
 static int by_cause(const void *a, const void *b)
 {
 	const struct ex_cause *x = a, *y = b;
-
-	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
-}
-
-static int by_lock(const void *a, const void *b)
-{
-	const struct ex_lock *x = a, *y = b;
-
-	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
-}
-
-static int by_who(const void *a, const void *b)
-{
-	const struct ex_who *x = a, *y = b;
 
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
 }
@@ -323,25 +279,10 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 		r->faults += t->fault_ts[i] >= s && t->fault_ts[i] < e;
 	if (r->ncauses > 1)
 		qsort(r->causes, r->ncauses, sizeof(*r->causes), by_cause);
-	if (r->nlocks > 1)
-		qsort(r->locks, r->nlocks, sizeof(*r->locks), by_lock);
-	for (size_t i = 0; i < r->nlocks; i++) {
-		if (r->locks[i].nwaiters > 1)
-			qsort(r->locks[i].waiters, r->locks[i].nwaiters,
-			      sizeof(struct ex_who), by_who);
-		if (r->locks[i].nreleasers > 1)
-			qsort(r->locks[i].releasers, r->locks[i].nreleasers,
-			      sizeof(struct ex_who), by_who);
-	}
 }
 
 void ex_class_report_free(struct ex_class_report *r)
 {
-	for (size_t i = 0; i < r->nlocks; i++) {
-		free(r->locks[i].waiters);
-		free(r->locks[i].releasers);
-	}
-	free(r->locks);
 	free(r->causes);
 	free(r->ctx);
 	memset(r, 0, sizeof(*r));

@@ -4,9 +4,8 @@
  * (thesis chapter 3): its state breakdown (running / runnable / blocked,
  * per system call), the waiting time by class (synchronisation, I/O, CPU
  * contention, timers and sleeps, unknown) with the detail of each cause
- * (futex address and waker, file name, disk, CPU), and the lock view: the
- * futexes that caused most waiting and the threads that released them.
- * Also the per-execution features of the comparison (DepGraph IV-A).
+ * (the synchronisation object and its evidence (ex_sync.h), file name,
+ * disk, CPU).  The lock view is the application's (ex_lockview.h).  Also the per-execution features of the comparison (DepGraph IV-A).
  */
 #ifndef LT_EX_CLASSIFY_H
 #define LT_EX_CLASSIFY_H
@@ -26,20 +25,9 @@ struct ex_ctx_time {		/* one context: a syscall or user space */
 
 struct ex_cause {
 	enum ex_class cls;
-	char what[200];
+	char what[EX_PATH_LEN + 256];
+	char evidence[EX_PATH_LEN + 256]; /* synchronisation: why (first wait) */
 	uint64_t ns, count;
-};
-
-struct ex_who {
-	int tid;
-	uint64_t ns, count;
-};
-
-struct ex_lock {
-	int64_t uaddr;
-	uint64_t ns, count, max_ns;
-	struct ex_who *waiters, *releasers;
-	size_t nwaiters, cap_waiters, nreleasers, cap_releasers;
 };
 
 struct ex_class_report {
@@ -51,8 +39,6 @@ struct ex_class_report {
 	uint64_t class_ns[C_NCLASS], class_count[C_NCLASS];
 	struct ex_cause *causes;	/* heaviest first */
 	size_t ncauses, cap_causes;
-	struct ex_lock *locks;		/* heaviest first */
-	size_t nlocks, cap_locks;
 	uint64_t faults, bytes_read, bytes_written, syscalls;
 };
 

@@ -16,9 +16,9 @@ enum ex_ev_type {
 	EV_WAKING,		/* tid woken, target_cpu (sched_waking/wakeup) */
 	EV_WAKEUP_NEW,		/* tid, a new thread becomes runnable */
 	EV_FORK,		/* parent_tid, tid=child, pid=child tgid */
-	EV_EXIT,		/* tid */
-	EV_SYS_ENTRY,		/* name, fd/uaddr/op/filename when present */
-	EV_SYS_EXIT,		/* name, ret */
+	EV_EXIT,		/* tid: sched_process_exit */
+	EV_SYS_ENTRY,		/* name, fd/fd2/uaddr/op/cmd/id/filename */
+	EV_SYS_EXIT,		/* name, ret; pipe/pipe2/socketpair: fds */
 	EV_IRQ_ENTRY,		/* name = handler name or irq number */
 	EV_IRQ_EXIT,
 	EV_SOFTIRQ_ENTRY,	/* name = vector */
@@ -30,7 +30,8 @@ enum ex_ev_type {
 	EV_BLK_COMPLETE,	/* dev, sector */
 	EV_SD_PROCESS,		/* statedump: tid, pid, comm, ftable */
 	EV_SD_FD,		/* statedump: pid or ftable, fd, filename */
-	EV_ALERT,		/* latency_tracker:*: name=tracker, tid, delay */
+	EV_ALERT,		/* latency_tracker:*: name=tracker, tid, delay;
+				 * offcpu, syscall: stack */
 	EV_PAGE_FAULT,
 };
 
@@ -54,10 +55,16 @@ struct ex_ev {
 	char next_comm[EX_COMM_LEN];
 	char name[EX_NAME_LEN];
 	char filename[EX_PATH_LEN];
-	int64_t fd;
-	int64_t uaddr;
-	int64_t op;
+	int64_t fd;		/* fd, fildes, oldfd, epfd */
+	int64_t fd2;		/* newfd (dup2, dup3) */
+	int64_t uaddr;		/* futex uaddr, futex_waitv waiters */
+	int64_t op;		/* futex op */
+	int64_t cmd;		/* fcntl, flock cmd */
+	int64_t id;		/* semid, msqid, wait4/waitid upid */
 	int64_t ret;
+	int64_t fds[2];		/* pipe, pipe2, socketpair: the new fds */
+	const char *stack;	/* alerts: the stack text (valid during the
+				 * feed call only), or NULL */
 	uint64_t dev;
 	uint64_t sector;
 	uint64_t delay;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "ex_app.h"
 #include "ex_model.h"
 #include "ex_opts.h"
 #include "ex_report.h"
@@ -27,6 +28,7 @@ extern char **environ;
 static const char usage[] =
 "usage: latency-tracker explain SNAPSHOT [--tid T] [--at TS --window D]\n"
 "                               [--format text|json|dot] [-o DIR] [--min-share PCT]\n"
+"                               [--pid PID[,PID...]] [--comm NAME] [--past-exit]\n"
 "       latency-tracker explain --compare SNAPSHOT... [--tid T --between SYSCALL]\n"
 "                               [-k 2..4] [--format text|json|dot] [-o DIR]\n"
 "\n"
@@ -39,7 +41,11 @@ static const char usage[] =
 "--compare clusters executions (the alerts, or the spans of --tid between\n"
 "consecutive calls of SYSCALL) with k-means and compares the fastest and\n"
 "slowest clusters' graphs.  -o DIR also writes explain.txt, explain.json,\n"
-"explain-N.dot (and explain-N.svg when Graphviz is installed).\n";
+"explain-N.dot (and explain-N.svg when Graphviz is installed) and\n"
+"lockview.dot (waiter -> lock -> releaser).\n"
+"The lock view covers the application: the processes of --pid and those\n"
+"with a thread named --comm, or else the explained thread's process.  An\n"
+"interval ends at the thread's sched_process_exit unless --past-exit.\n";
 
 int ex_fail(const char *fmt, ...)
 {
@@ -63,6 +69,34 @@ int ex_render_svg(const char *dot, const char *svg)
 		return -1;
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 		return -1;
+	return 0;
+}
+
+/* "12,34,5" -> pids (allocated); -1 on error. */
+static int parse_pids(const char *s, int **out, int *n)
+{
+	const char *p = s;
+	int *pids = NULL, cnt = 0;
+
+	if (!*s)
+		return -1;
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || v <= 0 || v > 0x3fffffff ||
+		    (*end && *end != ',') || (*end == ',' && !end[1])) {
+			free(pids);
+			return -1;
+		}
+		pids = ex_xrealloc(pids, (size_t)(cnt + 1) * sizeof(*pids));
+		pids[cnt++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	*out = pids;
+	*n = cnt;
 	return 0;
 }
 
@@ -95,6 +129,23 @@ struct interval {
 	uint64_t s, e;
 	char origin[96];
 };
+
+/*
+ * A thread's life ends at its sched_process_exit: an interval reaching
+ * past it ends there (unless --past-exit), and says so.
+ */
+static void clip_at_exit(const struct ex_opts *o, const struct ex_model *m,
+			 struct interval *iv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(iv[i].origin);
+
+		if (ex_report_clip_exit(m, iv[i].tid, iv[i].s, &iv[i].e,
+					o->past_exit))
+			snprintf(iv[i].origin + len, sizeof(iv[i].origin) - len,
+				 ", to its exit");
+	}
+}
 
 static int pick_intervals(const struct ex_opts *o, const struct ex_model *m,
 			  struct interval **out, size_t *n)
@@ -200,6 +251,15 @@ static int write_outdir(const struct ex_opts *o, struct ex_report *r, size_t n)
 		snprintf(svg, sizeof(svg), "%s/explain-%zu.svg", o->outdir, i + 1);
 		if (!ex_render_svg(path, svg) && o->format == FMT_TEXT)
 			printf("graph: %s\n", svg);
+		/* The lock view: lockview.dot (of the first report). */
+		if (i)
+			snprintf(name, sizeof(name), "lockview-%zu.dot", i + 1);
+		else
+			snprintf(name, sizeof(name), "lockview.dot");
+		if (!(f = open_out(o->outdir, name, path, sizeof(path))))
+			return EX_EXIT_BAD;
+		ex_out_lockview_dot(f, &r[i]);
+		fclose(f);
 	}
 	return 0;
 }
@@ -223,9 +283,16 @@ static int explain_one(const struct ex_opts *o)
 		ex_model_free(&m);
 		return ret;
 	}
+	clip_at_exit(o, &m, iv, n);
 	r = ex_xcalloc(n, sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
-		ex_report_build(&r[i], &m, o->traces[0], iv[i].tid, iv[i].s, iv[i].e);
+		struct ex_app app = {
+			.pids = o->pids, .npids = o->npids, .comm = o->comm,
+			.pid = ex_app_pid_of(&m, iv[i].tid),
+		};
+
+		ex_report_build_app(&r[i], &m, o->traces[0], iv[i].tid, iv[i].s,
+				    iv[i].e, &app);
 		ex_strlcpy(r[i].origin, iv[i].origin, sizeof(r[i].origin));
 	}
 	if (o->format == FMT_JSON)
@@ -260,6 +327,8 @@ static int explain_one(const struct ex_opts *o)
 	return ret;
 }
 
+static int run(struct ex_opts *o, int argc, char **argv);
+
 int lt_explain_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -272,28 +341,37 @@ int lt_explain_main(int argc, char **argv)
 		{ "compare", no_argument, NULL, 'c' },
 		{ "between", required_argument, NULL, 'b' },
 		{ "clusters", required_argument, NULL, 'k' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "comm", required_argument, NULL, 'C' },
+		{ "past-exit", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ex_opts o = { .tid = -1, .min_share = 0.005, .k = 2 };
 	char *end;
-	int c;
+	int c, ret;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:a:w:f:o:m:cb:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.tid = (int)strtol(optarg, &end, 10);
-			if (*end || o.tid <= 0)
-				return ex_fail("--tid: not a thread id: %s", optarg);
+			if (*end || o.tid <= 0) {
+				ret = ex_fail("--tid: not a thread id: %s", optarg);
+				goto out;
+			}
 			break;
 		case 'a':
-			if (parse_ns(optarg, &o.at) || !o.at)
-				return ex_fail("--at: not a timestamp in ns: %s", optarg);
+			if (parse_ns(optarg, &o.at) || !o.at) {
+				ret = ex_fail("--at: not a timestamp in ns: %s", optarg);
+				goto out;
+			}
 			break;
 		case 'w':
-			if (parse_ns(optarg, &o.window) || !o.window)
-				return ex_fail("--window: not a duration: %s", optarg);
+			if (parse_ns(optarg, &o.window) || !o.window) {
+				ret = ex_fail("--window: not a duration: %s", optarg);
+				goto out;
+			}
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -303,15 +381,20 @@ int lt_explain_main(int argc, char **argv)
 			else if (!strcmp(optarg, "dot"))
 				o.format = FMT_DOT;
 			else
-				return ex_fail("--format: text, json or dot, not %s", optarg);
+				{
+				ret = ex_fail("--format: text, json or dot, not %s", optarg);
+				goto out;
+			}
 			break;
 		case 'o':
 			o.outdir = optarg;
 			break;
 		case 'm':
 			o.min_share = strtod(optarg, &end) / 100.0;
-			if (*end || o.min_share < 0 || o.min_share > 1)
-				return ex_fail("--min-share: a percentage, not %s", optarg);
+			if (*end || o.min_share < 0 || o.min_share > 1) {
+				ret = ex_fail("--min-share: a percentage, not %s", optarg);
+				goto out;
+			}
 			break;
 		case 'c':
 			o.compare = true;
@@ -321,28 +404,59 @@ int lt_explain_main(int argc, char **argv)
 			break;
 		case 'k':
 			o.k = (int)strtol(optarg, &end, 10);
-			if (*end || o.k < 2 || o.k > 4)
-				return ex_fail("-k: 2 to 4 clusters, not %s", optarg);
+			if (*end || o.k < 2 || o.k > 4) {
+				ret = ex_fail("-k: 2 to 4 clusters, not %s", optarg);
+				goto out;
+			}
+			break;
+		case 'P':
+			free(o.pids);
+			o.pids = NULL;
+			if (parse_pids(optarg, &o.pids, &o.npids)) {
+				ret = ex_fail("--pid: process ids separated by commas, not %s", optarg);
+				goto out;
+			}
+			break;
+		case 'C':
+			if (!optarg[0] || strlen(optarg) > EX_APP_COMM_MAX) {
+				ret = ex_fail("--comm: a thread name of 1 to %d bytes, not '%s'",
+					      EX_APP_COMM_MAX, optarg);
+				goto out;
+			}
+			o.comm = optarg;
+			break;
+		case 'X':
+			o.past_exit = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
-			return 0;
+			ret = 0;
+			goto out;
 		default:
 			fputs(usage, stderr);
-			return EX_EXIT_BAD;
+			ret = EX_EXIT_BAD;
+			goto out;
 		}
 	}
-	o.traces = argv + optind;
-	o.ntraces = argc - optind;
-	if (o.ntraces < 1) {
+	ret = run(&o, argc, argv);
+out:
+	free(o.pids);
+	return ret;
+}
+
+static int run(struct ex_opts *o, int argc, char **argv)
+{
+	o->traces = argv + optind;
+	o->ntraces = argc - optind;
+	if (o->ntraces < 1) {
 		fputs(usage, stderr);
 		return EX_EXIT_BAD;
 	}
-	if (o.compare)
-		return ex_compare_main(&o);
-	if (o.ntraces > 1)
+	if (o->compare)
+		return ex_compare_main(o);
+	if (o->ntraces > 1)
 		return ex_fail("one snapshot at a time (several only with --compare)");
-	if (o.between)
+	if (o->between)
 		return ex_fail("--between goes with --compare");
-	return explain_one(&o);
+	return explain_one(o);
 }

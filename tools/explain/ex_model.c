@@ -17,6 +17,9 @@
  *   syscalls      entry/exit per thread; a running interval is split at
  *                 each so running time is attributed to its syscall.
  *   block_rq_*    requests in flight, per submitter.
+ *   sched_process_exit  the end of the thread's life: its last switch
+ *                 (prev_state X or Z, too) opens no state after it.
+ *   fd syscalls, statedump  the fd tables over time (ex_fdtab.h).
  *
  * Threads first seen in the middle of the trace get the state the first
  * event implies; a syscall whose entry predates the trace is opened at the
@@ -32,6 +35,8 @@
  * TASK_REPORT_MAX (preempted) mean runnable; otherwise one bit per state
  * in the order of the kernel's task state letters. */
 #define EX_STATE_SLEEP_MASK 0xffL
+/* The exit states, X (EXIT_DEAD) and Z (EXIT_ZOMBIE), in that encoding. */
+#define EX_STATE_DEAD_MASK 0x30L
 static const char state_letters[] = "SDTtXZPI";
 
 static char state_letter(long state)
@@ -65,10 +70,10 @@ void ex_model_free(struct ex_model *m)
 	for (int i = 0; i < EX_MAX_CPUS; i++)
 		free(m->cpu[i].sl);
 	free(m->rq);
-	for (size_t i = 0; i < m->nfds; i++)
-		free(m->fds[i].name);
-	free(m->fds);
+	ex_fdtab_free(&m->fdt);
 	free(m->ftab);
+	for (size_t i = 0; i < m->nalerts; i++)
+		free(m->alerts[i].stack);
 	free(m->alerts);
 	memset(m, 0, sizeof(*m));
 }
@@ -261,7 +266,9 @@ static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 			cur = iv_open(p, ST_RUNNING, s, ev->cpu);
 		}
 		iv_close(cur, ev->ts);
-		if ((ev->state & EX_STATE_SLEEP_MASK) == 0) {
+		if (p->exit_ts || (ev->state & EX_STATE_DEAD_MASK)) {
+			p->dead = true;		/* its last switch: no more state */
+		} else if ((ev->state & EX_STATE_SLEEP_MASK) == 0) {
 			iv_open(p, ST_RUNNABLE, ev->ts, ev->cpu);
 		} else {
 			cur = iv_open(p, ST_BLOCKED, ev->ts, ev->cpu);
@@ -297,6 +304,8 @@ static void on_waking(struct ex_model *m, const struct ex_ev *ev)
 		return;
 	t = thread_get(m, ev->tid, ev->ts);
 	set_comm(t, ev->comm);
+	if (t->dead)
+		return;
 	cur = iv_cur(t);
 	if (cur && cur->state != ST_BLOCKED)
 		return;			/* already runnable (waking, then wakeup) */
@@ -345,24 +354,16 @@ static void on_sys_entry(struct ex_model *m, const struct ex_ev *ev)
 	s->end = EX_TS_OPEN;
 	ex_strlcpy(s->name, ev->name, sizeof(s->name));
 	s->fd = ev->fd;
+	s->fd2 = ev->fd2;
 	s->uaddr = ev->uaddr;
 	s->op = ev->op;
+	s->cmd = ev->cmd;
+	s->id = ev->id;
 	s->ret = -1;
 	t->cur_sys = (int)t->nsys - 1;
 	free(t->pending_open);
 	t->pending_open = ev->filename[0] ? ex_xstrdup(ev->filename) : NULL;
 	running_split(t, ev->ts);
-}
-
-static void add_fdname(struct ex_model *m, int pid, int64_t fd, uint64_t ts,
-		       const char *name)
-{
-	struct ex_fdname *f = EX_PUSH(m->fds, m->nfds, m->cap_fds);
-
-	f->pid = pid;
-	f->fd = fd;
-	f->ts = ts;
-	f->name = ex_xstrdup(name);
 }
 
 static void on_sys_exit(struct ex_model *m, const struct ex_ev *ev)
@@ -381,7 +382,7 @@ static void on_sys_exit(struct ex_model *m, const struct ex_ev *ev)
 		s = EX_PUSH(t->sys, t->nsys, t->cap_sys);
 		s->start = t->first_seen;
 		ex_strlcpy(s->name, ev->name, sizeof(s->name));
-		s->fd = s->uaddr = s->op = -1;
+		s->fd = s->fd2 = s->uaddr = s->op = s->cmd = s->id = -1;
 		t->cur_sys = 0;
 		for (size_t i = 0; i < t->niv; i++)
 			if (t->iv[i].sys < 0)
@@ -390,9 +391,9 @@ static void on_sys_exit(struct ex_model *m, const struct ex_ev *ev)
 	s = &t->sys[t->cur_sys];
 	s->end = ev->ts;
 	s->ret = ev->ret;
-	if (t->pending_open && ev->ret >= 0)
-		add_fdname(m, t->pid > 0 ? t->pid : t->tid, ev->ret, ev->ts,
-			   t->pending_open);
+	ex_fdtab_syscall(&m->fdt, t->pid > 0 ? t->pid : t->tid, s->name, s->fd,
+			 s->fd2, s->cmd, t->pending_open, ev->ret, ev->fds,
+			 ev->ts);
 	free(t->pending_open);
 	t->pending_open = NULL;
 	t->cur_sys = -1;
@@ -498,8 +499,44 @@ static void on_statedump(struct ex_model *m, const struct ex_ev *ev)
 		int pid = ev->pid > 0 ? ev->pid : ftable_pid(m, ev->ftable);
 
 		if (pid > 0 && ev->fd >= 0 && ev->filename[0])
-			add_fdname(m, pid, ev->fd, ev->ts, ev->filename);
+			ex_fdtab_add(&m->fdt, FDR_SEEN, pid, ev->fd, ev->ts,
+				     ev->filename, -1);
 	}
+}
+
+/* A new thread; a new process starts with its parent's fd table. */
+static void on_fork(struct ex_model *m, const struct ex_ev *ev)
+{
+	struct ex_thread *t, *parent;
+	int ppid = ev->ctx_pid;
+
+	if (ev->tid <= 0)
+		return;
+	t = thread_get(m, ev->tid, ev->ts);
+	if (ev->pid > 0)
+		t->pid = ev->pid;
+	set_comm(t, ev->comm);
+	if (ppid <= 0 && ev->parent_tid > 0 &&
+	    (parent = ex_model_thread(m, ev->parent_tid)))
+		ppid = parent->pid > 0 ? parent->pid : parent->tid;
+	if (ppid <= 0)
+		ppid = ev->parent_tid;
+	if (ev->pid > 0 && ev->pid != ppid)
+		ex_fdtab_fork(&m->fdt, ev->pid, ppid, ev->ts);
+}
+
+static void on_alert(struct ex_model *m, const struct ex_ev *ev)
+{
+	struct ex_alert *a;
+
+	if (ev->tid <= 0)
+		return;
+	a = EX_PUSH(m->alerts, m->nalerts, m->cap_alerts);
+	a->ts = ev->ts;
+	a->delay = ev->delay;
+	a->tid = ev->tid;
+	ex_strlcpy(a->tracker, ev->name, sizeof(a->tracker));
+	a->stack = ev->stack && ev->stack[0] ? ex_xstrdup(ev->stack) : NULL;
 }
 
 void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)
@@ -522,12 +559,14 @@ void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)
 		on_waking(m, ev);
 		break;
 	case EV_FORK:
+		on_fork(m, ev);
+		break;
+	case EV_EXIT:
 		if (ev->tid > 0) {
 			struct ex_thread *t = thread_get(m, ev->tid, ev->ts);
 
-			if (ev->pid > 0)
-				t->pid = ev->pid;
-			set_comm(t, ev->comm);
+			if (!t->exit_ts)
+				t->exit_ts = ev->ts;
 		}
 		break;
 	case EV_SYS_ENTRY:
@@ -559,18 +598,9 @@ void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)
 	case EV_SD_FD:
 		on_statedump(m, ev);
 		break;
-	case EV_ALERT: {
-		struct ex_alert *a;
-
-		if (ev->tid <= 0)
-			break;
-		a = EX_PUSH(m->alerts, m->nalerts, m->cap_alerts);
-		a->ts = ev->ts;
-		a->delay = ev->delay;
-		a->tid = ev->tid;
-		ex_strlcpy(a->tracker, ev->name, sizeof(a->tracker));
+	case EV_ALERT:
+		on_alert(m, ev);
 		break;
-	}
 	case EV_PAGE_FAULT: {
 		int tid = event_tid(m, ev);
 		struct ex_thread *t;
@@ -613,27 +643,19 @@ void ex_model_finish(struct ex_model *m)
 	for (size_t i = 0; i < m->nrq; i++)
 		if (m->rq[i].end == EX_TS_OPEN)
 			m->rq[i].end = m->last_ts;
+	ex_fdtab_finish(&m->fdt);
 	m->finished = true;
 }
 
 const char *ex_model_fdname(const struct ex_model *m, int pid, int64_t fd,
 			    uint64_t ts)
 {
-	const struct ex_fdname *best = NULL;
+	return ex_fdtab_name(&m->fdt, pid, fd, ts);
+}
 
-	for (size_t i = 0; i < m->nfds; i++) {
-		const struct ex_fdname *f = &m->fds[i];
-
-		if (f->pid != pid || f->fd != fd)
-			continue;
-		if (f->ts <= ts) {
-			if (!best || best->ts > ts || f->ts > best->ts)
-				best = f;
-		} else if (!best || (best->ts > ts && f->ts < best->ts)) {
-			best = f;
-		}
-	}
-	return best ? best->name : "";
+uint64_t ex_thread_end(const struct ex_thread *t)
+{
+	return t->exit_ts ? t->exit_ts : EX_TS_OPEN;
 }
 
 size_t ex_thread_first_iv(const struct ex_thread *t, uint64_t ts)

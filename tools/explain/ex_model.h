@@ -10,8 +10,11 @@
  *  - per CPU: which thread ran on it, as time slices;
  *  - block requests, from insertion (or issue) to completion, with the
  *    submitting thread;
- *  - file descriptor names (openat, LTTng statedump), thread names;
- *  - latency_tracker alert events.
+ *  - the file descriptor tables over time (ex_fdtab.h), thread names;
+ *  - latency_tracker alert events, with their stacks.
+ *
+ * A thread's life ends at its sched_process_exit: after its last switch
+ * out it has no state (not "blocked" until the end of the trace).
  */
 #ifndef LT_EX_MODEL_H
 #define LT_EX_MODEL_H
@@ -21,6 +24,7 @@
 #include <stdint.h>
 
 #include "ex_event.h"
+#include "ex_fdtab.h"
 
 #define EX_TS_OPEN UINT64_MAX	/* interval still open at the end of the trace */
 #define EX_MAX_CPUS 1024
@@ -48,7 +52,7 @@ enum ex_wake {
 struct ex_syscall {
 	uint64_t start, end;	/* end = EX_TS_OPEN when not returned */
 	char name[EX_NAME_LEN];
-	int64_t fd, uaddr, op, ret;
+	int64_t fd, fd2, uaddr, op, cmd, id, ret;	/* ex_event.h */
 };
 
 struct ex_interval {
@@ -79,6 +83,8 @@ struct ex_thread {
 	int cur_sys;		/* open syscall index or -1 (while building) */
 	int last_cpu;
 	uint64_t first_seen, last_seen;
+	uint64_t exit_ts;	/* its sched_process_exit, 0: none seen */
+	bool dead;		/* switched out after its exit: no more state */
 	uint64_t faults;	/* page fault events: their timestamps below */
 	uint64_t *fault_ts;
 	size_t cap_faults;
@@ -112,17 +118,11 @@ struct ex_request {
 	int tid;		/* submitter */
 };
 
-struct ex_fdname {
-	int pid;
-	int64_t fd;
-	uint64_t ts;
-	char *name;
-};
-
 struct ex_alert {
 	uint64_t ts, delay;
 	int tid;
 	char tracker[EX_NAME_LEN];
+	char *stack;		/* offcpu, syscall: frames ';'-separated, or NULL */
 };
 
 struct ex_model {
@@ -134,9 +134,8 @@ struct ex_model {
 	int ncpu;
 	struct ex_request *rq;
 	size_t nrq, cap_rq;
-	struct ex_fdname *fds;
-	size_t nfds, cap_fds;
-	struct { uint64_t ftable; int pid; } *ftab;
+	struct ex_fdtab fdt;
+	struct { uint64_t ftable; int pid; } *ftab;	/* statedump's */
 	size_t nftab, cap_ftab;
 	struct ex_alert *alerts;
 	size_t nalerts, cap_alerts;
@@ -156,12 +155,14 @@ void ex_model_finish(struct ex_model *m);
 
 struct ex_thread *ex_model_thread(const struct ex_model *m, int tid);
 const char *ex_model_comm(const struct ex_model *m, int tid);
-/* Name of fd of process pid at time ts ("" when unknown). */
+/* Name of fd of process pid at time ts ("" when unknown): ex_fdtab.h. */
 const char *ex_model_fdname(const struct ex_model *m, int pid, int64_t fd,
 			    uint64_t ts);
 /* The first interval of t ending after ts (binary search). */
 size_t ex_thread_first_iv(const struct ex_thread *t, uint64_t ts);
 size_t ex_cpu_first_slice(const struct ex_cpu *c, uint64_t ts);
+/* The end of t's life: its sched_process_exit, or EX_TS_OPEN. */
+uint64_t ex_thread_end(const struct ex_thread *t);
 
 static inline uint64_t ex_overlap(uint64_t a0, uint64_t a1, uint64_t b0,
 				  uint64_t b1)

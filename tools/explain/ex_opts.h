@@ -22,6 +22,17 @@ struct ex_opts {
 	bool compare;
 	const char *between;		/* --between SYSCALL */
 	int k;
+	/*
+	 * The application of the lock view and of the criticality: the
+	 * processes --pid PID[,PID...] and those named --comm NAME (a thread
+	 * of the process, or the process, has that comm); neither given:
+	 * the process of the explained thread (ex_app.h).
+	 */
+	int *pids;			/* --pid, npids of them; NULL: none */
+	int npids;
+	const char *comm;		/* --comm, NULL: not given */
+	bool past_exit;			/* --past-exit: keep the interval after
+					 * the thread's sched_process_exit */
 };
 
 #define EX_EXIT_BAD 2

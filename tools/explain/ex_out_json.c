@@ -2,24 +2,15 @@
 /*
  * ex_out_json.c - the explanation as one JSON object: interval, states,
  * graph (nodes with weight and share, edges with weight, count, kind),
- * classification (classes, causes) and locks.  Times in ns.
+ * classification (classes, causes with the evidence of a synchronisation),
+ * the application's lock view ("locks", ex_lockview.h) and the stacks of
+ * our alerts on the graph nodes they explain.  Times in ns.
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "ex_report.h"
-
-static void who_list(FILE *f, const struct ex_report *r,
-		     const struct ex_who *w, size_t n)
-{
-	fputc('[', f);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s{\"tid\":%d,\"comm\":", i ? "," : "", w[i].tid);
-		ex_json_str(f, ex_model_comm(r->m, w[i].tid));
-		fprintf(f, ",\"ns\":%" PRIu64 ",\"count\":%" PRIu64 "}",
-			w[i].ns, w[i].count);
-	}
-	fputc(']', f);
-}
+#include "lt_json.h"
 
 static void graph(FILE *f, const struct ex_graph *g)
 {
@@ -44,6 +35,34 @@ static void graph(FILE *f, const struct ex_graph *g)
 			e->weight, e->count, ex_pct(e->weight, g->total) / 100.0);
 	}
 	fprintf(f, "]}");
+}
+
+/* Our alerts' stacks: the node each explains, its frames. */
+static void stacks(FILE *f, const struct ex_report *r)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < r->nstacks; i++) {
+		const struct ex_rstack *s = &r->stacks[i];
+		const char *p = s->frames;
+
+		fprintf(f, "%s{\"node\":%d,\"tid\":%d,\"tracker\":", i ? "," : "",
+			s->node, s->tid);
+		ex_json_str(f, s->tracker);
+		fprintf(f, ",\"context\":");
+		ex_json_str(f, s->context);
+		fprintf(f, ",\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"delay_ns\":%" PRIu64 ",\"frames\":[",
+			s->start, s->end, s->delay);
+		for (bool first = true; *p; first = false) {
+			size_t n = strcspn(p, ";");
+
+			if (!first)
+				fputc(',', f);
+			lt_json_str(f, p, n);
+			p += n + (p[n] == ';');
+		}
+		fprintf(f, "]}");
+	}
+	fputc(']', f);
 }
 
 void ex_out_json(FILE *f, const struct ex_report *r)
@@ -80,21 +99,21 @@ void ex_out_json(FILE *f, const struct ex_report *r)
 		fprintf(f, "%s{\"class\":\"%s\",\"what\":", i ? "," : "",
 			ex_class_name(cr->causes[i].cls));
 		ex_json_str(f, cr->causes[i].what);
+		if (cr->causes[i].evidence[0]) {
+			fprintf(f, ",\"evidence\":");
+			ex_json_str(f, cr->causes[i].evidence);
+		}
 		fprintf(f, ",\"ns\":%" PRIu64 ",\"count\":%" PRIu64 "}",
 			cr->causes[i].ns, cr->causes[i].count);
 	}
-	fprintf(f, "]},\"locks\":[");
-	for (size_t i = 0; i < cr->nlocks; i++) {
-		const struct ex_lock *l = &cr->locks[i];
-
-		fprintf(f, "%s{\"uaddr\":\"0x%" PRIx64 "\",\"ns\":%" PRIu64 ",\"count\":%" PRIu64 ",\"max_ns\":%" PRIu64 ",\"waiters\":",
-			i ? "," : "", (uint64_t)l->uaddr, l->ns, l->count, l->max_ns);
-		who_list(f, r, l->waiters, l->nwaiters);
-		fprintf(f, ",\"releasers\":");
-		who_list(f, r, l->releasers, l->nreleasers);
-		fputc('}', f);
-	}
-	fprintf(f, "],\"features\":{\"faults\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64 ",\"syscalls\":%" PRIu64 "},\"discarded_events\":%" PRIu64 "}\n",
+	fprintf(f, "]},\"locks\":");
+	ex_lockview_json(f, r->m, &r->lv);
+	fprintf(f, ",\"lock_pids\":[");
+	for (size_t i = 0; i < r->lv.npids; i++)
+		fprintf(f, "%s%d", i ? "," : "", r->lv.pids[i]);
+	fprintf(f, "],\"stacks\":");
+	stacks(f, r);
+	fprintf(f, ",\"features\":{\"faults\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64 ",\"syscalls\":%" PRIu64 "},\"discarded_events\":%" PRIu64 "}\n",
 		cr->faults, cr->bytes_read, cr->bytes_written, cr->syscalls,
 		r->m->discarded);
 }

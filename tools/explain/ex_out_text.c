@@ -3,10 +3,13 @@
  * ex_out_text.c - the explanation as text: state breakdown, the dependency
  * graph as an indented tree in the manner of DepGraph Figure 4
  * (thread (total us) -> syscall (us, %) -> dependency (us, %)), the
- * classification by class and cause, and the lock view.
+ * classification by class and cause (with the evidence of a
+ * synchronisation), the application's lock view and the stacks of our
+ * alerts (marked [stack N] on the node they explain).
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ex_report.h"
 
@@ -42,7 +45,11 @@ static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
 			fprintf(f, "; running %.0f us", us(c->run_ns));
 		if (e->count > 1)
 			fprintf(f, "; x%" PRIu64, e->count);
-		fprintf(f, ")%s\n", loop ? " (cycle)" : "");
+		fprintf(f, ")%s", loop ? " (cycle)" : "");
+		for (size_t k = 0; k < r->nstacks; k++)
+			if (r->stacks[k].node == e->to)
+				fprintf(f, " [stack %zu]", k + 1);
+		fputc('\n', f);
 		if (loop || depth + 1 >= EX_TREE_MAX_DEPTH || plen + 4 >= 256)
 			continue;
 		snprintf(prefix + plen, 256 - plen, "%s", last ? "   " : "|  ");
@@ -51,6 +58,27 @@ static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
 		prefix[plen] = '\0';
 	}
 	free(out);
+}
+
+/* The stacks of our alerts, numbered as marked in the tree. */
+static void stacks(FILE *f, const struct ex_report *r)
+{
+	if (r->nstacks)
+		fprintf(f, "\nstacks:\n");
+	for (size_t i = 0; i < r->nstacks; i++) {
+		const struct ex_rstack *s = &r->stacks[i];
+		const char *p = s->frames;
+
+		fprintf(f, "  [stack %zu] %s of %s [%d], %s alert (%.0f us, from %" PRIu64 " to %" PRIu64 "):\n",
+			i + 1, s->context, ex_model_comm(r->m, s->tid), s->tid,
+			s->tracker, us(s->delay), s->start, s->end);
+		while (*p) {
+			size_t n = strcspn(p, ";");
+
+			fprintf(f, "      %.*s\n", (int)n, p);
+			p += n + (p[n] == ';');
+		}
+	}
 }
 
 void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
@@ -99,25 +127,13 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 		if (c->count > 1)
 			fprintf(f, " (x%" PRIu64 ")", c->count);
 		fputc('\n', f);
+		if (c->evidence[0])
+			fprintf(f, "  %-16s %10s %6s    evidence: %s\n", "", "", "",
+				c->evidence);
 	}
 
-	if (cr->nlocks)
-		fprintf(f, "\nlocks:\n");
-	for (size_t i = 0; i < cr->nlocks; i++) {
-		const struct ex_lock *l = &cr->locks[i];
-
-		fprintf(f, "  futex 0x%" PRIx64 ": %.0f us waited, %" PRIu64 " waits, longest %.0f us\n",
-			(uint64_t)l->uaddr, us(l->ns), l->count, us(l->max_ns));
-		for (size_t j = 0; j < l->nwaiters; j++)
-			fprintf(f, "    waiter   %s [%d] %.0f us\n",
-				ex_model_comm(r->m, l->waiters[j].tid),
-				l->waiters[j].tid, us(l->waiters[j].ns));
-		for (size_t j = 0; j < l->nreleasers; j++)
-			fprintf(f, "    released by %s [%d] %.0f us (%" PRIu64 " wakeups)\n",
-				ex_model_comm(r->m, l->releasers[j].tid),
-				l->releasers[j].tid, us(l->releasers[j].ns),
-				l->releasers[j].count);
-	}
+	ex_lockview_text(f, r->m, &r->lv);
+	stacks(f, r);
 	if (r->m->discarded)
 		fprintf(f, "\nnote: the tracer discarded %" PRIu64 " events; dependencies may be missing\n",
 			r->m->discarded);

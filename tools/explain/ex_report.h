@@ -7,11 +7,15 @@
 #ifndef LT_EX_REPORT_H
 #define LT_EX_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "ex_app.h"
 #include "ex_classify.h"
 #include "ex_graph.h"
+#include "ex_lockview.h"
 #include "ex_model.h"
+#include "ex_stack.h"
 
 struct ex_report {
 	const struct ex_model *m;
@@ -21,9 +25,25 @@ struct ex_report {
 	uint64_t start, end;
 	struct ex_graph g;
 	struct ex_class_report cr;
+	struct ex_lockview lv;		/* the application's locks */
+	struct ex_rstack *stacks;	/* our alerts' stacks on graph nodes */
+	size_t nstacks;
 };
 
-/* Build the graph and the classification of tid over [s, e). */
+/*
+ * Build the graph, the classification, the stacks of tid over [s, e) and
+ * the lock view of the application app (NULL: tid's process).
+ */
+void ex_report_build_app(struct ex_report *r, const struct ex_model *m,
+			 const char *trace, int tid, uint64_t s, uint64_t e,
+			 const struct ex_app *app);
+/*
+ * A thread's life ends at its sched_process_exit: *e is moved back to it
+ * when [*s, *e) reaches past it (unless past_exit).  True when moved.
+ */
+bool ex_report_clip_exit(const struct ex_model *m, int tid, uint64_t s,
+			 uint64_t *e, bool past_exit);
+/* The same with the default application. */
 void ex_report_build(struct ex_report *r, const struct ex_model *m,
 		     const char *trace, int tid, uint64_t s, uint64_t e);
 void ex_report_free(struct ex_report *r);
@@ -32,6 +52,8 @@ void ex_report_free(struct ex_report *r);
 void ex_out_text(FILE *f, const struct ex_report *r, double min_share);
 void ex_out_dot(FILE *f, const struct ex_report *r, double min_share);
 void ex_out_json(FILE *f, const struct ex_report *r);
+/* The lock view alone as DOT (lockview.dot). */
+void ex_out_lockview_dot(FILE *f, const struct ex_report *r);
 
 /* Helpers shared by the formats. */
 double ex_pct(uint64_t part, uint64_t total);

@@ -139,6 +139,62 @@ static bool prefixed(const char *s, const char *prefix, const char **rest)
 	return true;
 }
 
+/* The first n elements of an integer array field (absent: unchanged). */
+static void field_int_array(const bt_field *f, int64_t *out, uint64_t n)
+{
+	uint64_t len;
+
+	if (!f || !bt_field_class_type_is(bt_field_get_class_type(f),
+					  BT_FIELD_CLASS_TYPE_ARRAY))
+		return;
+	len = bt_field_array_get_length(f);
+	for (uint64_t i = 0; i < n && i < len; i++)
+		field_int(bt_field_array_borrow_element_field_by_index_const(f, i),
+			  &out[i]);
+}
+
+/* The first integer field among names (NULL-terminated) into *out. */
+static void get_first(const struct ctx *c, const char *const *names,
+		      int64_t *out)
+{
+	for (; *names; names++)
+		if (get_int(c, *names, out))
+			return;
+}
+
+/*
+ * The arguments of a system call entry the model uses, by LTTng's field
+ * names (lttng-modules instrumentation/syscalls): the fd (fd; dup's
+ * fildes; dup2/dup3's oldfd; epoll's epfd), dup2/dup3's newfd or
+ * close_range's max_fd, the futex
+ * address (futex_waitv: its waiters array), the futex op, fcntl's and
+ * flock's cmd (an enumeration in LTTng's fcntl override: read as its
+ * integer), the IPC id (semop, semtimedop: semid; msgrcv, msgsnd: msqid)
+ * or wait4/waitid's upid, and the path of open, openat, creat.
+ */
+static void sys_args(const struct ctx *c, const char *sys, struct ex_ev *ev)
+{
+	static const char *const fd_names[] = { "fd", "fildes", "oldfd", "epfd", NULL };
+	static const char *const id_names[] = { "semid", "msqid", "upid", NULL };
+	static const char *const addr_names[] = { "uaddr", "waiters", NULL };
+	int64_t v;
+
+	get_first(c, fd_names, &ev->fd);
+	get_first(c, id_names, &ev->id);
+	get_first(c, addr_names, &ev->uaddr);
+	if (get_int(c, "newfd", &v) || get_int(c, "max_fd", &v))
+		ev->fd2 = v;
+	if (get_int(c, "op", &v))
+		ev->op = v;
+	if (get_int(c, "cmd", &v))
+		ev->cmd = v;
+	if (!strcmp(sys, "openat") || !strcmp(sys, "open") ||
+	    !strcmp(sys, "openat2"))
+		get_s(c, "filename", ev->filename, sizeof(ev->filename));
+	else if (!strcmp(sys, "creat"))
+		get_s(c, "pathname", ev->filename, sizeof(ev->filename));
+}
+
 /* Decode one event into ev; false for events the analysis ignores. */
 static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 {
@@ -175,20 +231,16 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 		   prefixed(name, "compat_syscall_entry_", &rest)) {
 		ev->type = EV_SYS_ENTRY;
 		ex_strlcpy(ev->name, rest, sizeof(ev->name));
-		if (get_int(c, "fd", &v))
-			ev->fd = v;
-		if (get_int(c, "uaddr", &v))
-			ev->uaddr = v;
-		if (get_int(c, "op", &v))
-			ev->op = v;
-		if (!strcmp(rest, "openat") || !strcmp(rest, "open"))
-			get_s(c, "filename", ev->filename, sizeof(ev->filename));
+		sys_args(c, rest, ev);
 	} else if (prefixed(name, "syscall_exit_", &rest) ||
 		   prefixed(name, "compat_syscall_exit_", &rest)) {
 		ev->type = EV_SYS_EXIT;
 		ex_strlcpy(ev->name, rest, sizeof(ev->name));
 		if (get_int(c, "ret", &v))
 			ev->ret = v;
+		/* pipe, pipe2 (LTTng's override: an array of 2), socketpair */
+		field_int_array(member(c->payload, "fildes"), ev->fds, 2);
+		field_int_array(member(c->payload, "usockvec"), ev->fds, 2);
 	} else if (!strcmp(name, "irq_handler_entry")) {
 		char h[EX_NAME_LEN - 16];
 
@@ -242,11 +294,15 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 		ev->fd = get_i(c, "fd", -1);
 		get_s(c, "filename", ev->filename, sizeof(ev->filename));
 	} else if (prefixed(name, "latency_tracker_", &rest)) {
+		const bt_field *st = member(c->payload, "stack");
+
 		ev->type = EV_ALERT;
 		ex_strlcpy(ev->name, rest, sizeof(ev->name));
 		ev->tid = get_i(c, "pid", -1);
 		if (get_int(c, "delay", &v))
 			ev->delay = (uint64_t)v;
+		if (st && bt_field_get_class_type(st) == BT_FIELD_CLASS_TYPE_STRING)
+			ev->stack = bt_field_string_get_value(st);
 	} else if (strstr(name, "page_fault")) {
 		ev->type = EV_PAGE_FAULT;
 	} else {

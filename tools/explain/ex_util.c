@@ -82,5 +82,6 @@ void ex_ev_init(struct ex_ev *ev, enum ex_ev_type type, uint64_t ts, int cpu)
 	ev->ctx_tid = ev->ctx_pid = -1;
 	ev->tid = ev->next_tid = ev->pid = ev->parent_tid = ev->target_cpu = -1;
 	ev->state = -1;
-	ev->fd = ev->uaddr = ev->op = ev->ret = -1;
+	ev->fd = ev->fd2 = ev->uaddr = ev->op = ev->cmd = ev->id = ev->ret = -1;
+	ev->fds[0] = ev->fds[1] = -1;
 }
