@@ -1,107 +1,400 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
 """report.py HT_JSON KERNEL_OUT WHERE OUT_JSON - the table and the JSON of
-`make bench` from the host benchmark's JSON and the "name value" lines of
-tests/guest/bench.sh."""
+`make bench` from the host benchmark's JSON and the lines of
+tests/guest/bench.sh ("name value", "fail CONFIG: why", "note ...").
+
+Exits 1, after printing and writing what it has, when the guest reported a
+failed configuration, when a configuration it announced has fewer runs
+than repetitions, or when a pair implementation counted failures: a
+missing figure is never silent.
+
+Intervals are 95 % percentile-bootstrap intervals (BOOT resamples, fixed
+seed).  Pair figures: the unit resampled is one measured round on one CPU
+(lt_bench's per-(implementation, round, CPU) histograms), the same units
+for both sides of a ratio.  Workload figures: the unit is one repetition
+(every configuration ran once in it), so a ratio is resampled by
+repetition on both sides."""
 import json
+import random
+import re
 import statistics
 import sys
 import time
 
+BOOT = 1000
+EQUAL_WORK = ("ours", "ftrace", "bpftrace", "lttng")
+WAKEUP_ONLY = ("ours_wakeup", "ftrace_wakeup", "bpftrace_wakeup", "lttng_wakeup")
+PEERS = ("ftrace", "bpftrace", "lttng")
+PAIR_IMPLS = ("ours", "rht_ew", "rht", "hlist", "clock2")
+# A scaling cell is "not flat" when the pair median is this much above the
+# 10-pending cell on the same CPUs, or the hackbench slowdown this many
+# percentage points above it.
+FLAT_PAIR = 0.25
+FLAT_HB_POINTS = 5.0
+
+
+def quantile(grid, counts, q):
+    """Smallest grid value whose cumulative count reaches q of the total."""
+    total = sum(counts)
+    if not total:
+        return None
+    need = q * total
+    acc = 0
+    for v, c in zip(grid, counts):
+        acc += c
+        if acc >= need:
+            return v
+    return grid[-1]
+
+
+def ci(values):
+    v = sorted(x for x in values if x is not None)
+    if len(v) < 2:
+        return None
+    return [round(v[int(0.025 * (len(v) - 1))], 3), round(v[int(0.975 * (len(v) - 1))], 3)]
+
+
+class PairRun:
+    """One lt_bench run: histograms per implementation and (round, CPU)."""
+
+    def __init__(self, kv, hists):
+        self.kv = kv
+        self.blocks = {}  # impl -> {(round, cpu): {value: count}}
+        for impl, rnd, cpu, cells in hists:
+            h = self.blocks.setdefault(impl, {}).setdefault((rnd, cpu), {})
+            for cell in cells:
+                v, c = cell.split(":")
+                h[int(v)] = h.get(int(v), 0) + int(c)
+        values = sorted({v for b in self.blocks.values() for h in b.values() for v in h})
+        self.grid = values
+        self.vec = {impl: {k: [h.get(v, 0) for v in values] for k, h in b.items()}
+                    for impl, b in self.blocks.items()}
+
+    def keys(self, impl):
+        return sorted(self.vec.get(impl, {}))
+
+    def pooled(self, impl, keys):
+        vecs = [self.vec[impl][k] for k in keys if k in self.vec.get(impl, {})]
+        return [sum(col) for col in zip(*vecs)] if vecs else []
+
+    def stat(self, impl, q, keys=None):
+        keys = self.keys(impl) if keys is None else keys
+        p = self.pooled(impl, keys)
+        return quantile(self.grid, p, q) if p else None
+
+    def failures(self):
+        return {i: int(self.kv[f"failures_{i}"]) for i in PAIR_IMPLS if f"failures_{i}" in self.kv}
+
+    def boot(self, rng, fn):
+        """fn(keys) over BOOT resamples of the (round, CPU) units of ours."""
+        units = self.keys("ours")
+        if len(units) < 2:
+            return None
+        return ci(fn([rng.choice(units) for _ in units]) for _ in range(BOOT))
+
+    def ratio(self, peer, q, keys=None):
+        a, b = self.stat("ours", q, keys), self.stat(peer, q, keys)
+        return a / b if a is not None and b else None
+
+
+def cell_order(cell):
+    """Scaling cells "pN_cC" by CPUs, then pending events."""
+    n, c = cell.split("_")
+    return int(c[1:]), int(n[1:])
+
+
+def flat_refs(table):
+    """(cell, reference) pairs: each cell against the fewest-pending cell
+    with the same number of CPUs."""
+    out = []
+    for cell in table:
+        same = [x for x in table if x.split("_")[1] == cell.split("_")[1]]
+        ref = min(same, key=cell_order)
+        if ref != cell:
+            out.append((cell, ref))
+    return sorted(out, key=lambda p: cell_order(p[0]))
+
+
+def parse(path):
+    kv, series, fails, notes, pair_hists = {}, {}, [], [], {}
+    for raw in open(path):
+        parts = raw.split()
+        if not parts:
+            continue
+        name, rest = parts[0], parts[1:]
+        if name == "fail":
+            fails.append(" ".join(rest))
+        elif name == "note":
+            notes.append(" ".join(rest))
+        elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
+            prefix = name[:-len("hist")]
+            pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
+        elif name.startswith(("hackbench_", "messaging_", "sysloop_", "scale_hackbench_")) \
+                and not name.endswith("_args"):
+            try:
+                series.setdefault(name, []).append(float(rest[0]))
+            except (IndexError, ValueError):
+                fails.append(f"{name}: no number ({' '.join(rest)!r})")
+        else:
+            kv[name] = " ".join(rest)
+    return kv, series, fails, notes, pair_hists
+
+
+def pair_run(kv, hists, prefix):
+    sub = {k[len(prefix):]: v for k, v in kv.items() if k.startswith(prefix)}
+    return PairRun(sub, hists.get(prefix, []))
+
+
+def slowdown(series, work, cfg, reps=None):
+    base, runs = series.get(f"{work}_none", []), series.get(f"{work}_{cfg}", [])
+    if reps is not None:
+        base = [base[r] for r in reps if r < len(base)]
+        runs = [runs[r] for r in reps if r < len(runs)]
+    if not base or not runs:
+        return None
+    return (statistics.median(runs) / statistics.median(base) - 1) * 100
+
+
+def workload(series, work, cfgs, rng):
+    """Median slowdown (%) per configuration with its interval and spread."""
+    pct, pct_ci, spread = {}, {}, {}
+    n = len(series.get(f"{work}_none", []))
+    for cfg in cfgs:
+        runs = series.get(f"{work}_{cfg}")
+        if not runs:
+            continue
+        s = slowdown(series, work, cfg)
+        pct[cfg] = round(s, 2)
+        reps = list(range(min(n, len(runs))))
+        if len(reps) >= 2:
+            pct_ci[cfg] = ci(slowdown(series, work, cfg, [rng.choice(reps) for _ in reps])
+                             for _ in range(BOOT))
+        spread[cfg] = {"median_s": statistics.median(runs), "min_s": min(runs),
+                       "max_s": max(runs), "runs": len(runs)}
+    return pct, pct_ci, spread
+
+
+def vs_cheapest(series, work, ours, peers, pct, rng):
+    """ours' slowdown / the cheapest peer's, with its interval."""
+    cand = [(pct[p], p) for p in peers if p in pct]
+    if ours not in pct or not cand:
+        return None
+    low, peer = min(cand)
+    if low <= 0:
+        return {"peer": peer, "ratio": None, "ci95": None,
+                "why": f"{peer} measured no slowdown ({low:+.2f} %)"}
+    n = min(len(series.get(f"{work}_{c}", [])) for c in ("none", ours, peer))
+
+    def r(reps):
+        a, b = slowdown(series, work, ours, reps), slowdown(series, work, peer, reps)
+        return a / b if b and b > 0 else None
+    reps = list(range(n))
+    return {"peer": peer, "ratio": round(pct[ours] / low, 3),
+            "ci95": ci(r([rng.choice(reps) for _ in reps]) for _ in range(BOOT)) if n >= 2 else None}
+
 
 def main():
+    if len(sys.argv) != 5:
+        sys.exit("usage: report.py HT_JSON KERNEL_OUT WHERE OUT_JSON")
     ht = json.load(open(sys.argv[1]))
-    lines = [l.split(None, 1) for l in open(sys.argv[2]) if l.strip()]
+    kv, series, fails, notes, hists = parse(sys.argv[2])
     where, out_path = sys.argv[3], sys.argv[4]
-    kv, hb, sysloop, notes = {}, {}, {}, []
-    for name, value in ((l[0], l[1].strip() if len(l) > 1 else "") for l in lines):
-        if name.startswith("sysloop_"):
-            try:
-                sysloop.setdefault(name[len("sysloop_"):], []).append(float(value))
-            except ValueError:
-                notes.append(f"{name}: no time ({value!r})")
-        elif name.startswith("hackbench_") and name != "hackbench_args":
-            try:
-                hb.setdefault(name[len("hackbench_"):], []).append(float(value))
-            except ValueError:
-                notes.append(f"{name}: no time ({value!r})")
-        elif name == "note":
-            notes.append(value)
-        else:
-            kv[name] = value
-
-    def num(k):
-        try:
-            return float(kv[k])
-        except (KeyError, ValueError):
-            return None
-
+    rng = random.Random(1)
     res = {k: v for k, v in ht.items() if k.startswith("ht_")}
     res["measured_on"] = where
+    res["kernel"] = kv.get("kernel")
     res["date"] = time.strftime("%Y-%m-%d")
-    ours, rht, hl = num("pair_ours_median_ns"), num("pair_rht_median_ns"), num("pair_hlist_median_ns")
-    res["pair_ns_median"] = ours
-    res["pair_ns_p99"] = num("pair_ours_p99_ns")
-    res["pair_rhashtable_ns_median"] = rht
-    res["pair_hlist_ns_median"] = hl
-    res["pair_ratio_vs_rhashtable"] = round(ours / rht, 3) if ours and rht else None
-    res["pair_ratio_vs_hlist"] = round(ours / hl, 3) if ours and hl else None
-    res["pair_failures"] = num("pair_failures")
-    res["slot_bytes"] = num("pair_slot_bytes")
-    base = statistics.median(hb["none"]) if hb.get("none") else None
-    slow = {}
-    for cfg, times in hb.items():
-        if cfg != "none" and base:
-            slow[cfg] = round((statistics.median(times) / base - 1) * 100, 2)
-    res["hackbench_slowdown_pct"] = slow
-    res["hackbench_runs"] = {c: t for c, t in hb.items()}
+    problems = list(fails)
+
+    # --- pair ---
+    pr = pair_run(kv, hists, "pair_")
+    if pr.blocks:
+        for impl, n in pr.failures().items():
+            if n:
+                problems.append(f"pair: {impl} failed {n} pairs (refused event_in or lost key)")
+        for impl in PAIR_IMPLS:
+            res[f"pair_{impl}_ns_median"] = pr.stat(impl, 0.5)
+            res[f"pair_{impl}_ns_p99"] = pr.stat(impl, 0.99)
+        res["pair_ns_median"] = res["pair_ours_ns_median"]
+        res["pair_ns_median_ci95"] = pr.boot(rng, lambda k: pr.stat("ours", 0.5, k))
+        res["pair_ns_p99"] = res["pair_ours_ns_p99"]
+        res["pair_ns_p99_ci95"] = pr.boot(rng, lambda k: pr.stat("ours", 0.99, k))
+        for peer, key in (("rht_ew", "rhashtable_equal_work"), ("rht", "rhashtable"), ("hlist", "hlist")):
+            r = pr.ratio(peer, 0.5)
+            res[f"pair_ratio_vs_{key}"] = round(r, 3) if r else None
+            res[f"pair_ratio_vs_{key}_ci95"] = pr.boot(rng, lambda k, p=peer: pr.ratio(p, 0.5, k))
+        r = pr.ratio("rht_ew", 0.99)
+        res["pair_p99_ratio_vs_rhashtable_equal_work"] = round(r, 3) if r else None
+        res["pair_p99_ratio_vs_rhashtable_equal_work_ci95"] = pr.boot(
+            rng, lambda k: pr.ratio("rht_ew", 0.99, k))
+        res["pair_units"] = len(pr.keys("ours"))
+        res["pair_failures"] = pr.failures()
+        res["pair_clock_read_ns"] = {k: float(v) for k, v in pr.kv.items() if k.startswith("clock_read_ns")}
+        res["slot_bytes"] = float(pr.kv["slot_bytes"]) if "slot_bytes" in pr.kv else None
+        for k in ("cpus", "rounds", "pairs_per_cpu_round", "live_keys"):
+            res[f"pair_{k}"] = int(pr.kv[k]) if k in pr.kv else None
+    elif "pair_" in " ".join(kv) or any(f.startswith("pair") for f in fails):
+        problems.append("pair: no histogram from lt_bench")
+
+    # --- workloads ---
+    configs = kv.get("configs", "").split()
+    reps = max((len(v) for k, v in series.items() if k.startswith("hackbench_")), default=0)
+    for cfg in configs:
+        works = ["hackbench", "messaging"] if cfg not in ("ours_excl", "ours_incl") else []
+        if cfg in ("none", "ours", "ours_excl", "ours_incl"):
+            works.append("sysloop")
+        for w in works:
+            if w == "messaging" and "messaging_args" not in kv:
+                continue
+            got = len(series.get(f"{w}_{cfg}", []))
+            if got < reps:
+                problems.append(f"{cfg}: {got} of {reps} {w} runs")
+    for work in ("hackbench", "messaging"):
+        for row, cfgs in (("equal_work", EQUAL_WORK), ("wakeup_only", WAKEUP_ONLY)):
+            pct, pct_ci, spread = workload(series, work, cfgs, rng)
+            res[f"{work}_{row}_pct"] = pct
+            res[f"{work}_{row}_pct_ci95"] = pct_ci
+            res[f"{work}_{row}_runs"] = spread
+        res[f"{work}_ours_vs_cheapest_peer_equal_work"] = vs_cheapest(
+            series, work, "ours", PEERS, res[f"{work}_equal_work_pct"], rng)
+        res[f"{work}_ours_vs_cheapest_peer_wakeup_only"] = vs_cheapest(
+            series, work, "ours_wakeup", [p + "_wakeup" for p in PEERS],
+            res[f"{work}_wakeup_only_pct"], rng)
+        none = series.get(f"{work}_none")
+        res[f"{work}_none_s"] = {"median_s": statistics.median(none), "min_s": min(none),
+                                 "max_s": max(none), "runs": len(none)} if none else None
     res["hackbench_args"] = kv.get("hackbench_args")
-    for peer in ("ftrace", "lttng", "bpftrace"):
-        if "ours" in slow and peer in slow and slow[peer] > 0:
-            res[f"hackbench_ours_vs_{peer}"] = round(slow["ours"] / slow[peer], 3)
+    res["messaging_args"] = kv.get("messaging_args")
+    res["workload_reps"] = reps
+    res["workload_runs"] = {k: v for k, v in series.items() if not k.startswith("scale_")}
     # Probe cost per system call, by filter configuration (median ms of
     # the loop, less none's, over its 600000 calls).
-    sys_base = statistics.median(sysloop["none"]) if sysloop.get("none") else None
-    res["sysloop_ms_median"] = {c: statistics.median(t) for c, t in sysloop.items()}
+    sys_base = statistics.median(series["sysloop_none"]) if series.get("sysloop_none") else None
     res["probe_ns_per_syscall"] = {
-        c: round((statistics.median(t) - sys_base) * 1e6 / 600000, 1)
-        for c, t in sysloop.items() if c != "none" and sys_base is not None}
-    res["alert_wakeup_us_median"] = num("alert_wakeup_us_median")
-    res["alert_wakeup_us_p99"] = num("alert_wakeup_us_p99")
+        k[len("sysloop_"):]: round((statistics.median(v) - sys_base) * 1e6 / 600000, 1)
+        for k, v in series.items() if k.startswith("sysloop_") and k != "sysloop_none" and sys_base}
+
+    # --- scaling ---
+    scale_pair, scale_hb = {}, {}
+    cells = {m.group(1) for k in list(kv) + list(hists)
+             for m in [re.match(r"scale_pair_(p\d+_c\d+)_", k)] if m}
+    for cell in sorted(cells, key=cell_order):
+        run = pair_run(kv, hists, f"scale_pair_{cell}_")
+        if not run.blocks:
+            problems.append(f"scale_pair_{cell}: no histogram from lt_bench")
+            continue
+        for impl, n in run.failures().items():
+            if n:
+                problems.append(f"scale_pair_{cell}: {impl} failed {n} pairs")
+        r = run.ratio("rht_ew", 0.5)
+        scale_pair[cell] = {"ours_median": run.stat("ours", 0.5), "ours_p99": run.stat("ours", 0.99),
+                            "rht_ew_median": run.stat("rht_ew", 0.5), "rht_median": run.stat("rht", 0.5),
+                            "ratio_vs_rhashtable_equal_work": round(r, 3) if r else None}
+    for k in sorted(series):
+        m = re.match(r"scale_hackbench_ours_(p\d+_c\d+)$", k)
+        base = series.get(f"scale_hackbench_none_{m.group(1)}") if m else None
+        if base:
+            scale_hb[m.group(1)] = round((statistics.median(series[k]) / statistics.median(base) - 1) * 100, 2)
+    not_flat = []
+    for cell, ref in flat_refs(scale_pair):
+        a, b = scale_pair[cell]["ours_median"], scale_pair[ref]["ours_median"]
+        if a and b and a > b * (1 + FLAT_PAIR):
+            not_flat.append(f"pair {cell}: ours {a} ns vs {b} ns at {ref}")
+    for cell, ref in flat_refs(scale_hb):
+        if scale_hb[cell] - scale_hb[ref] > FLAT_HB_POINTS:
+            not_flat.append(f"hackbench {cell}: ours {scale_hb[cell]:+.2f} % vs {scale_hb[ref]:+.2f} % at {ref}")
+    res["scaling_pair"] = scale_pair
+    res["scaling_hackbench_pct"] = scale_hb
+    res["scaling_pending"] = {k[len("scale_pending_"):]: int(v) for k, v in kv.items()
+                              if k.startswith("scale_pending_")}
+    res["scaling_not_flat"] = not_flat
+    res["alert_wakeup_us_median"] = float(kv["alert_wakeup_us_median"]) if "alert_wakeup_us_median" in kv else None
+    res["alert_wakeup_us_p99"] = float(kv["alert_wakeup_us_p99"]) if "alert_wakeup_us_p99" in kv else None
     res["notes"] = notes
+    res["failed"] = problems
     json.dump(res, open(out_path, "w"), indent=2)
+    print_table(res, kv)
+    if problems:
+        print("\nbench FAILED:")
+        for p in problems:
+            print(f"  {p}")
+        sys.exit(1)
 
-    def f(v, unit=""):
-        return "n/a" if v is None else (f"{v:.3g}{unit}" if isinstance(v, float) else f"{v}{unit}")
 
-    print(f"\nlatency-tracker benchmarks, {res['date']}, kernel parts on {where}\n")
+def f(v, unit=""):
+    if v is None:
+        return "n/a"
+    return f"{v:.3g}{unit}" if isinstance(v, float) else f"{v}{unit}"
+
+
+def fci(c, unit=""):
+    return f"[{f(c[0])}, {f(c[1])}]{unit}" if c else "[n/a]"
+
+
+def print_table(res, kv):
+    print(f"\nlatency-tracker benchmarks, {res['date']}, kernel parts on {res['measured_on']}"
+          f" (guest kernel {res['kernel']})\n")
     print("hash table, host (ours / cds_lfht throughput; >1 = ours faster)")
     for k in sorted(k for k in res if k.startswith("ht_ratio")):
-        print(f"  {k:40s} {f(res[k])}")
-    print("\nper event_in+event_out pair, kernel (ns, median / p99)")
-    for n, key in (("ours", "ours"), ("rhashtable insert+lookup+remove", "rht"),
-                   ("hlist + spinlock per bucket", "hlist")):
-        print(f"  {n:40s} {f(num('pair_' + key + '_median_ns'))} / {f(num('pair_' + key + '_p99_ns'))}")
-    print(f"  {'ratio ours / rhashtable':40s} {f(res['pair_ratio_vs_rhashtable'])}")
-    print(f"  {'bytes per pool slot':40s} {f(res['slot_bytes'])}")
-    print(f"\nhackbench {kv.get('hackbench_args', '')}: median slowdown vs no tracing "
-          f"({len(hb.get('none', []))} interleaved runs each)")
-    for cfg, pct in slow.items():
-        print(f"  {cfg:40s} {pct:+.2f} %")
-    for peer in ("ftrace", "lttng", "bpftrace"):
-        k = f"hackbench_ours_vs_{peer}"
-        if k in res:
-            print(f"  {'ours / ' + peer:40s} {res[k]}")
+        print(f"  {k:44s} {f(res[k])}")
+    if "pair_ns_median" in res:
+        print(f"\nper pair, kernel: each pair timed on its own, one clock read subtracted "
+              f"(ns, median / p99; {res['pair_units']} units = measured rounds x CPUs, "
+              f"{res['pair_live_keys']} keys pending)")
+        for n, key in (("ours (event_in + event_out)", "ours"),
+                       ("rhashtable, equal work (2 clock reads, histogram)", "rht_ew"),
+                       ("rhashtable insert+lookup+remove", "rht"),
+                       ("hlist + spinlock per bucket", "hlist"), ("two clock reads (not a peer)", "clock2")):
+            print(f"  {n:50s} {f(res.get(f'pair_{key}_ns_median'))} / {f(res.get(f'pair_{key}_ns_p99'))}")
+        print(f"  {'ours median, 95 % interval':50s} {fci(res['pair_ns_median_ci95'], ' ns')}")
+        print(f"  {'ours p99, 95 % interval':50s} {fci(res['pair_ns_p99_ci95'], ' ns')}")
+        for key, n in (("rhashtable_equal_work", "ours / rhashtable equal work"),
+                       ("rhashtable", "ours / rhashtable bare"), ("hlist", "ours / hlist")):
+            print(f"  {n:50s} {f(res[f'pair_ratio_vs_{key}'])} {fci(res[f'pair_ratio_vs_{key}_ci95'])}")
+        print(f"  {'p99 ours / p99 rhashtable equal work':50s} "
+              f"{f(res['pair_p99_ratio_vs_rhashtable_equal_work'])} "
+              f"{fci(res['pair_p99_ratio_vs_rhashtable_equal_work_ci95'])}")
+        print(f"  {'bytes per pool slot':50s} {f(res['slot_bytes'])}")
+    for work in ("hackbench", "messaging"):
+        if not res.get(f"{work}_none_s"):
+            continue
+        args = res.get(f"{work}_args") or ""
+        print(f"\n{work} {args}: median slowdown vs no tracing, 95 % interval, runs min-max "
+              f"({res[f'{work}_none_s']['runs']} interleaved runs each; none: "
+              f"median {res[f'{work}_none_s']['median_s']:.3f} s)")
+        for row in ("equal_work", "wakeup_only"):
+            print(f"  {row.replace('_', ' ')}:")
+            for cfg, pct in res[f"{work}_{row}_pct"].items():
+                sp = res[f"{work}_{row}_runs"][cfg]
+                print(f"    {cfg:46s} {pct:+7.2f} % {fci(res[f'{work}_{row}_pct_ci95'].get(cfg), ' %'):22s}"
+                      f" {sp['min_s']:.3f}-{sp['max_s']:.3f} s")
+            v = res[f"{work}_ours_vs_cheapest_peer_{row}"]
+            if v:
+                print(f"    {'ours / cheapest peer (' + v['peer'] + ')':46s} {f(v['ratio'])} "
+                      f"{fci(v['ci95'])} {v.get('why', '')}")
     if res["probe_ns_per_syscall"]:
         print("\nprobe cost per system call (600000 calls; ours: no filter, ours_excl: a filter"
               " excluding every task, ours_incl: one including every task), ns")
         for cfg, ns in res["probe_ns_per_syscall"].items():
-            print(f"  {cfg:40s} {ns}")
-    print(f"\nalert path: threshold crossing -> blocked reader returns (us, median / p99)")
-    print(f"  {'':40s} {f(res['alert_wakeup_us_median'])} / {f(res['alert_wakeup_us_p99'])}")
-    for n in notes:
+            print(f"  {cfg:44s} {ns}")
+    if res["scaling_pair"] or res["scaling_hackbench_pct"]:
+        print("\nscaling: pending events (N) and CPUs producing (c); pair ns median ours / "
+              "rht_ew (ratio), p99 ours; hackbench slowdown of ours")
+        cells = sorted(set(res["scaling_pair"]) | set(res["scaling_hackbench_pct"]), key=cell_order)
+        for cell in cells:
+            p = res["scaling_pair"].get(cell, {})
+            hb = res["scaling_hackbench_pct"].get(cell)
+            print(f"  {cell:12s} pair {f(p.get('ours_median'))} / {f(p.get('rht_ew_median'))} "
+                  f"({f(p.get('ratio_vs_rhashtable_equal_work'))}), p99 {f(p.get('ours_p99'))}   "
+                  f"hackbench {'n/a' if hb is None else f'{hb:+.2f} %'}")
+        print(f"  not flat (pair > {FLAT_PAIR:.0%} or hackbench > {FLAT_HB_POINTS} points above"
+              f" the fewest-pending cell): {'; '.join(res['scaling_not_flat']) or 'none'}")
+    print("\nalert path: threshold crossing -> blocked reader returns (us, median / p99)")
+    print(f"  {'':44s} {f(res['alert_wakeup_us_median'])} / {f(res['alert_wakeup_us_p99'])}")
+    for n in res["notes"]:
         print(f"note: {n}")
-    print(f"\nJSON: {out_path}")
+    print(f"\nJSON: {sys.argv[4]}")
 
 
 if __name__ == "__main__":

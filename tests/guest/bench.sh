@@ -2,41 +2,81 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # bench.sh - guest side of `make bench` (not a test): prints "name value"
-# lines that tests/bench/run.sh turns into the table and the JSON.
-#  1. per-event cost: lt_bench.ko (ours vs rhashtable vs locked hlist);
-#  2. hackbench slowdown, configurations interleaved A B C D E A B ...:
-#     none, ours (wakeup+offcpu+syscalls, thresholds never crossed, no
-#     filter: kthreads=1 on all three), ours_excl (the same with a filter
-#     that excludes every task: filter_cgroup on an empty cgroup, i.e. the
-#     cost of the probes and of the filter that keeps them from the
-#     table), ours_incl (a filter that includes every task: filter_cgroup
-#     on the root, the full ancestry check on every event),
-#     ftrace (hist-trigger wakeup latency, synthetic events), lttng
-#     (flight-recorder session on the same tracepoints), bpftrace (a
-#     runqlat-style histogram) -- each one only where it can run here;
-#     and the same three next to none under a loop of 600000 system calls
-#     (dd, 1-byte blocks: the syscalls tracker's probes, and the filters'
-#     verdict at every sys_enter), milliseconds;
-#  3. alert path: an alert appended in hardirq context -> a blocked reader
+# lines that tests/bench/run.sh turns into the table and the JSON, and
+# "fail CONFIG: why" for every configuration that could not be measured;
+# exits non-zero if there was any (a missing figure is never silent).
+#  1. pair: per-pair cost, lt_bench.ko (ours vs rhashtable, bare and with
+#     the same work as ours, vs locked hlist; tests/bench/kmod/lt_bench.c);
+#  2. hackbench: workloads slowed by each configuration, configurations
+#     interleaved and their order turned by one every repetition:
+#     equal work -- the same three latency distributions (wakeup: waking ->
+#     switch-in; off-CPU: switch-out asleep -> switch-in; system call:
+#     sys_enter -> sys_exit), no threshold ever crossed:
+#       ours      the wakeup, offcpu and syscalls trackers (kthreads=1);
+#       ftrace    hist triggers with synthetic events for the three pairs
+#                 (the kernel's Documentation/trace/histogram.rst recipe);
+#       bpftrace  one script, three start maps, three histograms;
+#       lttng     a flight-recorder session with exactly sched_waking,
+#                 sched_switch and the raw sys_enter/sys_exit tracepoints
+#                 (tests/bench/lttng: lttng-modules has no probe for them);
+#     wakeup only (today's row): ours_wakeup (the wakeup tracker),
+#     ftrace_wakeup (the histogram.rst wakeup recipe), bpftrace_wakeup
+#     (runqlat-style), lttng_wakeup (sched_waking and sched_switch);
+#     filters (system-call loop only): ours_excl (the three trackers with a
+#     filter that excludes every task: filter_cgroup on an empty cgroup),
+#     ours_incl (one that includes every task: filter_cgroup on the root).
+#     Workloads: hackbench (processes, sockets), perf bench sched messaging
+#     (threads, pipes), and for none/ours/ours_excl/ours_incl a loop of
+#     600000 system calls (dd, 1-byte blocks), in ms;
+#  3. scaling: with N threads asleep in a system call (tests/bench/
+#     lt_pending.c; N pending events in each of ours' offcpu and syscalls
+#     tables), hackbench on 1 CPU and on 2, none vs ours; and lt_bench with
+#     N live keys and 1 or 2 CPUs producing;
+#  4. alert path: an alert appended in hardirq context -> a blocked reader
 #     of `alerts` returns (the record's ts against CLOCK_MONOTONIC).
+# LTG_BENCH_PARTS (default "pair hackbench scaling alert"),
+# LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (5),
+# LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3) choose a
+# smaller run (e.g. while profiling one change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-5}
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling alert} "
+ALL_CONFIGS="none ours ftrace bpftrace lttng ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
+PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
+SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
+PENDING=$LT_TOP/build/bench/lt_pending
+FAILED=
 out() { echo "$*"; }
 note() { echo "note $*"; }
+fail() { echo "fail $*"; FAILED="$FAILED ${1%:}"; }
+part() { [[ $PARTS == *" $1 "* ]]; }
 
-# --- 1. per-event cost ---------------------------------------------------------
-lt_load latency_tracker || { note "cannot load latency_tracker"; exit 1; }
-if lt_load lt_bench; then
-	sed 's/^/pair_/' /proc/lt_bench
-	lt_unload lt_bench
-else
-	note "lt_bench did not load"
-fi
+out "kernel $(uname -r)"
+out "guest_cpus $(nproc)"
+lt_load latency_tracker || { fail "all: cannot load latency_tracker"; exit 1; }
 
-# --- 2. hackbench ----------------------------------------------------------------
+# --- 1. per-pair cost ------------------------------------------------------------
+# bench_pair PREFIX PARAM...: one lt_bench run, its lines prefixed.
+bench_pair() {
+	local prefix=$1
+	shift
+	if lt_load lt_bench "$@"; then
+		sed "s/^/$prefix/" /proc/lt_bench
+		lt_unload lt_bench
+	else
+		fail "${prefix%_}: lt_bench did not load ($*): $(dmesg | grep lt_bench | tail -n 1)"
+	fi
+}
+part pair && bench_pair pair_
+
+# --- 2. workloads ------------------------------------------------------------------
 hb() { hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" 2>&1 | awk '/^Time:/ { print $2 }'; }
+pm() {
+	perf bench sched messaging -p -t -g "$PM_GROUPS" -l "$PM_LOOPS" 2>&1 |
+		awk '/Total time:/ { print $3 }'
+}
 # sysloop: ms for 600000 system calls (read + write of one byte).
 sysloop() {
 	local s
@@ -44,96 +84,311 @@ sysloop() {
 	dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none
 	echo $(( ($(date +%s%N) - s) / 1000000 ))
 }
-HB_GROUPS=4 HB_LOOPS=100
-# Size the run to a few seconds in this guest.
-t=$(hb)
-HB_LOOPS=$(python3 -c "print(max(50, int(100 * 3.0 / max($t, 0.01))))")
+# size LOOPS SECONDS TIME: LOOPS scaled so that a run takes about SECONDS.
+# (A run that printed no time keeps LOOPS: its failure shows in the runs.)
+size() { python3 -c "t = float('${3:-0}' or 0); print(max(20, int($1 * $2 / t)) if t > 0 else $1)"; }
+HB_GROUPS=4 HB_LOOPS=100 PM_GROUPS=4 PM_LOOPS=100
+HB_LOOPS=$(size 100 2.5 "$(hb)")
 out "hackbench_args -g $HB_GROUPS -l $HB_LOOPS"
+HAVE_PM=
+if perf bench sched messaging -g 1 -l 1 >/dev/null 2>&1; then
+	HAVE_PM=1
+	PM_LOOPS=$(size 100 2.0 "$(pm)")
+	out "messaging_args -p -t -g $PM_GROUPS -l $PM_LOOPS"
+else
+	note "perf bench sched messaging: not available in this guest ($(command -v perf || echo no perf))"
+fi
 
-# ours_on [PARAM...]: the three trackers, with the filter parameters given.
+# ours_on [PARAM...]: the three trackers, thresholds never crossed, no
+# filter (kthreads=1: every task, as the peers see them).
+NEVER=threshold=1000000000000
 ours_on() {
-	lt_load latency_tracker_wakeup threshold=1000000000000 kthreads=1 "$@" &&
-	lt_load latency_tracker_offcpu threshold=1000000000000 kthreads=1 "$@" &&
-	lt_load latency_tracker_syscalls threshold=1000000000000 kthreads=1 "$@"
+	lt_load latency_tracker_wakeup $NEVER kthreads=1 "$@" &&
+	lt_load latency_tracker_offcpu $NEVER kthreads=1 "$@" &&
+	lt_load latency_tracker_syscalls $NEVER kthreads=1 "$@"
+}
+ours_off() {
+	local m
+	for m in syscalls offcpu wakeup; do
+		lt_loaded latency_tracker_$m && lt_unload latency_tracker_$m
+	done
+	return 0
+}
+# ours_check TRACKER...: each tracker matched events and dropped none.
+stat_of() { awk -v k="$2" '$1 == k { print $2 }' /proc/latency_tracker/$1/stats; }
+ours_check() {
+	local t m d
+	for t in "$@"; do
+		m=$(stat_of "$t" matched) d=$(stat_of "$t" dropped)
+		[ "${m:-0}" -gt 0 ] || { echo "$t matched no event"; return 1; }
+		[ "${d:-1}" = 0 ] || { echo "$t dropped $d events"; return 1; }
+	done
 }
 CG=/sys/fs/cgroup
 grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
 mkdir -p $CG/lt_bench_empty
-EXCL=filter_cgroup=/lt_bench_empty
-INCL=filter_cgroup=/
-ours_off() {
-	lt_unload latency_tracker_syscalls; lt_unload latency_tracker_offcpu
-	lt_unload latency_tracker_wakeup
+
+# ftrace: the histogram.rst pattern (a start variable per key on the
+# first event, the delay computed on the second and sent to a synthetic
+# event by onmatch().trace(), a log2 histogram on the synthetic event).
+# Sleeping states as sched_switch reports them: S D T t P I (0xcf), not
+# running or preempted (0, 0x100), not dead or zombie (0x10, 0x20).
+FT_EW=(
+	"synthetic_events|wakeup_lat u64 lat; pid_t pid"
+	"synthetic_events|offcpu_lat u64 lat; pid_t pid"
+	"synthetic_events|syscall_lat u64 lat; pid_t pid"
+	"events/sched/sched_waking/trigger|hist:keys=pid:ts_w=common_timestamp"
+	"events/sched/sched_switch/trigger|hist:keys=prev_pid:ts_o=common_timestamp if prev_pid != 0 && prev_state & 207"
+	"events/sched/sched_switch/trigger|hist:keys=next_pid:lat_w=common_timestamp-\$ts_w:onmatch(sched.sched_waking).trace(wakeup_lat,\$lat_w,next_pid)"
+	"events/sched/sched_switch/trigger|hist:keys=next_pid:lat_o=common_timestamp-\$ts_o:onmatch(sched.sched_switch).trace(offcpu_lat,\$lat_o,next_pid)"
+	"events/raw_syscalls/sys_enter/trigger|hist:keys=common_pid:ts_s=common_timestamp"
+	"events/raw_syscalls/sys_exit/trigger|hist:keys=common_pid:lat_s=common_timestamp-\$ts_s:onmatch(raw_syscalls.sys_enter).trace(syscall_lat,\$lat_s,common_pid)"
+	"events/synthetic/wakeup_lat/trigger|hist:keys=lat.log2"
+	"events/synthetic/offcpu_lat/trigger|hist:keys=lat.log2"
+	"events/synthetic/syscall_lat/trigger|hist:keys=lat.log2"
+)
+# Today's wakeup-only recipe, unchanged.
+FT_WK=(
+	"synthetic_events|wakeup_latency u64 lat; pid_t pid"
+	"events/sched/sched_waking/trigger|hist:keys=pid:ts0=common_timestamp.usecs"
+	"events/sched/sched_switch/trigger|hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-\$ts0:onmatch(sched.sched_waking).trace(wakeup_latency,\$wakeup_lat,next_pid)"
+	"events/synthetic/wakeup_latency/trigger|hist:keys=lat:sort=lat"
+)
+# ftrace_set on|off NAME: write the recipe in order, or undo it in reverse.
+ftrace_set() {
+	local -n recipe=$2
+	local i file text n=${#recipe[@]}
+	if [ "$1" = on ]; then
+		for ((i = 0; i < n; i++)); do
+			file=${recipe[i]%%|*} text=${recipe[i]#*|}
+			echo "$text" >>"$T/$file" || return 1
+		done
+	else
+		for ((i = n - 1; i >= 0; i--)); do
+			file=${recipe[i]%%|*} text=${recipe[i]#*|}
+			echo "!$text" >>"$T/$file" 2>/dev/null
+		done
+		return 0
+	fi
 }
-# The wakeup-latency recipe of the kernel's histogram documentation.
-ftrace_on() {
-	echo 'wakeup_latency u64 lat; pid_t pid' >>$T/synthetic_events &&
-	echo 'hist:keys=pid:ts0=common_timestamp.usecs' >>$T/events/sched/sched_waking/trigger &&
-	echo 'hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).trace(wakeup_latency,$wakeup_lat,next_pid)' \
-		>>$T/events/sched/sched_switch/trigger &&
-	echo 'hist:keys=lat:sort=lat' >>$T/events/synthetic/wakeup_latency/trigger
+# ftrace_check SYNTH...: each synthetic event's histogram counted hits.
+ftrace_check() {
+	local s h
+	for s in "$@"; do
+		h=$(awk '/^ *Hits:/ { print $2 }' "$T/events/synthetic/$s/hist" 2>/dev/null)
+		[ "${h:-0}" -gt 0 ] || { echo "$s histogram empty"; return 1; }
+	done
 }
-ftrace_off() {
-	echo '!hist:keys=lat:sort=lat' >>$T/events/synthetic/wakeup_latency/trigger
-	echo '!hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).trace(wakeup_latency,$wakeup_lat,next_pid)' \
-		>>$T/events/sched/sched_switch/trigger
-	echo '!hist:keys=pid:ts0=common_timestamp.usecs' >>$T/events/sched/sched_waking/trigger
-	echo '!wakeup_latency' >>$T/synthetic_events
+
+BPF_EW='tracepoint:sched:sched_waking { @wq[args->pid] = nsecs; }
+tracepoint:sched:sched_switch {
+  $now = nsecs;
+  if (args->prev_pid != 0 && (args->prev_state & 0xcf) != 0) { @oq[args->prev_pid] = $now; }
+  $w = @wq[args->next_pid];
+  if ($w != 0) { @wakeup_ns = hist($now - $w); delete(@wq[args->next_pid]); }
+  $o = @oq[args->next_pid];
+  if ($o != 0) { @offcpu_ns = hist($now - $o); delete(@oq[args->next_pid]); }
 }
-lttng_setup() {
-	command -v lttng-sessiond >/dev/null && modprobe lttng-tracer 2>/dev/null || return 1
-	lttng-sessiond --background >/dev/null 2>&1 || return 1
-	lttng create ltbench --snapshot >/dev/null &&
-	lttng enable-channel -k --overwrite chan >/dev/null &&
-	lttng enable-event -k -c chan sched_switch,sched_waking,sched_wakeup >/dev/null &&
-	lttng enable-event -k -c chan --syscall -a >/dev/null
+tracepoint:raw_syscalls:sys_enter { @sq[tid] = nsecs; }
+tracepoint:raw_syscalls:sys_exit {
+  $s = @sq[tid];
+  if ($s != 0) { @syscall_ns = hist(nsecs - $s); delete(@sq[tid]); }
 }
-lttng_on() { lttng start ltbench >/dev/null; }
-lttng_off() { lttng stop ltbench >/dev/null; }
-BPF_PROG='tracepoint:sched:sched_waking { @q[args->pid] = nsecs; }
+END { clear(@wq); clear(@oq); clear(@sq); }'
+BPF_WK='tracepoint:sched:sched_waking { @q[args->pid] = nsecs; }
 tracepoint:sched:sched_switch { $t = @q[args->next_pid];
   if ($t) { @usecs = hist((nsecs - $t) / 1000); delete(@q[args->next_pid]); } }'
+BPF_OUT=/tmp/lt-bench-bpf.out
 bpf_on() {
-	bpftrace -e "$BPF_PROG" >/tmp/bpf.out 2>&1 &
+	bpftrace -e "$1" >$BPF_OUT 2>&1 &
 	BPF_PID=$!
 	for _ in $(seq 1 600); do
-		grep -q Attaching /tmp/bpf.out && sleep 1 && return 0
+		grep -q Attaching $BPF_OUT && sleep 1 && return 0
 		kill -0 $BPF_PID 2>/dev/null || return 1
 		sleep 0.1
 	done
 	return 1
 }
-bpf_off() { kill -INT $BPF_PID; wait $BPF_PID; }
-
-configs=(none)
-ours_on && ours_off && configs+=(ours) || note "ours: trackers did not load"
-ours_on $EXCL && ours_off && configs+=(ours_excl) || note "ours_excl: trackers did not load"
-ours_on $INCL && ours_off && configs+=(ours_incl) || note "ours_incl: trackers did not load"
-ftrace_on && ftrace_off && configs+=(ftrace) || { ftrace_off 2>/dev/null; note "ftrace: hist triggers unavailable"; }
-if lttng_setup; then configs+=(lttng); else note "lttng: not measured (lttng modules or sessiond unavailable in this guest)"; fi
-if command -v bpftrace >/dev/null && bpf_on; then bpf_off; configs+=(bpftrace); else
-	note "bpftrace: not measured (cannot attach in this guest: $(tail -n 1 /tmp/bpf.out 2>/dev/null))"; fi
-out "configs ${configs[*]}"
-
-for r in $(seq 1 "$REPS"); do
-	for c in "${configs[@]}"; do
-		case $c in
-		none) out "hackbench_none $(hb)"; out "sysloop_none $(sysloop)" ;;
-		ours) ours_on && out "hackbench_ours $(hb)" && out "sysloop_ours $(sysloop)"; ours_off ;;
-		ours_excl) ours_on $EXCL && out "hackbench_ours_excl $(hb)" &&
-			out "sysloop_ours_excl $(sysloop)"; ours_off ;;
-		ours_incl) ours_on $INCL && out "hackbench_ours_incl $(hb)" &&
-			out "sysloop_ours_incl $(sysloop)"; ours_off ;;
-		ftrace) ftrace_on && out "hackbench_ftrace $(hb)"; ftrace_off ;;
-		lttng) lttng_on && out "hackbench_lttng $(hb)"; lttng_off ;;
-		bpftrace) bpf_on && out "hackbench_bpftrace $(hb)"; bpf_off ;;
-		esac
+bpf_off() { [ -n "${BPF_PID:-}" ] && { kill -INT "$BPF_PID"; wait "$BPF_PID"; BPF_PID=; }; return 0; }
+# bpf_check MAP...: bpftrace printed each histogram at exit.
+bpf_check() {
+	local m
+	for m in "$@"; do
+		grep -q "^@$m:" $BPF_OUT || { echo "no @$m histogram: $(tail -n 1 $BPF_OUT)"; return 1; }
 	done
-done
-[ " ${configs[*]} " = *" lttng "* ] && { lttng destroy ltbench >/dev/null; }
+}
 
-# --- 3. alert path ---------------------------------------------------------------
-if lt_load lt_core_test selftest=0; then
+# LTTng: two flight-recorder (snapshot) sessions, set up once, started
+# and stopped around their runs.
+lttng_setup() {
+	local ko=${LTG_BENCH_RAWSYS_KO:-}
+	command -v lttng-sessiond >/dev/null || { echo "no lttng-sessiond"; return 1; }
+	modprobe lttng-tracer 2>/dev/null || { echo "no lttng-modules for $(uname -r)"; return 1; }
+	[ -e "$ko" ] || { echo "raw_syscalls probe not built (LTG_BENCH_RAWSYS_KO='$ko')"; return 1; }
+	insmod "$ko" || { echo "insmod $ko failed"; return 1; }
+	lttng-sessiond --background >/dev/null 2>&1 || { echo "lttng-sessiond did not start"; return 1; }
+	lttng create ltbench_ew --snapshot >/dev/null &&
+	lttng enable-channel -k -s ltbench_ew --overwrite chan >/dev/null &&
+	lttng enable-event -k -s ltbench_ew -c chan sched_waking,sched_switch,raw_syscalls_sys_enter,raw_syscalls_sys_exit >/dev/null &&
+	lttng create ltbench_wk --snapshot >/dev/null &&
+	lttng enable-channel -k -s ltbench_wk --overwrite chan >/dev/null &&
+	lttng enable-event -k -s ltbench_wk -c chan sched_waking,sched_switch >/dev/null ||
+		{ echo "lttng session setup failed"; return 1; }
+}
+LTTNG_READY=
+
+# cfg_on/cfg_off CONFIG; cfg_check CONFIG: it computed what it should.
+cfg_on() {
+	case $1 in
+	none) ;;
+	ours) ours_on ;;
+	ours_wakeup) lt_load latency_tracker_wakeup $NEVER kthreads=1 ;;
+	ours_excl) ours_on filter_cgroup=/lt_bench_empty ;;
+	ours_incl) ours_on filter_cgroup=/ ;;
+	ftrace) ftrace_set on FT_EW ;;
+	ftrace_wakeup) ftrace_set on FT_WK ;;
+	bpftrace) bpf_on "$BPF_EW" ;;
+	bpftrace_wakeup) bpf_on "$BPF_WK" ;;
+	lttng) [ -n "$LTTNG_READY" ] && lttng start ltbench_ew >/dev/null ;;
+	lttng_wakeup) [ -n "$LTTNG_READY" ] && lttng start ltbench_wk >/dev/null ;;
+	*) return 1 ;;
+	esac
+}
+cfg_check() {
+	case $1 in
+	ours) ours_check wakeup offcpu syscalls ;;
+	ours_wakeup) ours_check wakeup ;;
+	ftrace) ftrace_check wakeup_lat offcpu_lat syscall_lat ;;
+	ftrace_wakeup) ftrace_check wakeup_latency ;;
+	bpftrace) bpf_check wakeup_ns offcpu_ns syscall_ns ;;
+	bpftrace_wakeup) bpf_check usecs ;;
+	*) return 0 ;;
+	esac
+}
+cfg_off() {
+	case $1 in
+	ours | ours_wakeup | ours_excl | ours_incl) ours_off ;;
+	ftrace) ftrace_set off FT_EW ;;
+	ftrace_wakeup) ftrace_set off FT_WK ;;
+	bpftrace | bpftrace_wakeup) bpf_off ;;
+	lttng) lttng stop ltbench_ew >/dev/null ;;
+	lttng_wakeup) lttng stop ltbench_wk >/dev/null ;;
+	esac
+}
+
+# run_config CONFIG: one repetition of CONFIG's workloads, or a fail line.
+run_config() {
+	local c=$1 t why
+	if ! cfg_on "$c"; then
+		cfg_off "$c"
+		fail "$c: could not be turned on"
+		return
+	fi
+	case $c in
+	ours_excl | ours_incl) ;;
+	*)
+		t=$(hb)
+		[ -n "$t" ] && out "hackbench_$c $t" || fail "$c: hackbench printed no time"
+		if [ -n "$HAVE_PM" ]; then
+			t=$(pm)
+			[ -n "$t" ] && out "messaging_$c $t" || fail "$c: perf bench printed no time"
+		fi
+		;;
+	esac
+	case $c in
+	none | ours | ours_excl | ours_incl) out "sysloop_$c $(sysloop)" ;;
+	esac
+	# The histograms are read before they are taken down.
+	[ "${c#ftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
+	[ "${c#ours}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
+	cfg_off "$c"
+	[ "${c#bpftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
+	return 0
+}
+
+if part hackbench; then
+	read -r -a configs <<<"${LTG_BENCH_CONFIGS:-$ALL_CONFIGS}"
+	if [[ " ${configs[*]} " == *" lttng"* ]]; then
+		if why=$(lttng_setup); then LTTNG_READY=1; else
+			for c in lttng lttng_wakeup; do
+				[[ " ${configs[*]} " == *" $c "* ]] && fail "$c: $why"
+			done
+		fi
+	fi
+	out "configs ${configs[*]}"
+	n=${#configs[@]}
+	for ((r = 0; r < REPS; r++)); do
+		order=()
+		for ((k = 0; k < n; k++)); do order+=("${configs[(k + r) % n]}"); done
+		out "order $((r + 1)) ${order[*]}"
+		for c in "${order[@]}"; do run_config "$c"; done
+	done
+	[ -n "$LTTNG_READY" ] && { lttng destroy -a >/dev/null; }
+fi
+
+# --- 3. scaling ----------------------------------------------------------------------
+# pending_start N / pending_wake / pending_stop: lt_pending as a coprocess.
+# (Not in $(...): the coprocess must belong to this shell.)
+pending_start() {
+	local line=
+	coproc PEND { exec "$PENDING" "$1" 2>&1; }
+	read -r -t 600 line <&"${PEND[0]}" && [ "$line" = "ready $1" ] ||
+		{ PEND_WHY="lt_pending $1: ${line:-no answer}"; return 1; }
+}
+pending_wake() {
+	local line
+	echo wake >&"${PEND[1]}" && read -r -t 600 line <&"${PEND[0]}" &&
+		[ "${line%% *}" = asleep ]
+}
+pending_stop() {
+	local pid=${PEND_PID:-}
+	[ -n "$pid" ] || return 0
+	eval "exec ${PEND[1]}>&-"
+	wait "$pid" 2>/dev/null
+	return 0
+}
+SCALE_EVENTS=max_events=262144
+if part scaling; then
+	# Room for 10^5 sleeping threads (pids and the thread limit).
+	echo 4194304 >/proc/sys/kernel/pid_max
+	echo 1000000 >/proc/sys/kernel/threads-max
+	for N in $PENDING_LEVELS; do
+		for C in 1 2; do
+			[ "$C" -le "$(nproc)" ] &&
+				bench_pair "scale_pair_p${N}_c${C}_" live="$N" cpus="$C" \
+					rounds=3 pairs=8192 impls=7
+		done
+		if ! pending_start "$N"; then
+			fail "scale_p$N: $PEND_WHY"
+			pending_stop
+			continue
+		fi
+		for ((r = 0; r < SCALE_REPS; r++)); do
+			for c in $([ $((r % 2)) = 0 ] && echo none ours || echo ours none); do
+				if [ $c = ours ] && ! ours_on $SCALE_EVENTS; then
+					ours_off
+					fail "scale_p$N: ours did not load"
+					continue
+				fi
+				pending_wake || fail "scale_p$N: lt_pending did not answer"
+				if [ $c = ours ]; then
+					p=$(stat_of offcpu pending)
+					[ "${p:-0}" -ge "$N" ] || fail "scale_p$N: offcpu has ${p:-no} pending events, not $N"
+					out "scale_pending_p${N} $p"
+				fi
+				t=$(taskset -c 0 hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" 2>&1 | awk '/^Time:/ { print $2 }')
+				[ -n "$t" ] && out "scale_hackbench_${c}_p${N}_c1 $t" || fail "scale_p$N: hackbench on 1 CPU printed no time"
+				t=$(hb)
+				[ -n "$t" ] && out "scale_hackbench_${c}_p${N}_c2 $t" || fail "scale_p$N: hackbench printed no time"
+				[ $c = ours ] && { why=$(ours_check offcpu) || fail "scale_p$N: $why"; ours_off; }
+			done
+		done
+		pending_stop
+	done
+fi
+
+# --- 4. alert path -------------------------------------------------------------------
+if part alert && lt_load lt_core_test selftest=0; then
 	d=/proc/latency_tracker/lt_core_test
 	echo 0 >$d/wakeup_interval # measure the path, not the rate limiter
 	python3 - "$d" <<'PY'
@@ -162,6 +417,13 @@ print("alert_wakeup_us_p99 %.1f" % lat[int(len(lat) * 0.99) - 1])
 print("alert_samples %d" % len(lat))
 PY
 	lt_unload lt_core_test
+elif part alert; then
+	fail "alert: lt_core_test did not load"
 fi
 rmdir $CG/lt_bench_empty
 lt_unload latency_tracker
+if [ -n "$FAILED" ]; then
+	echo "# bench: failed:$FAILED" >&2
+	exit 1
+fi
+exit 0

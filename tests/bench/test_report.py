@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""test_report.py - tests/bench/report.py on hand-made guest output (run
+by `make bench` before its guest boots, and by hand): the figures it
+derives, its intervals, and that every kind of missing figure fails it."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIGS = ("none ours ftrace bpftrace lttng ours_wakeup ftrace_wakeup bpftrace_wakeup "
+           "lttng_wakeup ours_excl ours_incl").split()
+# Workload seconds per configuration (every repetition +-1 %).
+HB = {"none": 2.0, "ours": 2.1, "ftrace": 2.2, "bpftrace": 2.6, "lttng": 2.4,
+      "ours_wakeup": 2.04, "ftrace_wakeup": 2.08, "bpftrace_wakeup": 2.2, "lttng_wakeup": 2.1}
+PAIR_MED = {"ours": 200, "rht_ew": 250, "rht": 100, "hlist": 80, "clock2": 60}
+failed = 0
+
+
+def hist_line(prefix, impl, rnd, cpu, med, jitter):
+    # 100 pairs: 49 at med/2, 2 at med (the median), 48 at 1.5 med, 1 at 10 med.
+    m = med + jitter
+    return (f"{prefix}hist {impl} {rnd} {cpu} {m // 2}:49 {m}:2 {m * 3 // 2}:48 {m * 10}:1\n")
+
+
+def pair_block(prefix, meds, rounds=7, cpus=2, failures=None):
+    out = [f"{prefix}cpus {cpus}\n", f"{prefix}rounds {rounds}\n", f"{prefix}live_keys 4096\n",
+           f"{prefix}slot_bytes 76\n", f"{prefix}pairs_per_cpu_round 16384\n"]
+    for impl in meds:
+        out.append(f"{prefix}failures_{impl} {(failures or {}).get(impl, 0)}\n")
+    for impl, med in meds.items():
+        for r in range(1, rounds + 1):
+            for c in range(cpus):
+                out.append(hist_line(prefix, impl, r, c, med, (r % 3) * 2))
+    return out
+
+
+def guest_output(drop=None, extra=(), pair_failures=None, reps=5):
+    lines = ["kernel 6.12.117+deb12-amd64\n"] + pair_block("pair_", PAIR_MED, failures=pair_failures)
+    lines += ["hackbench_args -g 4 -l 100\n", "messaging_args -p -t -g 4 -l 100\n",
+              f"configs {' '.join(CONFIGS)}\n"]
+    for r in range(reps):
+        for c in CONFIGS:
+            if (c, r) == drop:
+                continue
+            j = 1 + (r - 2) * 0.005
+            if c in HB:
+                lines.append(f"hackbench_{c} {HB[c] * j:.4f}\n")
+                lines.append(f"messaging_{c} {HB[c] * j / 2:.4f}\n")
+            if c in ("none", "ours", "ours_excl", "ours_incl"):
+                lines.append(f"sysloop_{c} {1000 + 60 * (c != 'none')}\n")
+    for n, scale in ((10, 1), (1000, 1), (100000, 3)):
+        for c in (1, 2):
+            lines += pair_block(f"scale_pair_p{n}_c{c}_",
+                                {"ours": 200 * scale, "rht_ew": 250, "rht": 100}, rounds=3, cpus=c)
+            for r in range(3):
+                lines.append(f"scale_hackbench_none_p{n}_c{c} 2.0\n")
+                lines.append(f"scale_hackbench_ours_p{n}_c{c} {2.1 if n < 100000 else 2.4}\n")
+        lines.append(f"scale_pending_p{n} {n + 5}\n")
+    lines += ["alert_wakeup_us_median 500.0\n", "alert_wakeup_us_p99 2000.0\n"]
+    return lines + list(extra)
+
+
+def run(lines):
+    with tempfile.TemporaryDirectory() as d:
+        ht, kout, js = (os.path.join(d, n) for n in ("ht.json", "kernel.out", "out.json"))
+        json.dump({"ht_ratio_1": 1.2}, open(ht, "w"))
+        open(kout, "w").writelines(lines)
+        p = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), ht, kout,
+                            "test", js], capture_output=True, text=True)
+        res = json.load(open(js)) if os.path.exists(js) else None
+        return p.returncode, p.stdout + p.stderr, res
+
+
+def check(what, cond, detail=""):
+    global failed
+    print(f"{'ok' if cond else 'not ok'} - {what}" + ("" if cond else f": {detail}"))
+    failed += not cond
+
+
+def near(a, b, tol=0.02):
+    return a is not None and abs(a - b) <= tol * abs(b)
+
+
+def inside(ci, v):
+    return ci is not None and ci[0] <= v <= ci[1]
+
+
+def main():
+    rc, out, res = run(guest_output())
+    check("complete output: exit 0", rc == 0, out[-600:])
+    ew = res["hackbench_equal_work_pct"]
+    check("hackbench_equal_work_pct has every equal-work configuration",
+          sorted(ew) == ["bpftrace", "ftrace", "lttng", "ours"], ew)
+    check("ours +5 %, lttng +20 %", near(ew["ours"], 5.0) and near(ew["lttng"], 20.0), ew)
+    check("every equal-work slowdown has an interval around it",
+          all(inside(res["hackbench_equal_work_pct_ci95"][c], ew[c]) for c in ew),
+          res["hackbench_equal_work_pct_ci95"])
+    v = res["hackbench_ours_vs_cheapest_peer_equal_work"]
+    check("ours / cheapest equal-work peer: ftrace, 0.5", v["peer"] == "ftrace" and near(v["ratio"], 0.5), v)
+    check("wakeup-only row kept", sorted(res["hackbench_wakeup_only_pct"]) == sorted(
+        ["ours_wakeup", "ftrace_wakeup", "bpftrace_wakeup", "lttng_wakeup"]), res["hackbench_wakeup_only_pct"])
+    check("messaging rows", near(res["messaging_equal_work_pct"]["ours"], 5.0), res["messaging_equal_work_pct"])
+    check("pair median 200 ns, p99 1.5x (the 99th of 100 pairs)",
+          near(res["pair_ns_median"], 202, 0.03) and near(res["pair_ns_p99"], 303, 0.03),
+          (res["pair_ns_median"], res["pair_ns_p99"]))
+    r = res["pair_ratio_vs_rhashtable_equal_work"]
+    check("pair ratio vs equal-work rhashtable 0.8 inside its interval",
+          near(r, 0.8) and inside(res["pair_ratio_vs_rhashtable_equal_work_ci95"], r),
+          (r, res["pair_ratio_vs_rhashtable_equal_work_ci95"]))
+    check("bare rhashtable ratio 2.0", near(res["pair_ratio_vs_rhashtable"], 2.0), res["pair_ratio_vs_rhashtable"])
+    check("p99 interval present", inside(res["pair_ns_p99_ci95"], res["pair_ns_p99"]), res["pair_ns_p99_ci95"])
+    check("14 pair units (7 rounds x 2 CPUs)", res["pair_units"] == 14, res["pair_units"])
+    check("kernel named", res["kernel"] == "6.12.117+deb12-amd64", res["kernel"])
+    nf = " ".join(res["scaling_not_flat"])
+    check("scaling: 10^5 pending flagged for the pair and hackbench, 10^3 not",
+          "pair p100000_c1" in nf and "pair p100000_c2" in nf and "hackbench p100000_c1" in nf
+          and "p1000_" not in nf, res["scaling_not_flat"])
+    check("scaling cells: 3 levels x 2 CPU counts", len(res["scaling_pair"]) == 6, res["scaling_pair"])
+    check("probe cost per syscall 100 ns", near(res["probe_ns_per_syscall"]["ours"], 100.0),
+          res["probe_ns_per_syscall"])
+
+    rc, out, res = run(guest_output(extra=["fail lttng: raw_syscalls probe not built\n"]))
+    check("a failed configuration fails the report, named",
+          rc == 1 and "lttng: raw_syscalls probe not built" in out and res["failed"], out[-300:])
+    rc, out, _ = run(guest_output(drop=("bpftrace", 3)))
+    check("a missing run fails the report, named", rc == 1 and "bpftrace: 4 of 5 hackbench runs" in out, out[-300:])
+    rc, out, _ = run(guest_output(pair_failures={"ours": 3}))
+    check("a refused event_in fails the report", rc == 1 and "ours failed 3 pairs" in out, out[-300:])
+    rc, out, _ = run([l for l in guest_output() if not l.startswith("pair_hist")])
+    check("pair figures without histograms fail the report", rc == 1 and "no histogram" in out, out[-300:])
+    rc, out, _ = run(guest_output() + ["hackbench_ours oops\n"])
+    check("a run that printed no number fails the report", rc == 1 and "hackbench_ours" in out, out[-300:])
+    print(f"# {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
