@@ -98,7 +98,10 @@ demo:
 	@$(TOP)/tests/vm/demo.sh
 
 # Benchmarks side by side with their peers; table on stdout, JSON in
-# BENCH_JSON (default bench-results.json).
+# BENCH_JSON (default bench-results.json); fails when a configuration
+# could not be measured.  A part of it: LTG_BENCH_PARTS="pair" (or
+# hackbench, scaling, alert), LTG_BENCH_CONFIGS="none ours ..." (see
+# tests/guest/bench.sh).
 bench:
 	@$(DEPS) build unit vm tools lttng bench
 	@$(TOP)/tests/bench/run.sh
