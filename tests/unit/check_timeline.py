@@ -12,11 +12,12 @@ that share no code with its writers, and check it.
       in a system call must name it.  JSON: Python's json module (ts and
       dur as exact decimals); OTF2: otf2-print (the OTF2 project's reader)
       with warnings as errors.
-  check_timeline.py summary json|otf2 FILE TID CPU TID2
+  check_timeline.py summary json|otf2 FILE TID CPU TID2 [FROM TO]
       Print "running=N runnable=N blocked=N overlap=N" for thread TID:
       its state totals and how long it was runnable on CPU while TID2 ran
       on that CPU (the CPU track) -- the guest test's question, asked of
-      both formats.
+      both formats; over [FROM, TO] ns only when given (explain's
+      --at TO --window TO-FROM).
 
 Exit 0 when every check passed; otherwise 1, each failure on stderr.
 """
@@ -49,21 +50,21 @@ class Timeline:
         self.cpus = {}         # cpu -> [(start, end, tid)]
         self.wakeups = set()   # (waker, wakee, ts)
 
-    def totals(self, tid):
+    def totals(self, tid, lo=0, hi=1 << 64):
         t = dict.fromkeys(STATES, 0)
         for s in self.threads.get(tid, []):
             if s[2] == "state":
-                t[s[4]] += s[1] - s[0]
+                t[s[4]] += max(0, min(s[1], hi) - max(s[0], lo))
         return t
 
-    def overlap(self, tid, cpu, other):
+    def overlap(self, tid, cpu, other, lo=0, hi=1 << 64):
         runnable = [(s[0], s[1]) for s in self.threads.get(tid, [])
                     if s[2] == "state" and s[4] == "runnable" and s[5] == cpu]
         ran = [(a, b) for a, b, t in self.cpus.get(cpu, []) if t == other]
         total = 0
         for a0, a1 in runnable:
             for b0, b1 in ran:
-                total += max(0, min(a1, b1) - max(a0, b0))
+                total += max(0, min(a1, b1, hi) - max(a0, b0, lo))
         return total
 
     def check_nesting(self):
@@ -223,12 +224,14 @@ def check(fmt, path, expect_path):
 def main(argv):
     if len(argv) == 3 and argv[0] in ("json", "otf2"):
         check(argv[0], argv[1], argv[2])
-    elif len(argv) == 6 and argv[0] == "summary" and argv[1] in ("json", "otf2"):
+    elif len(argv) in (6, 8) and argv[0] == "summary" and argv[1] in ("json", "otf2"):
         tl = read(argv[1], argv[2])
         tid, cpu, other = int(argv[3]), int(argv[4]), int(argv[5])
-        t = tl.totals(tid)
+        win = (int(argv[6]), int(argv[7])) if len(argv) == 8 else (0, 1 << 64)
+        t = tl.totals(tid, *win)
         print("running=%d runnable=%d blocked=%d overlap=%d"
-              % (t["running"], t["runnable"], t["blocked"], tl.overlap(tid, cpu, other)))
+              % (t["running"], t["runnable"], t["blocked"],
+                 tl.overlap(tid, cpu, other, *win)))
         tl.check_nesting()
     else:
         print(__doc__, file=sys.stderr)

@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# explain-timeline.sh - the timeline of the hog scenario (issue 17, scenario
+# d; explain-cpu's programs): a SCHED_FIFO hog (ex_hog) spins 200 ms on CPU
+# 1, where ex_victim, woken by ex_waker every 5 ms, waits for the CPU.
+# `latency-tracker timeline` writes the snapshot as trace-event JSON and as
+# OTF2; both are read back by tests/unit/check_timeline.py (Python's json;
+# otf2-print):
+#  - the victim is runnable on CPU 1 while the CPU 1 track shows ex_hog
+#    running, for >= 80% of the spin;
+#  - its running / runnable / blocked time over explain-cpu's interval
+#    (the spin, 10 ms either side) is what `explain --tid` reports;
+#  - the OTF2 archive says the same, to the nanosecond;
+#  - the victim's wakeup flows all come from ex_waker;
+#  - --pid shows only the scenario's threads; a directory without a trace
+#    is refused (exit 2, nothing written).
+. tests/guest/lib.sh
+. tests/guest/explain-progs/guest.inc
+
+LTC=$LT_TOP/build/tools/latency-tracker
+CHECK="python3 $LT_TOP/tests/unit/check_timeline.py"
+
+trap ex_cleanup EXIT
+
+# py_true FILE EXPR: ex_json's EXPR is true.
+py_true() { test "$(ex_json "$@")" = True; }
+
+tap_plan 16
+tap_ok "explain and the scenario programs are built" ex_built || tap_done
+tap_ok "latency-tracker is built, otf2-print installed (tests/vm/deps.sh tools)" \
+	test -x "$LTC" -a -n "$(command -v otf2-print)" || tap_done
+tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
+tap_ok "snapshot session started" ex_session_start tl
+"$EXPROGS/ex-cpuhog" 200 >"$EX_WORK/cpu.out" &
+PID=$!
+wait $PID
+snap=$(ex_session_snapshot tl)
+tap_ok "snapshot recorded" test -d "$snap"
+
+V=$(ex_val "$EX_WORK/cpu.out" victim_tid)
+HOG=$(ex_val "$EX_WORK/cpu.out" hog_tid)
+HS=$(ex_val "$EX_WORK/cpu.out" hog_start)
+HE=$(ex_val "$EX_WORK/cpu.out" hog_end)
+HOG_NS=$((HE - HS))
+AT=$((HE + 10000000))
+WIN=$((HOG_NS + 20000000))
+tap_diag "ex-cpuhog $PID: victim $V, hog $HOG spun $((HOG_NS / 1000)) us"
+
+J=$EX_WORK/timeline.json
+O=$EX_WORK/timeline.otf2
+"$LTC" timeline "$snap" -o "$J" >"$EX_WORK/tl.out" 2>&1
+tap_is "timeline -o timeline.json exits 0" "$?" 0
+"$LTC" timeline "$snap" -o "$O" >>"$EX_WORK/tl.out" 2>&1
+tap_is "timeline -o timeline.otf2 exits 0" "$?" 0
+sed 's/^/# /' "$EX_WORK/tl.out"
+
+# The spin: the victim runnable on CPU 1 while the CPU 1 track shows ex_hog.
+js=$($CHECK summary json "$J" "$V" 1 "$HOG" 2>"$EX_WORK/check.err")
+tap_is "JSON read back (Python json), the victim's slices nest in its syscalls" "$?" 0
+sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
+tap_diag "JSON, the victim over the trace: $js"
+overlap=${js##*overlap=}
+tap_cmp "victim runnable on CPU 1 while ex_hog runs there >= 80% of the spin ($((overlap / 1000)) us)" \
+	$((overlap * 10)) -ge $((HOG_NS * 8))
+os=$($CHECK summary otf2 "$O" "$V" 1 "$HOG" 2>"$EX_WORK/check.err")
+tap_is "OTF2 read back (otf2-print -Werror), regions nest" "$?" 0
+sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
+tap_is "OTF2 agrees with the JSON: $os" "$os" "$js"
+
+# The same interval as explain-cpu: explain's state breakdown.
+"$EXPLAIN" "$snap" --tid "$V" --at "$AT" --window "$WIN" --format json \
+	>"$EX_WORK/explain.json" 2>"$EX_WORK/explain.err"
+sed 's/^/# /' "$EX_WORK/explain.err"
+R="r['reports'][0]['states']"
+want="running=$(ex_json "$EX_WORK/explain.json" "$R['running_ns']") runnable=$(ex_json "$EX_WORK/explain.json" "$R['runnable_ns']") blocked=$(ex_json "$EX_WORK/explain.json" "$R['blocked_ns']")"
+jw=$($CHECK summary json "$J" "$V" 1 "$HOG" $((AT - WIN)) "$AT")
+ow=$($CHECK summary otf2 "$O" "$V" 1 "$HOG" $((AT - WIN)) "$AT")
+tap_is "JSON over explain's interval = explain --tid (${want})" "${jw% overlap=*}" "$want"
+tap_is "OTF2 over explain's interval = explain --tid" "${ow% overlap=*}" "$want"
+
+# Wakeup flows into the victim: from ex_waker, its only waker.
+flows=$(python3 - "$J" "$V" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+v = int(sys.argv[2])
+name = {e["tid"]: e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
+src = {e["id"]: e["tid"] for e in d if e["ph"] == "s"}
+into = [src[e["id"]] for e in d if e["ph"] == "f" and e["tid"] == v]
+print(len(into), " ".join(sorted({name.get(t, "?") for t in into})))
+EOF
+)
+tap_diag "wakeup flows into the victim: $flows"
+tap_ok "the victim's wakeup flows (>= 10) all come from ex_waker" \
+	test "${flows#* }" = ex_waker -a "${flows%% *}" -ge 10
+
+# --pid: the scenario's threads only (main, victim, waker, hog).
+"$LTC" timeline "$snap" --pid "$PID" -o "$EX_WORK/pid.json" >/dev/null 2>&1
+shown=$(ex_json "$EX_WORK/pid.json" "sorted({e['tid'] for e in r['traceEvents'] if e['ph'] == 'X' and e['cat'] == 'state'})")
+tap_diag "--pid $PID: threads $shown"
+tap_ok "--pid $PID: the victim and the hog, and no other process's thread" \
+	py_true "$EX_WORK/pid.json" "$V in $shown and $HOG in $shown and all(e['pid'] == $PID for e in r['traceEvents'] if e['ph'] == 'X' and e['cat'] == 'state')"
+
+mkdir "$EX_WORK/empty"
+"$LTC" timeline "$EX_WORK/empty" -o "$EX_WORK/none.json" 2>"$EX_WORK/bad.err"
+rc=$?
+sed 's/^/# /' "$EX_WORK/bad.err"
+tap_ok "a directory without a trace: exit 2, nothing written" \
+	test "$rc" = 2 -a ! -e "$EX_WORK/none.json"
+[ "$_tap_failed" = 0 ] || ex_keep tl cpu.out timeline.json timeline.otf2 timeline.def \
+	timeline.marker timeline explain.json
+tap_done
