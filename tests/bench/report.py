@@ -309,6 +309,17 @@ def main():
     res["scaling_pending"] = {k[len("scale_pending_"):]: int(v) for k, v in kv.items()
                               if k.startswith("scale_pending_")}
     res["scaling_not_flat"] = not_flat
+    # The goals of issue 18, judged on the upper end of the interval.
+    goals = {}
+    c = res.get("pair_ratio_vs_rhashtable_equal_work_ci95")
+    goals["pair_vs_rhashtable_equal_work"] = {"goal": "<= 1.0", "upper": c[1] if c else None,
+                                              "reached": bool(c) and c[1] <= 1.0}
+    v = res.get("hackbench_ours_vs_cheapest_peer_equal_work") or {}
+    c = v.get("ci95")
+    goals["hackbench_vs_cheapest_peer_equal_work"] = {"goal": "<= 0.5", "peer": v.get("peer"),
+                                                      "upper": c[1] if c else None,
+                                                      "reached": bool(c) and c[1] <= 0.5}
+    res["goals"] = goals
     res["alert_wakeup_us_median"] = float(kv["alert_wakeup_us_median"]) if "alert_wakeup_us_median" in kv else None
     res["alert_wakeup_us_p99"] = float(kv["alert_wakeup_us_p99"]) if "alert_wakeup_us_p99" in kv else None
     res["notes"] = notes
@@ -390,6 +401,10 @@ def print_table(res, kv):
                   f"hackbench {'n/a' if hb is None else f'{hb:+.2f} %'}")
         print(f"  not flat (pair > {FLAT_PAIR:.0%} or hackbench > {FLAT_HB_POINTS} points above"
               f" the fewest-pending cell): {'; '.join(res['scaling_not_flat']) or 'none'}")
+    print("\ngoals (upper end of the 95 % interval)")
+    for name, g in res["goals"].items():
+        print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "
+              f"{'reached' if g['reached'] else 'not reached'}")
     print("\nalert path: threshold crossing -> blocked reader returns (us, median / p99)")
     print(f"  {'':44s} {f(res['alert_wakeup_us_median'])} / {f(res['alert_wakeup_us_p99'])}")
     for n in res["notes"]:

@@ -119,8 +119,17 @@ def main():
           "pair p100000_c1" in nf and "pair p100000_c2" in nf and "hackbench p100000_c1" in nf
           and "p1000_" not in nf, res["scaling_not_flat"])
     check("scaling cells: 3 levels x 2 CPU counts", len(res["scaling_pair"]) == 6, res["scaling_pair"])
+    g = res["goals"]
+    check("goals judged on the interval's upper end: pair 0.8 reached, hackbench 0.5 reached",
+          g["pair_vs_rhashtable_equal_work"]["reached"] and g["hackbench_vs_cheapest_peer_equal_work"]["reached"]
+          and g["hackbench_vs_cheapest_peer_equal_work"]["peer"] == "ftrace", g)
     check("probe cost per syscall 100 ns", near(res["probe_ns_per_syscall"]["ours"], 100.0),
           res["probe_ns_per_syscall"])
+
+    slow = dict(PAIR_MED, ours=260)
+    rc, out, res = run([l for l in guest_output() if not l.startswith("pair_")] + pair_block("pair_", slow))
+    g = res["goals"]["pair_vs_rhashtable_equal_work"]
+    check("pair 1.04x the equal-work peer: goal not reached", rc == 0 and not g["reached"] and g["upper"] > 1.0, g)
 
     rc, out, res = run(guest_output(extra=["fail lttng: raw_syscalls probe not built\n"]))
     check("a failed configuration fails the report, named",
