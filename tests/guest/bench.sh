@@ -161,11 +161,16 @@ ftrace_set() {
 	if [ "$1" = on ]; then
 		for ((i = 0; i < n; i++)); do
 			file=${recipe[i]%%|*} text=${recipe[i]#*|}
-			echo "$text" >>"$T/$file" || return 1
+			echo "$text" >>"$T/$file" 2>/dev/null || {
+				note "ftrace: $file refused '$text': $(tail -n 3 "$T/error_log" 2>/dev/null | tr '\n' ' ')"
+				return 1
+			}
 		done
 	else
 		for ((i = n - 1; i >= 0; i--)); do
 			file=${recipe[i]%%|*} text=${recipe[i]#*|}
+			# A synthetic event is removed by its name alone.
+			[ "$file" = synthetic_events ] && text=${text%% *}
 			echo "!$text" >>"$T/$file" 2>/dev/null
 		done
 		return 0
@@ -204,9 +209,10 @@ bpf_on() {
 	BPF_PID=$!
 	for _ in $(seq 1 600); do
 		grep -q Attaching $BPF_OUT && sleep 1 && return 0
-		kill -0 $BPF_PID 2>/dev/null || return 1
+		kill -0 $BPF_PID 2>/dev/null || break
 		sleep 0.1
 	done
+	note "bpftrace did not attach: $(tail -n 3 $BPF_OUT | tr '\n' ' ')"
 	return 1
 }
 bpf_off() { [ -n "${BPF_PID:-}" ] && { kill -INT "$BPF_PID"; wait "$BPF_PID"; BPF_PID=; }; return 0; }
