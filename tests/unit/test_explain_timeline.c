@@ -39,7 +39,7 @@
 
 static char dir[] = "/tmp/lt_timeline_XXXXXX";
 
-static void ev(enum ex_ev_type type, uint64_t ts, int cpu, int tid)
+static void event(enum ex_ev_type type, uint64_t ts, int cpu, int tid)
 {
 	struct ex_ev e;
 
@@ -111,7 +111,7 @@ static void scenario(void)
 	e.sector = 2048;
 	ex_model_feed(&m, &e);
 	sw(5000, 1, 101, 1, 0);
-	ev(EV_OTHER, 5000, 0, -1);
+	event(EV_OTHER, 5000, 0, -1);
 	ex_model_finish(&m);
 }
 

@@ -103,9 +103,10 @@ static int parse_pids(struct tl_opts *o, const char *arg)
 {
 	const char *p = arg;
 	char *end;
-	long v;
 
 	do {
+		long v;
+
 		if (o->npids == TL_MAX_PIDS)
 			return tl_fail(TL_EXIT_BAD, "--pid: at most %d processes",
 				       TL_MAX_PIDS);
@@ -228,7 +229,8 @@ static int parse_args(struct tl_opts *o, int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1)
-		return tl_fail(TL_EXIT_BAD, argc - optind ? "one snapshot at a time (--help for usage)" :
+		return tl_fail(TL_EXIT_BAD, argc > optind ?
+			       "one snapshot at a time (--help for usage)" :
 			       "no snapshot given (--help for usage)");
 	o->snapshot = argv[optind];
 	if (!o->out)
@@ -319,7 +321,6 @@ int lt_timeline_main(int argc, char **argv)
 	struct ex_model m;
 	struct tl_view v;
 	char err[512];
-	size_t nshown = 0;
 	int ret;
 
 	ret = parse_args(&o, argc, argv);
@@ -336,6 +337,8 @@ int lt_timeline_main(int argc, char **argv)
 		ret = o.format == TL_JSON ? write_json(&o, &v) : write_otf2(&o, &v);
 	}
 	if (!ret) {
+		size_t nshown = 0;
+
 		for (size_t i = 0; i < m.nth; i++)
 			nshown += tl_shown(&v, m.th[i]);
 		if (o.format == TL_JSON)

@@ -278,7 +278,9 @@ static int markers(struct writer *w)
 		for (k = 0; k < ncat && strcmp(cat[k], a->tracker); k++)
 			;
 		if (k == ncat) {
-			*EX_PUSH(cat, ncat, capcat) = a->tracker;
+			const char **slot = EX_PUSH(cat, ncat, capcat);
+
+			*slot = a->tracker;
 			if (OTF2_MarkerWriter_WriteDefMarker(mw, (uint32_t)k,
 					"latency_tracker", a->tracker,
 					OTF2_SEVERITY_HIGH) != OTF2_SUCCESS)
@@ -450,9 +452,14 @@ int tl_write_otf2(const char *dir, const char *name, const struct tl_view *v,
 	int ret;
 
 	err[0] = '\0';
-	for (size_t i = 0; i < m->nth; i++)
-		if (tl_shown(v, m->th[i]))
-			*EX_PUSH(w.th, w.nth, w.capth) = m->th[i];
+	for (size_t i = 0; i < m->nth; i++) {
+		const struct ex_thread **slot;
+
+		if (!tl_shown(v, m->th[i]))
+			continue;
+		slot = EX_PUSH(w.th, w.nth, w.capth);
+		*slot = m->th[i];
+	}
 	OTF2_Error_RegisterCallback(quiet, NULL);
 	w.ar = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
 				 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
