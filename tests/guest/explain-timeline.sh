@@ -10,7 +10,8 @@
 #    running, for >= 80% of the spin;
 #  - its running / runnable / blocked time over explain-cpu's interval
 #    (the spin, 10 ms either side) is what `explain --tid` reports;
-#  - the OTF2 archive says the same, to the nanosecond;
+#  - the OTF2 archive says the same, to the nanosecond, for every thread,
+#    wakeup and CPU slice;
 #  - the victim's wakeup flows all come from ex_waker;
 #  - --pid shows only the scenario's threads; a directory without a trace
 #    is refused (exit 2, nothing written).
@@ -25,7 +26,7 @@ trap ex_cleanup EXIT
 # py_true FILE EXPR: ex_json's EXPR is true.
 py_true() { test "$(ex_json "$@")" = True; }
 
-tap_plan 16
+tap_plan 17
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "latency-tracker is built, otf2-print installed (tests/vm/deps.sh tools)" \
 	test -x "$LTC" -a -n "$(command -v otf2-print)" || tap_done
@@ -66,6 +67,9 @@ os=$($CHECK summary otf2 "$O" "$V" 1 "$HOG" 2>"$EX_WORK/check.err")
 tap_is "OTF2 read back (otf2-print -Werror), regions nest" "$?" 0
 sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
 tap_is "OTF2 agrees with the JSON: $os" "$os" "$js"
+cmp=$($CHECK compare "$J" "$O" 2>"$EX_WORK/check.err")
+tap_is "every thread, wakeup and CPU slice the same in both formats ($cmp)" "$?" 0
+sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
 
 # The same interval as explain-cpu: explain's state breakdown.
 "$EXPLAIN" "$snap" --tid "$V" --at "$AT" --window "$WIN" --format json \

@@ -18,6 +18,9 @@ that share no code with its writers, and check it.
       on that CPU (the CPU track) -- the guest test's question, asked of
       both formats; over [FROM, TO] ns only when given (explain's
       --at TO --window TO-FROM).
+  check_timeline.py compare FILE.json NAME.otf2
+      The two formats of one snapshot agree: the same threads with the
+      same state totals, the same wakeups, the same CPU slices.
 
 Exit 0 when every check passed; otherwise 1, each failure on stderr.
 """
@@ -221,9 +224,29 @@ def check(fmt, path, expect_path):
     tl.check_nesting()
 
 
+def compare(json_path, otf2_path):
+    j, o = read_json(json_path), read_otf2(otf2_path)
+    if set(j.threads) != set(o.threads):
+        fail("threads: JSON %s, OTF2 %s" % (sorted(j.threads), sorted(o.threads)))
+    for tid in sorted(set(j.threads) & set(o.threads)):
+        if j.totals(tid) != o.totals(tid):
+            fail("thread %d: JSON %s, OTF2 %s" % (tid, j.totals(tid), o.totals(tid)))
+    if j.wakeups != o.wakeups:
+        fail("wakeups only in JSON %s, only in OTF2 %s"
+             % (sorted(j.wakeups - o.wakeups)[:5], sorted(o.wakeups - j.wakeups)[:5]))
+    for cpu in sorted(set(j.cpus) | set(o.cpus)):
+        if sorted(j.cpus.get(cpu, [])) != sorted(o.cpus.get(cpu, [])):
+            fail("CPU %d: the slices differ" % cpu)
+    print("%d threads, %d wakeups, %d CPU slices: %s"
+          % (len(j.threads), len(j.wakeups), sum(len(v) for v in j.cpus.values()),
+             "different" if errors else "the same"))
+
+
 def main(argv):
     if len(argv) == 3 and argv[0] in ("json", "otf2"):
         check(argv[0], argv[1], argv[2])
+    elif len(argv) == 3 and argv[0] == "compare":
+        compare(argv[1], argv[2])
     elif len(argv) in (6, 8) and argv[0] == "summary" and argv[1] in ("json", "otf2"):
         tl = read(argv[1], argv[2])
         tid, cpu, other = int(argv[3]), int(argv[4]), int(argv[5])

@@ -259,6 +259,8 @@ static void test_writers(void)
 	       "JSON (Python json): t100, t101, t200 with explain's state totals; flows t200 -> t100 at 2000, t200 -> t101 at 2100; slices nest");
 	tap_eq(run(CHECK " otf2 %s %s", otf2, exp), 0,
 	       "OTF2 (otf2-print): the same totals and wakers; regions nest");
+	tap_eq(run(CHECK " compare %s %s >/dev/null", json, otf2), 0,
+	       "JSON and OTF2: every thread, wakeup and CPU slice the same");
 	summary("json", json, s, sizeof(s));
 	tap_ok(!strcmp(s, "running=2200 runnable=900 blocked=400 overlap=900"),
 	       "JSON: t101 runnable on CPU 1 while t200 ran there: 900 ns (%s)", s);
