@@ -83,6 +83,7 @@ static void scenario(void)
 	thread_of(101, 100);
 	thread_of(200, 200);
 	thread_of(300, 300);		/* never runs: no track */
+	thread_of(301, 300);		/* its thread, switched in at the end */
 	sw(1000, 0, 0, 0, 100);
 	sys(1100, 0, 100, true, "read", 3);
 	sw(1200, 1, 0, 0, 200);
@@ -111,6 +112,7 @@ static void scenario(void)
 	e.sector = 2048;
 	ex_model_feed(&m, &e);
 	sw(5000, 1, 101, 1, 0);
+	sw(5000, 0, 200, 0, 301);	/* t300 has no track, its process a name */
 	event(EV_OTHER, 5000, 0, -1);
 	ex_model_finish(&m);
 }
@@ -287,8 +289,8 @@ static void test_writers(void)
 		   "sys.exit(not (len(a)==1 and a[0][\"tid\"]==101 and a[0][\"ts\"]==3.5 and a[0][\"args\"][\"delay_ns\"]==1400 "
 		   "and [(e[\"ph\"],e[\"tid\"],e[\"ts\"]) for e in b]==[(\"b\",100,3.6),(\"e\",100,4.5)] "
 		   "and n[(100,100)]==\"t100\" and n[(100,101)]==\"t101\" and n[(200,200)]==\"t200\" "
-		   "and n[(%d,%d)]==\"CPU 1\"))' %s", TL_CPU_PID, TL_CPU_PID + 2, json), 0,
-	       "JSON: the alert an instant on t101 at 3.5 us, the block request on t100 3.6-4.5 us, process, thread and CPU names");
+		   "and n[(300,300)]==\"t300\" and n[(300,301)]==\"t301\" and n[(%d,%d)]==\"CPU 1\"))' %s", TL_CPU_PID, TL_CPU_PID + 2, json), 0,
+	       "JSON: the alert an instant on t101 at 3.5 us, the block request on t100 3.6-4.5 us, process (also t300's, which has no track), thread and CPU names");
 	tap_eq(run("otf2-marker %s | grep -q 'Scope: LOCATION:1, Text: \"wakeup alert: t101 \\[101\\] delay 1400 ns\"'",
 		   otf2), 0, "OTF2: the alert a marker on t101's location");
 

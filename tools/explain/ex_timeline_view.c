@@ -53,6 +53,18 @@ const char *tl_process_name(const struct tl_view *v, int pid)
 	return "?";
 }
 
+bool tl_first_of_process(const struct tl_view *v, size_t i)
+{
+	const struct ex_thread *t = v->m->th[i];
+
+	if (!tl_shown(v, t))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (tl_pid(v->m->th[j]) == tl_pid(t) && tl_shown(v, v->m->th[j]))
+			return false;
+	return true;
+}
+
 uint64_t tl_sys_end(const struct tl_view *v, const struct ex_syscall *s)
 {
 	return s->end == EX_TS_OPEN ? v->end : s->end;

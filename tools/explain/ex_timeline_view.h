@@ -62,6 +62,8 @@ int tl_pid(const struct ex_thread *t);
 bool tl_shown(const struct tl_view *v, const struct ex_thread *t);
 /* Name of a process: its main thread's comm, else one of its threads'. */
 const char *tl_process_name(const struct tl_view *v, int pid);
+/* The model's thread i is the first shown thread of its process. */
+bool tl_first_of_process(const struct tl_view *v, size_t i);
 
 /* t's spans in the order of their start (an outer one before the inner
  * one starting with it); *n of them, to free(). */

@@ -143,9 +143,7 @@ static void threads(struct jw *w, const struct tl_view *v)
 
 		if (!tl_shown(v, t))
 			continue;
-		/* A process whose main thread is not in the trace is named
-		 * by each of its threads (the viewer keeps one). */
-		if (tl_pid(t) == t->tid || !ex_model_thread(m, tl_pid(t)))
+		if (tl_first_of_process(v, i))
 			meta(w, "process_name", tl_pid(t), tl_pid(t),
 			     tl_process_name(v, tl_pid(t)));
 		meta(w, "thread_name", tl_pid(t), t->tid,

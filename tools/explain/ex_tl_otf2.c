@@ -375,6 +375,7 @@ static int global_defs(struct writer *w)
 	for (size_t i = 0; i < w->nth; i++) {
 		size_t first = i;
 
+		/* w->th: the shown threads, in the model's order. */
 		for (size_t j = 0; j < i && first == i; j++)
 			if (tl_pid(w->th[j]) == tl_pid(w->th[i]))
 				first = j;
