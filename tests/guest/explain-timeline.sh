@@ -12,7 +12,8 @@
 #    (the spin, 10 ms either side) is what `explain --tid` reports;
 #  - the OTF2 archive says the same, to the nanosecond, for every thread,
 #    wakeup and CPU slice;
-#  - the victim's wakeup flows all come from ex_waker;
+#  - the victim's wakeup flows come from ex_waker (and the main thread's
+#    last kick);
 #  - --pid shows only the scenario's threads; a directory without a trace
 #    is refused (exit 2, nothing written).
 . tests/guest/lib.sh
@@ -82,20 +83,23 @@ ow=$($CHECK summary otf2 "$O" "$V" 1 "$HOG" $((AT - WIN)) "$AT")
 tap_is "JSON over explain's interval = explain --tid (${want})" "${jw% overlap=*}" "$want"
 tap_is "OTF2 over explain's interval = explain --tid" "${ow% overlap=*}" "$want"
 
-# Wakeup flows into the victim: from ex_waker, its only waker.
-flows=$(python3 - "$J" "$V" <<'EOF'
+# Wakeup flows into the victim: from ex_waker (every 5 ms) and the main
+# thread (its last kick), from no one else.
+flows=$(python3 - "$J" "$V" "$PID" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))["traceEvents"]
-v = int(sys.argv[2])
+v, main = int(sys.argv[2]), int(sys.argv[3])
 name = {e["tid"]: e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
 src = {e["id"]: e["tid"] for e in d if e["ph"] == "s"}
 into = [src[e["id"]] for e in d if e["ph"] == "f" and e["tid"] == v]
-print(len(into), " ".join(sorted({name.get(t, "?") for t in into})))
+waker = sum(name.get(t) == "ex_waker" for t in into)
+print(waker, sum(t == main for t in into), len(into) - waker - sum(t == main for t in into))
 EOF
 )
-tap_diag "wakeup flows into the victim: $flows"
-tap_ok "the victim's wakeup flows (>= 10) all come from ex_waker" \
-	test "${flows#* }" = ex_waker -a "${flows%% *}" -ge 10
+tap_diag "wakeup flows into the victim: from ex_waker, from the main thread, from others: $flows"
+set -- $flows
+tap_ok "the victim's wakeup flows come from ex_waker (>= 10) and the main thread" \
+	test "${1:-0}" -ge 10 -a "${2:-9}" -le 1 -a "${3:-9}" = 0
 
 # --pid: the scenario's threads only (main, victim, waker, hog).
 "$LTC" timeline "$snap" --pid "$PID" -o "$EX_WORK/pid.json" >/dev/null 2>&1
