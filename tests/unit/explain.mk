@@ -12,7 +12,8 @@ EXPLAIN_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/explain \
 EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_model.c ex_fdtab.c \
 	ex_app.c ex_sync.c ex_lockview.c ex_stack.c ex_graph.c \
 	ex_depgraph.c ex_classify.c ex_kmeans.c ex_compare.c ex_report.c \
-	ex_out_text.c ex_out_dot.c ex_out_json.c ex_out_compare.c) \
+	ex_out_text.c ex_out_dot.c ex_out_json.c ex_out_compare.c \
+	ex_critical.c ex_out_critical.c) \
 	$(addprefix tools/lib/,lt_json.c lt_dot.c lt_utf8.c)
 
 test_explain_graph_SRCS := tests/unit/test_explain_graph.c $(EXPLAIN_CORE)

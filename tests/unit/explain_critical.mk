@@ -7,7 +7,6 @@
 
 UNIT_TESTS += test_explain_critical
 
-test_explain_critical_SRCS := tests/unit/test_explain_critical.c \
-	$(EXPLAIN_CORE) tools/explain/ex_critical.c tools/explain/ex_out_critical.c
+test_explain_critical_SRCS := tests/unit/test_explain_critical.c $(EXPLAIN_CORE)
 test_explain_critical_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
 test_explain_critical_LDLIBS := -lm

@@ -278,20 +278,30 @@ static void test_lock_thresholds(void)
 
 static void test_app_selection(void)
 {
+	struct ex_app by_pid = { .pids = (const int[]){ 10 }, .npids = 1 };
+	struct ex_app by_comm = { .comm = "t13" };
+	struct ex_app other = { .pids = (const int[]){ 30 }, .npids = 1, .comm = "nosuch" };
+	struct ex_app dflt = { .pid = 10 };
+	struct ex_crit c;
 	int *tids;
 	size_t n;
 
 	lock_trace();
-	n = ex_crit_app_threads(&m, (const int[]){ 10 }, 1, NULL, &tids);
+	n = ex_crit_app_threads(&m, &by_pid, &tids);
 	tap_ok(n == 4 && tids[0] == 11 && tids[3] == 14,
 	       "application by pid 10: threads 11-14, not 30 (%zu)", n);
 	free(tids);
-	n = ex_crit_app_threads(&m, NULL, 0, "t13", &tids);
+	n = ex_crit_app_threads(&m, &by_comm, &tids);
 	tap_eq(n, 4, "application by a thread's name (t13): its process's 4 threads");
 	free(tids);
-	n = ex_crit_app_threads(&m, (const int[]){ 30 }, 1, "nosuch", &tids);
+	n = ex_crit_app_threads(&m, &other, &tids);
 	tap_ok(n == 1 && tids[0] == 30, "application by pid 30: thread 30 alone");
 	free(tids);
+	/* The default, the explained thread's process: as test_lock_default. */
+	ex_critical_app(&m, &dflt, 0, 8000, -1, &c);
+	tap_ok(c.nthreads == 4 && c.critical_ns == 5000 && ns(c.criticality) == 11000,
+	       "application of the explained thread (process 10): 4 threads, 5000 ns critical, 11000");
+	ex_crit_free(&c);
 	ex_model_free(&m);
 }
 

@@ -33,10 +33,21 @@
 
 /* ---- 1. the application (section 3.7.1) ---- */
 
-/* The process of t: its tgid, or its tid when the trace never said. */
-static int proc_of(const struct ex_thread *t)
+/*
+ * Section 3.7.1: GAPP traces the application's processes and every thread
+ * they create, chosen by pid or by name (ex_app.h: --pid, --comm, or the
+ * explained thread's process).
+ */
+size_t ex_crit_app_threads(const struct ex_model *m, const struct ex_app *a,
+			   int **tids)
 {
-	return t->pid > 0 ? t->pid : t->tid;
+	size_t n = 0;
+
+	*tids = ex_xcalloc(m->nth ? m->nth : 1, sizeof(**tids));
+	for (size_t i = 0; i < m->nth; i++)
+		if (ex_app_has(m, a, m->th[i]))
+			(*tids)[n++] = m->th[i]->tid;
+	return n;
 }
 
 static bool in_set(int v, const int *set, size_t n)
@@ -45,33 +56,6 @@ static bool in_set(int v, const int *set, size_t n)
 		if (set[i] == v)
 			return true;
 	return false;
-}
-
-/*
- * Section 3.7.1: GAPP traces the application's processes and every thread
- * they create, chosen by pid or by name.  A name selects the processes
- * with a thread of that name (threads rename themselves).
- */
-size_t ex_crit_app_threads(const struct ex_model *m, const int *pids,
-			   size_t npids, const char *comm, int **tids)
-{
-	int *procs = NULL;
-	size_t nprocs = 0, cap = 0, n = 0;
-
-	for (size_t i = 0; i < npids; i++)
-		*EX_PUSH(procs, nprocs, cap) = pids[i];
-	for (size_t i = 0; comm && i < m->nth; i++) {
-		int p = proc_of(m->th[i]);
-
-		if (!strcmp(m->th[i]->comm, comm) && !in_set(p, procs, nprocs))
-			*EX_PUSH(procs, nprocs, cap) = p;
-	}
-	*tids = ex_xcalloc(m->nth ? m->nth : 1, sizeof(**tids));
-	for (size_t i = 0; i < m->nth; i++)
-		if (in_set(proc_of(m->th[i]), procs, nprocs))
-			(*tids)[n++] = m->th[i]->tid;
-	free(procs);
-	return n;
 }
 
 /* ---- 2. time slices (section 2.4.4) ---- */
@@ -285,14 +269,18 @@ void ex_crit_object(const struct ex_model *m, const struct ex_thread *t,
 		    const struct ex_interval *iv, char *buf, size_t size)
 {
 	const struct ex_syscall *sc = iv->sys >= 0 ? &t->sys[iv->sys] : NULL;
+	struct ex_sync sy;
 	const char *fname;
 
-	if (!sc) {
+	if (ex_sync_of(m, t, iv, &sy) && sy.kind != SY_WAKER) {
+		/* A lock, a join, a child, a queue: its one name. */
+		snprintf(buf, size, "%s", sy.label);
+	} else if (!sc) {
 		snprintf(buf, size, "no system call");
-	} else if (!strcmp(sc->name, "futex") && sc->uaddr >= 0) {
-		snprintf(buf, size, "futex 0x%" PRIx64, (uint64_t)sc->uaddr);
 	} else if (sc->fd >= 0) {
-		fname = ex_model_fdname(m, proc_of(t), sc->fd, iv->start);
+		/* A file, a pipe or a socket (the writer: the waker). */
+		fname = ex_model_fdname(m, ex_app_pid_of(m, t->tid), sc->fd,
+					iv->start);
 		snprintf(buf, size, "%s fd %" PRId64 "%s%s", sc->name, sc->fd,
 			 *fname ? " " : "", fname);
 	} else {
@@ -495,6 +483,16 @@ void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
 	if (c->nthreads_sum)
 		qsort(c->threads, c->nthreads_sum, sizeof(*c->threads), thread_cmp);
 	build_phases(c);
+}
+
+void ex_critical_app(const struct ex_model *m, const struct ex_app *a,
+		     uint64_t s, uint64_t e, int threshold, struct ex_crit *c)
+{
+	int *tids;
+	size_t n = ex_crit_app_threads(m, a, &tids);
+
+	ex_critical(m, tids, n, s, e, threshold, c);
+	free(tids);
 }
 
 void ex_crit_free(struct ex_crit *c)

@@ -40,7 +40,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ex_app.h"
 #include "ex_model.h"
+#include "ex_sync.h"
 
 /* Entries of each ranked list kept in the reports (text and JSON). */
 #define EX_CRIT_TOP 10
@@ -60,14 +62,14 @@ struct ex_crit_period {
 	double criticality;		/* ns, weighted (see above) */
 	int min_active;			/* fewest active threads meanwhile */
 	const struct ex_interval *iv;	/* the model's interval */
-	char object[160];		/* what it waited on (ex_crit_object) */
+	char object[EX_SYNC_TEXT];	/* what it waited on (ex_crit_object) */
 	char waker[120];		/* what ended the wait (ex_crit_waker) */
 	int waker_tid;			/* the releasing thread, or -1 */
 };
 
 /* The criticality summed over a group (a wait object, a thread). */
 struct ex_crit_sum {
-	char object[160];		/* wait object; "" for a thread */
+	char object[EX_SYNC_TEXT];	/* wait object; "" for a thread */
 	int tid;			/* thread; -1 for a wait object */
 	uint64_t waiting_ns, critical_ns;
 	uint64_t count;			/* waiting periods */
@@ -109,12 +111,11 @@ struct ex_crit {
 
 /*
  * The application's threads (section 3.7.1: the threads of the traced
- * processes): every thread of the model whose process (its tid when the
- * trace never named its process) is in pids, or whose process has a
- * thread named comm (NULL: no name).  Returns how many, in *tids (malloc).
+ * processes): the threads of the model that ex_app_has() takes.  Returns
+ * how many, in *tids (malloc).
  */
-size_t ex_crit_app_threads(const struct ex_model *m, const int *pids,
-			   size_t npids, const char *comm, int **tids);
+size_t ex_crit_app_threads(const struct ex_model *m, const struct ex_app *a,
+			   int **tids);
 
 /*
  * The criticality of the threads tids[0..ntids) over [s, e) of a finished
@@ -123,11 +124,16 @@ size_t ex_crit_app_threads(const struct ex_model *m, const int *pids,
 void ex_critical(const struct ex_model *m, const int *tids, size_t ntids,
 		 uint64_t s, uint64_t e, int threshold, struct ex_crit *c);
 void ex_crit_free(struct ex_crit *c);
+/* The same for the threads of application a. */
+void ex_critical_app(const struct ex_model *m, const struct ex_app *a,
+		     uint64_t s, uint64_t e, int threshold, struct ex_crit *c);
 
 /*
- * What a blocked interval iv of t waited on, in words: "futex 0x7f..",
- * "read fd 3 /var/log/x", "clock_nanosleep", "no system call"; and what
- * ended it: "ex_w [42] in futex", "timer", "irq 14 ata", "not woken".
+ * What a blocked interval iv of t waited on, in words: a synchronisation
+ * object as ex_sync.h names it ("futex 0x7f..", "file lock /tmp/l
+ * (fcntl)", "exit of w [42]"), else its call ("read fd 3 /var/log/x",
+ * "clock_nanosleep", "no system call"); and what ended it: "ex_w [42] in
+ * futex", "timer", "irq 14 ata", "not woken in the trace".
  */
 void ex_crit_object(const struct ex_model *m, const struct ex_thread *t,
 		    const struct ex_interval *iv, char *buf, size_t size);

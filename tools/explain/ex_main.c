@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "ex_app.h"
+#include "ex_critical.h"
 #include "ex_model.h"
 #include "ex_opts.h"
 #include "ex_report.h"
@@ -29,6 +31,7 @@ static const char usage[] =
 "usage: latency-tracker explain SNAPSHOT [--tid T] [--at TS --window D]\n"
 "                               [--format text|json|dot] [-o DIR] [--min-share PCT]\n"
 "                               [--pid PID[,PID...]] [--comm NAME] [--past-exit]\n"
+"                               [--critical-threshold N]\n"
 "       latency-tracker explain --compare SNAPSHOT... [--tid T --between SYSCALL]\n"
 "                               [-k 2..4] [--format text|json|dot] [-o DIR]\n"
 "\n"
@@ -45,7 +48,10 @@ static const char usage[] =
 "lockview.dot (waiter -> lock -> releaser).\n"
 "The lock view covers the application: the processes of --pid and those\n"
 "with a thread named --comm, or else the explained thread's process.  An\n"
-"interval ends at the thread's sched_process_exit unless --past-exit.\n";
+"interval ends at the thread's sched_process_exit unless --past-exit.\n"
+"Criticality (GAPP) over the interval, of the same application: a time is\n"
+"critical when at most N of its threads are running or runnable while\n"
+"others wait (default N: half its threads).\n";
 
 int ex_fail(const char *fmt, ...)
 {
@@ -269,6 +275,7 @@ static int explain_one(const struct ex_opts *o)
 	struct ex_model m;
 	struct interval *iv = NULL;
 	struct ex_report *r;
+	struct ex_crit *crit;
 	size_t n = 0;
 	char err[512];
 	int ret;
@@ -285,6 +292,7 @@ static int explain_one(const struct ex_opts *o)
 	}
 	clip_at_exit(o, &m, iv, n);
 	r = ex_xcalloc(n, sizeof(*r));
+	crit = ex_xcalloc(n, sizeof(*crit));
 	for (size_t i = 0; i < n; i++) {
 		struct ex_app app = {
 			.pids = o->pids, .npids = o->npids, .comm = o->comm,
@@ -294,6 +302,9 @@ static int explain_one(const struct ex_opts *o)
 		ex_report_build_app(&r[i], &m, o->traces[0], iv[i].tid, iv[i].s,
 				    iv[i].e, &app);
 		ex_strlcpy(r[i].origin, iv[i].origin, sizeof(r[i].origin));
+		ex_critical_app(&m, &app, iv[i].s, iv[i].e, o->crit_threshold,
+				&crit[i]);
+		r[i].crit = &crit[i];
 	}
 	if (o->format == FMT_JSON)
 		fputs("{\"reports\":[", stdout);
@@ -319,9 +330,12 @@ static int explain_one(const struct ex_opts *o)
 	fflush(stdout);
 	if (o->outdir)
 		ret = write_outdir(o, r, n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		ex_report_free(&r[i]);
+		ex_crit_free(&crit[i]);
+	}
 	free(r);
+	free(crit);
 	free(iv);
 	ex_model_free(&m);
 	return ret;
@@ -344,10 +358,12 @@ int lt_explain_main(int argc, char **argv)
 		{ "pid", required_argument, NULL, 'P' },
 		{ "comm", required_argument, NULL, 'C' },
 		{ "past-exit", no_argument, NULL, 'X' },
+		{ "critical-threshold", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ex_opts o = { .tid = -1, .min_share = 0.005, .k = 2 };
+	struct ex_opts o = { .tid = -1, .min_share = 0.005, .k = 2,
+			     .crit_threshold = -1 };
 	char *end;
 	int c, ret;
 
@@ -428,6 +444,17 @@ int lt_explain_main(int argc, char **argv)
 		case 'X':
 			o.past_exit = true;
 			break;
+		case 'T': {
+			long v = strtol(optarg, &end, 10);
+
+			if (!optarg[0] || *end || v < 0 || v > INT_MAX) {
+				ret = ex_fail("--critical-threshold: a number of active threads, not '%s'",
+					      optarg);
+				goto out;
+			}
+			o.crit_threshold = (int)v;
+			break;
+		}
 		case 'h':
 			fputs(usage, stdout);
 			ret = 0;

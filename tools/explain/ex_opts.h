@@ -33,6 +33,8 @@ struct ex_opts {
 	const char *comm;		/* --comm, NULL: not given */
 	bool past_exit;			/* --past-exit: keep the interval after
 					 * the thread's sched_process_exit */
+	int crit_threshold;		/* --critical-threshold N: critical at
+					 * <= N active threads; -1: N/2 */
 };
 
 #define EX_EXIT_BAD 2

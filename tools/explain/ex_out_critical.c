@@ -52,7 +52,7 @@ static void text_sum(FILE *f, const struct ex_model *m,
 {
 	for (size_t i = 0; i < n && i < EX_CRIT_TOP; i++) {
 		if (s[i].tid >= 0)
-			fprintf(f, "    %s [%d]: running %.0f us (%.0f us critical); waiting",
+			fprintf(f, "    %s [%d]: %.0f us running (%.0f us of it critical); waits",
 				ex_model_comm(m, s[i].tid), s[i].tid,
 				us(s[i].active_criticality),
 				us((double)s[i].active_critical_ns));

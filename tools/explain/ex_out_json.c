@@ -113,6 +113,10 @@ void ex_out_json(FILE *f, const struct ex_report *r)
 		fprintf(f, "%s%d", i ? "," : "", r->lv.pids[i]);
 	fprintf(f, "],\"stacks\":");
 	stacks(f, r);
+	if (r->crit) {
+		fprintf(f, ",\"criticality\":");
+		ex_out_critical_json(f, r->m, r->crit);
+	}
 	fprintf(f, ",\"features\":{\"faults\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64 ",\"syscalls\":%" PRIu64 "},\"discarded_events\":%" PRIu64 "}\n",
 		cr->faults, cr->bytes_read, cr->bytes_written, cr->syscalls,
 		r->m->discarded);

@@ -134,6 +134,8 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 
 	ex_lockview_text(f, r->m, &r->lv);
 	stacks(f, r);
+	if (r->crit)
+		ex_out_critical_text(f, r->m, r->crit);
 	if (r->m->discarded)
 		fprintf(f, "\nnote: the tracer discarded %" PRIu64 " events; dependencies may be missing\n",
 			r->m->discarded);

@@ -12,6 +12,7 @@
 
 #include "ex_app.h"
 #include "ex_classify.h"
+#include "ex_critical.h"
 #include "ex_graph.h"
 #include "ex_lockview.h"
 #include "ex_model.h"
@@ -26,6 +27,7 @@ struct ex_report {
 	struct ex_graph g;
 	struct ex_class_report cr;
 	struct ex_lockview lv;		/* the application's locks */
+	const struct ex_crit *crit;	/* its criticality (the caller's), or NULL */
 	struct ex_rstack *stacks;	/* our alerts' stacks on graph nodes */
 	size_t nstacks;
 };
