@@ -50,8 +50,12 @@ struct writer {
 	OTF2_Archive *ar;
 	char **str;			/* string table: id = index */
 	size_t nstr, capstr;
+	uint32_t *hash;			/* its index (str_id()) */
+	size_t hcap;
 	struct region *reg;
 	size_t nreg, capreg;
+	uint32_t *reg_of;		/* string id -> region id + 1 */
+	size_t cap_reg_of;
 	const struct ex_thread **th;	/* shown threads: location = index */
 	size_t nth, capth;
 	uint64_t *nevents;		/* per location */
@@ -62,24 +66,53 @@ struct writer {
 
 /* ---- tables ---- */
 
+static size_t str_hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The string table's id of s, added when new (open addressing: a slot
+ * holds id + 1, the table at most half full). */
 static uint32_t str_id(struct writer *w, const char *s)
 {
+	size_t i;
 	char **slot;
 
-	for (size_t i = 0; i < w->nstr; i++)
-		if (!strcmp(w->str[i], s))
-			return (uint32_t)i;
+	if ((w->nstr + 1) * 2 > w->hcap) {
+		w->hcap = w->hcap ? w->hcap * 2 : 256;
+		free(w->hash);
+		w->hash = ex_xcalloc(w->hcap, sizeof(*w->hash));
+		for (size_t k = 0; k < w->nstr; k++) {
+			for (i = str_hash(w->str[k]) & (w->hcap - 1); w->hash[i];
+			     i = (i + 1) & (w->hcap - 1))
+				;
+			w->hash[i] = (uint32_t)k + 1;
+		}
+	}
+	for (i = str_hash(s) & (w->hcap - 1); w->hash[i]; i = (i + 1) & (w->hcap - 1))
+		if (!strcmp(w->str[w->hash[i] - 1], s))
+			return w->hash[i] - 1;
 	slot = EX_PUSH(w->str, w->nstr, w->capstr);
 	*slot = ex_xstrdup(s);
+	w->hash[i] = (uint32_t)w->nstr;
 	return (uint32_t)(w->nstr - 1);
 }
 
+/* The region named name in this role (a name has one region per role:
+ * reg_of[string id] is the first one's id + 1). */
 static uint32_t region_id(struct writer *w, const char *name,
 			  OTF2_RegionRole role, const char *desc)
 {
 	uint32_t s = str_id(w, name);
 	struct region *r;
 
+	if (s < w->cap_reg_of && w->reg_of[s] &&
+	    w->reg[w->reg_of[s] - 1].role == role)
+		return w->reg_of[s] - 1;
 	for (size_t i = 0; i < w->nreg; i++)
 		if (w->reg[i].name == s && w->reg[i].role == role)
 			return (uint32_t)i;
@@ -87,6 +120,18 @@ static uint32_t region_id(struct writer *w, const char *name,
 	r->name = s;
 	r->role = role;
 	r->desc = desc;
+	if (s >= w->cap_reg_of) {
+		size_t cap = w->cap_reg_of ? w->cap_reg_of : 64;
+
+		while (cap <= s)
+			cap *= 2;
+		w->reg_of = ex_xrealloc(w->reg_of, cap * sizeof(*w->reg_of));
+		memset(w->reg_of + w->cap_reg_of, 0,
+		       (cap - w->cap_reg_of) * sizeof(*w->reg_of));
+		w->cap_reg_of = cap;
+	}
+	if (!w->reg_of[s])
+		w->reg_of[s] = (uint32_t)w->nreg;
 	return (uint32_t)(w->nreg - 1);
 }
 
@@ -477,7 +522,9 @@ int tl_write_otf2(const char *dir, const char *name, const struct tl_view *v,
 	for (size_t i = 0; i < w.nstr; i++)
 		free(w.str[i]);
 	free(w.str);
+	free(w.hash);
 	free(w.reg);
+	free(w.reg_of);
 	free(w.th);
 	free(w.nevents);
 	return ret;
