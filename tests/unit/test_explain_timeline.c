@@ -383,6 +383,8 @@ static void test_cli(void)
 	tap_eq(TIMELINE("synthetic", "-o", p), 2, "-o d.txt (which format?): exit 2");
 	snprintf(p, sizeof(p), "%s/nodir/d.otf2", cli);
 	tap_eq(TIMELINE("synthetic", "-o", p), 2, "-o nodir/d.otf2: exit 2");
+	snprintf(p, sizeof(p), "%s/nodir/d.json", cli);
+	tap_eq(TIMELINE("synthetic", "-o", p), 2, "-o nodir/d.json: exit 2");
 	tap_eq(TIMELINE("synthetic", "--format", "json", "-o", c), 2,
 	       "--format json -o a directory: exit 2");
 	tap_eq(TIMELINE("synthetic", "--format", "otf2", "-o", a), 2,

@@ -137,9 +137,17 @@ static int resolve_output(struct tl_opts *o)
 				       out);
 	}
 	if (o->format == TL_JSON) {
+		const char *slash = strrchr(out, '/');
+
 		if (is_dir(out))
 			return tl_fail(TL_EXIT_BAD, "-o %s: a directory; JSON goes to a file",
 				       out);
+		if (slash && slash > out && (size_t)(slash - out) < sizeof(o->dir)) {
+			snprintf(o->dir, sizeof(o->dir), "%.*s", (int)(slash - out), out);
+			if (!is_dir(o->dir))
+				return tl_fail(TL_EXIT_BAD, "-o %s: directory %s does not exist",
+					       out, o->dir);
+		}
 		return 0;
 	}
 	if (ends_with(out, ".otf2")) {
