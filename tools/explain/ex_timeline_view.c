@@ -101,12 +101,13 @@ struct tl_span *tl_thread_spans(const struct tl_view *v,
 	}
 	for (size_t i = 0; i < t->niv; i++) {
 		const struct ex_interval *iv = &t->iv[i];
+		uint64_t end = iv->end == EX_TS_OPEN ? v->end : iv->end;
 
-		if (iv->end <= iv->start)
+		if (end <= iv->start)
 			continue;
 		s = EX_PUSH(sp, *n, cap);
 		s->start = iv->start;
-		s->end = iv->end;
+		s->end = end;
 		s->kind = TL_STATE;
 		s->iv = iv;
 		s->sys = iv->sys >= 0 ? &t->sys[iv->sys] : NULL;

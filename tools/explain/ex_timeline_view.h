@@ -14,8 +14,9 @@
  *  - alerts and block requests of the shown threads.
  *
  * The state spans are the model's intervals unchanged (zero-length ones
- * left out), so a thread's summed running / runnable / blocked time is
- * what ex_classify() reports for it over [first_ts, last_ts].
+ * left out, one still open ending with the trace), so a thread's summed
+ * running / runnable / blocked time is what ex_classify() reports for it
+ * over [first_ts, last_ts].
  */
 #ifndef LT_EX_TIMELINE_VIEW_H
 #define LT_EX_TIMELINE_VIEW_H
