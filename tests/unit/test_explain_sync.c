@@ -106,14 +106,33 @@ static void wake(uint64_t ts, int cpu, int tid, int ctx)
 	ex_model_feed(&m, &ev);
 }
 
-static void sd_fd(uint64_t ts, int pid, int64_t fd, const char *name)
+/* A statedump fd by pid (LTTng < 2.11), or by fd table (pid -1). */
+static void sd_fd_of(uint64_t ts, int pid, uint64_t ftable, int64_t fd,
+		     const char *name)
 {
 	struct ex_ev ev;
 
 	ex_ev_init(&ev, EV_SD_FD, ts, 0);
 	ev.pid = pid;
+	ev.ftable = ftable;
 	ev.fd = fd;
 	snprintf(ev.filename, sizeof(ev.filename), "%s", name);
+	ex_model_feed(&m, &ev);
+}
+
+static void sd_fd(uint64_t ts, int pid, int64_t fd, const char *name)
+{
+	sd_fd_of(ts, pid, 0, fd, name);
+}
+
+static void sd_process(uint64_t ts, int pid, uint64_t ftable)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, EV_SD_PROCESS, ts, 0);
+	ev.tid = ev.pid = pid;
+	ev.ftable = ftable;
+	snprintf(ev.comm, sizeof(ev.comm), "t%d", pid);
 	ex_model_feed(&m, &ev);
 }
 
@@ -175,7 +194,9 @@ static void feed_flock_case(void)
 	ex_model_init(&m);
 	sw(0, 0, 0, 0, 100);
 	sw(0, 1, 0, 0, 200);
-	sd_fd(10, 100, 4, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	/* LTTng 2.11+: fds by the address of the process's fd table. */
+	sd_process(5, 100, 0xa000);
+	sd_fd_of(10, -1, 0xa000, 4, "/usr/lib/x86_64-linux-gnu/libc.so.6");
 	sd_fd(10, 200, 3, "/tmp/lt.lock");
 	call(1000, 0, 100, 100, "close", ARGS(.fd = 4), 0);
 	call(2000, 0, 100, 100, "openat", ARGS(.fd = -100, .path = "/tmp/lt.lock"), 4);
@@ -225,6 +246,11 @@ static void test_fd_over_time(void)
 	proc_event(EV_FORK, 160600, 0, 300, 300, 100);
 	call(160700, 0, 100, 100, "close", ARGS(.fd = 7), 0);
 	sd_fd(170000, 100, 12, "pipe:[4242]");
+	/* A regenerated statedump: process 400 has the fd table address
+	 * 100 had (its fd 4 is libm); and one naming 100's fd 4 otherwise. */
+	sd_process(170010, 400, 0xa000);
+	sd_fd_of(170020, -1, 0xa000, 4, "/usr/lib/x86_64-linux-gnu/libm.so.6");
+	sd_fd(170030, 100, 4, "/bogus");
 	sw(170100, 0, 100, 1, 0);
 	ex_model_finish(&m);
 
@@ -245,6 +271,10 @@ static void test_fd_over_time(void)
 	tap_is(ex_model_fdname(&m, 300, 7, 160800), "/tmp/lt.lock",
 	       "fd: a child inherits its parent's fds at the fork");
 	tap_is(ex_model_fdname(&m, 100, 7, 160800), "", "fd: ... which the parent closes later");
+	tap_is(ex_model_fdname(&m, 400, 4, 170040), "/usr/lib/x86_64-linux-gnu/libm.so.6",
+	       "fd: a reused fd table address names the fds of its latest process");
+	tap_is(ex_model_fdname(&m, 100, 4, 3000), "/tmp/lt.lock",
+	       "fd: an openat's path stands, whatever a later statedump says");
 
 	ex_report_build(&r, &m, "synthetic", 100, 3000, 153300);
 	c = r.cr.ncauses ? &r.cr.causes[0] : NULL;

@@ -26,13 +26,14 @@ void ex_fdtab_free(struct ex_fdtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void ex_fdtab_add(struct ex_fdtab *t, enum ex_fd_rec kind, int pid, int64_t fd,
-		  uint64_t ts, const char *name, int64_t src)
+static struct ex_fdrec *rec_add(struct ex_fdtab *t, enum ex_fd_rec kind,
+				int pid, int64_t fd, uint64_t ts, const char *name,
+				int64_t src)
 {
 	struct ex_fdrec *r;
 
 	if (pid <= 0 || fd < 0)
-		return;
+		return NULL;
 	r = EX_PUSH(t->r, t->n, t->cap);
 	r->pid = pid;
 	r->fd = fd;
@@ -42,6 +43,23 @@ void ex_fdtab_add(struct ex_fdtab *t, enum ex_fd_rec kind, int pid, int64_t fd,
 	r->src = src;
 	r->name = name ? ex_xstrdup(name) : NULL;
 	t->sorted = false;
+	return r;
+}
+
+void ex_fdtab_add(struct ex_fdtab *t, enum ex_fd_rec kind, int pid, int64_t fd,
+		  uint64_t ts, const char *name, int64_t src)
+{
+	rec_add(t, kind, pid, fd, ts, name, src);
+}
+
+/* An OPEN of an anonymous file: its kind, which a statedump may refine. */
+static void add_anon(struct ex_fdtab *t, int pid, int64_t fd, uint64_t ts,
+		     const char *kind)
+{
+	struct ex_fdrec *r = rec_add(t, FDR_OPEN, pid, fd, ts, kind, -1);
+
+	if (r)
+		r->anon = true;
 }
 
 void ex_fdtab_fork(struct ex_fdtab *t, int pid, int ppid, uint64_t ts)
@@ -89,28 +107,30 @@ static const char *anon_kind(const char *name)
 	return NULL;
 }
 
+static bool closed_at(const struct ex_fdtab *t, size_t from, int pid,
+		      int64_t fd)
+{
+	for (size_t i = from; i < t->n; i++)
+		if (t->r[i].pid == pid && t->r[i].fd == fd)
+			return true;
+	return false;
+}
+
 static void close_range(struct ex_fdtab *t, int pid, int64_t lo, int64_t hi,
 			uint64_t ts)
 {
 	size_t n = t->n;
-	int64_t *seen = NULL;
-	size_t nseen = 0, cap = 0;
 
-	/* Every fd of pid the table knows in [lo, hi], once. */
+	/* Every fd of pid the table knows in [lo, hi], once: the records
+	 * from n on are the closes added here. */
 	for (size_t i = 0; i < n; i++) {
-		bool dup = false;
 		int64_t fd = t->r[i].fd;
 
-		if (t->r[i].pid != pid || fd < lo || fd > hi)
+		if (t->r[i].pid != pid || fd < lo || fd > hi ||
+		    closed_at(t, n, pid, fd))
 			continue;
-		for (size_t j = 0; j < nseen; j++)
-			dup |= seen[j] == fd;
-		if (dup)
-			continue;
-		*EX_PUSH(seen, nseen, cap) = fd;
 		ex_fdtab_add(t, FDR_CLOSE, pid, fd, ts, NULL, -1);
 	}
-	free(seen);
 }
 
 void ex_fdtab_syscall(struct ex_fdtab *t, int pid, const char *name,
@@ -140,7 +160,7 @@ void ex_fdtab_syscall(struct ex_fdtab *t, int pid, const char *name,
 		if (path && path[0])
 			ex_fdtab_add(t, FDR_OPEN, pid, ret, ts, path, -1);
 		else
-			ex_fdtab_add(t, FDR_OPEN, pid, ret, ts, "file", -1);
+			add_anon(t, pid, ret, ts, "file");
 	} else if (in_list(name, dups) ||
 		   (!strcmp(name, "fcntl") &&
 		    (cmd == EX_F_DUPFD || cmd == EX_F_DUPFD_CLOEXEC))) {
@@ -152,9 +172,9 @@ void ex_fdtab_syscall(struct ex_fdtab *t, int pid, const char *name,
 		kind = name[0] == 'p' ? "pipe" : "socket";
 		for (int i = 0; i < 2; i++)
 			if (fds && fds[i] >= 0)
-				ex_fdtab_add(t, FDR_OPEN, pid, fds[i], ts, kind, -1);
+				add_anon(t, pid, fds[i], ts, kind);
 	} else if ((kind = anon_kind(name))) {
-		ex_fdtab_add(t, FDR_OPEN, pid, ret, ts, kind, -1);
+		add_anon(t, pid, ret, ts, kind);
 	}
 }
 
@@ -195,51 +215,68 @@ static size_t first_of(const struct ex_fdtab *t, int pid, int64_t fd)
 	return lo;
 }
 
+/*
+ * The name of fd at ts; *anon: the trace's records could only give a kind
+ * (or nothing), which a statedump's name may replace.
+ */
 static const char *name_at(const struct ex_fdtab *t, int pid, int64_t fd,
-			   uint64_t ts, int hops)
+			   uint64_t ts, int hops, bool *anon)
 {
-	const struct ex_fdrec *last = NULL, *seen = NULL;
+	const struct ex_fdrec *last = NULL, *before = NULL, *after = NULL, *seen;
+	const char *name = "";
 	size_t i = first_of(t, pid, fd);
 
+	*anon = true;
 	if (hops > EX_FD_MAX_HOPS)
 		return "";
 	for (; i < t->n && t->r[i].pid == pid && t->r[i].fd == fd; i++) {
 		const struct ex_fdrec *r = &t->r[i];
 
 		if (r->kind == FDR_SEEN) {
-			if (!seen)
-				seen = r;
+			if (r->ts <= ts)
+				before = r;
+			else if (!after)
+				after = r;
 			continue;
 		}
 		if (r->ts > ts)
 			break;		/* the next change: the window ends */
 		last = r;
-		seen = NULL;		/* a statedump before it is stale */
+		before = NULL;		/* a statedump before it is stale */
 	}
-	if (seen)
-		return seen->name;
+	seen = before ? before : after;
 	if (last) {
 		switch (last->kind) {
 		case FDR_OPEN:
-			return last->name;
+			name = last->name;
+			*anon = last->anon;
+			break;
 		case FDR_DUP:
-			return name_at(t, pid, last->src, last->ts, hops + 1);
+			name = name_at(t, pid, last->src, last->ts, hops + 1, anon);
+			break;
 		default:
-			return "";
+			break;
 		}
+	} else if (!seen) {
+		/* Nothing of its own: inherited from the parent at the fork. */
+		for (size_t k = 0; k < t->nforks; k++)
+			if (t->forks[k].pid == pid && t->forks[k].ts <= ts)
+				return name_at(t, t->forks[k].ppid, fd,
+					       t->forks[k].ts, hops + 1, anon);
 	}
-	/* Nothing of its own: inherited from the parent at the fork. */
-	for (size_t k = 0; k < t->nforks; k++)
-		if (t->forks[k].pid == pid && t->forks[k].ts <= ts)
-			return name_at(t, t->forks[k].ppid, fd, t->forks[k].ts,
-				       hops + 1);
-	return "";
+	if (*anon && seen) {
+		*anon = false;
+		return seen->name;
+	}
+	return name;
 }
 
 const char *ex_fdtab_name(const struct ex_fdtab *t, int pid, int64_t fd,
 			  uint64_t ts)
 {
+	bool anon;
+
 	if (!t->sorted || fd < 0)
 		return "";
-	return name_at(t, pid, fd, ts, 0);
+	return name_at(t, pid, fd, ts, 0, &anon);
 }

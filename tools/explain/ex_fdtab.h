@@ -37,6 +37,7 @@ struct ex_fdrec {
 	enum ex_fd_rec kind;
 	int64_t src;		/* FDR_DUP: the fd copied */
 	char *name;		/* FDR_OPEN, FDR_SEEN */
+	bool anon;		/* FDR_OPEN: a kind ("pipe"), not a path */
 };
 
 struct ex_fdfork {

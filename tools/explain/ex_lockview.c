@@ -137,10 +137,13 @@ static void add_release(const struct ex_model *m, struct ex_lv_lock *l,
 
 static void add_pid(struct ex_lockview *lv, int pid)
 {
+	int *slot;
+
 	for (size_t i = 0; i < lv->npids; i++)
 		if (lv->pids[i] == pid)
 			return;
-	*EX_PUSH(lv->pids, lv->npids, lv->cap_pids) = pid;
+	slot = EX_PUSH(lv->pids, lv->npids, lv->cap_pids);
+	*slot = pid;
 }
 
 static int by_lock(const void *a, const void *b)

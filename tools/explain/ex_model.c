@@ -474,6 +474,28 @@ static int ftable_pid(const struct ex_model *m, uint64_t ftable)
 	return -1;
 }
 
+/*
+ * The statedump lists a process's fds right after its process_state
+ * event, by the address of its fd table: the latest process with that
+ * address owns them (an address is reused by later processes, and a
+ * regenerated statedump must not give their fds to the first owner).
+ */
+static void ftable_set(struct ex_model *m, uint64_t ftable, int pid)
+{
+	for (size_t i = 0; i < m->nftab; i++)
+		if (m->ftab[i].ftable == ftable) {
+			m->ftab[i].pid = pid;
+			return;
+		}
+	m->nftab++;
+	if (m->nftab > m->cap_ftab) {
+		m->cap_ftab = m->cap_ftab ? m->cap_ftab * 2 : 64;
+		m->ftab = ex_xrealloc(m->ftab, m->cap_ftab * sizeof(*m->ftab));
+	}
+	m->ftab[m->nftab - 1].ftable = ftable;
+	m->ftab[m->nftab - 1].pid = pid;
+}
+
 static void on_statedump(struct ex_model *m, const struct ex_ev *ev)
 {
 	if (ev->type == EV_SD_PROCESS) {
@@ -485,16 +507,8 @@ static void on_statedump(struct ex_model *m, const struct ex_ev *ev)
 		if (ev->pid > 0)
 			t->pid = ev->pid;
 		set_comm(t, ev->comm);
-		if (ev->ftable && ev->pid > 0 && ftable_pid(m, ev->ftable) < 0) {
-			m->nftab++;
-			if (m->nftab > m->cap_ftab) {
-				m->cap_ftab = m->cap_ftab ? m->cap_ftab * 2 : 64;
-				m->ftab = ex_xrealloc(m->ftab,
-						m->cap_ftab * sizeof(*m->ftab));
-			}
-			m->ftab[m->nftab - 1].ftable = ev->ftable;
-			m->ftab[m->nftab - 1].pid = ev->pid;
-		}
+		if (ev->ftable && ev->pid > 0)
+			ftable_set(m, ev->ftable, ev->pid);
 	} else {
 		int pid = ev->pid > 0 ? ev->pid : ftable_pid(m, ev->ftable);
 

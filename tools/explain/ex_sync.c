@@ -110,8 +110,6 @@ static bool flock_locks(int64_t cmd)
 bool ex_sync_sys_key(const struct ex_model *m, const struct ex_thread *t,
 		     const struct ex_syscall *sc, char *key, size_t size)
 {
-	char file[EX_PATH_LEN + 32];
-
 	if ((!strcmp(sc->name, "futex") || !strcmp(sc->name, "futex_waitv")) &&
 	    sc->uaddr >= 0) {
 		snprintf(key, size, "%s %d:0x%" PRIx64, sc->name, pid_of(t),
@@ -120,6 +118,8 @@ bool ex_sync_sys_key(const struct ex_model *m, const struct ex_thread *t,
 	}
 	if ((!strcmp(sc->name, "fcntl") && fcntl_cmd_name(sc->cmd)) ||
 	    (!strcmp(sc->name, "flock") && flock_locks(sc->cmd))) {
+		char file[EX_PATH_LEN + 32];
+
 		file_of(m, t, sc->fd, sc->start, file, sizeof(file));
 		snprintf(key, size, "%s %s", sc->name, file);
 		return true;
@@ -199,7 +199,7 @@ bool ex_sync_of(const struct ex_model *m, const struct ex_thread *t,
 {
 	const struct ex_syscall *sc = iv->sys >= 0 ? &t->sys[iv->sys] : NULL;
 	bool by_thread = ex_blocked_wake(m, t, iv) == WK_THREAD;
-	char waker[96], file[EX_PATH_LEN + 32];
+	char waker[96];
 
 	memset(s, 0, sizeof(*s));
 	s->uaddr = -1;
@@ -265,6 +265,8 @@ bool ex_sync_of(const struct ex_model *m, const struct ex_thread *t,
 	if (in_list(sc->name, wait_any_calls) ||
 	    (in_list(sc->name, read_calls) && sc->fd >= 0 &&
 	     channel_file(ex_model_fdname(m, pid_of(t), sc->fd, iv->start)))) {
+		char file[EX_PATH_LEN + 32];
+
 		s->kind = SY_WAKER;
 		if (sc->fd >= 0)
 			file_of(m, t, sc->fd, iv->start, file, sizeof(file));

@@ -49,9 +49,9 @@ enum ex_sync_kind {
 struct ex_sync {
 	enum ex_sync_kind kind;
 	bool lock;		/* one of the lock view's */
-	char key[EX_SYNC_TEXT];	/* the object's identity (locks) */
-	char label[EX_SYNC_TEXT];	/* the object as shown */
-	char evidence[EX_SYNC_TEXT + 128];	/* why: the call, its argument, the waker */
+	char key[EX_SYNC_TEXT];		/* the object's identity (locks) */
+	char label[EX_SYNC_TEXT];		/* the object as shown */
+	char evidence[EX_SYNC_TEXT + 128]; /* the call, its argument, the waker */
 	int64_t uaddr;		/* SY_FUTEX: the address, else -1 */
 };
 

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# explain-flock.sh - a file lock between two processes (the lock case study
+# of the DepGraph paper; issue 17 scenario a): ex_fl_holder takes an
+# fcntl(F_SETLKW) write lock on a file opened after the session started
+# and sleeps 150 ms in it; ex_fl_waiter blocks on it.  The waiter's wait
+# is synchronisation on that file (the fd table followed over time, not a
+# statedump's name for the fd number), the lock view names the holder as
+# the releaser and its hold as long as the trace shows it slept, and the
+# window of a whole-trace explanation ends at the waiter's
+# sched_process_exit -- each against babeltrace2's own reading of the
+# snapshot.
+. tests/guest/lib.sh
+. tests/guest/explain-progs/guest.inc
+trap ex_cleanup EXIT
+
+tap_plan 21
+tap_ok "explain and the scenario programs are built" ex_built || tap_done
+tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
+tap_ok "snapshot session started" ex_session_start flock
+LOCK=$EX_WORK/ex-flock.lock
+"$EXPROGS/ex-flock" "$LOCK" 150 >"$EX_WORK/flock.out"
+snap=$(ex_session_snapshot flock)
+tap_ok "snapshot recorded" test -d "$snap"
+
+W=$(ex_val "$EX_WORK/flock.out" waiter_tid)
+H=$(ex_val "$EX_WORK/flock.out" holder_tid)
+WFD=$(ex_val "$EX_WORK/flock.out" waiter_fd)
+S=$(ex_val "$EX_WORK/flock.out" waiter_start)
+E=$(ex_val "$EX_WORK/flock.out" waiter_end)
+tap_diag "waiter $W (fd $WFD), holder $H, waited $(( (E - S) / 1000 )) us (wall clock)"
+
+babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
+# bt_longest SYSCALL TID: the longest entry-to-exit span of SYSCALL in
+# thread TID, in ns (the session's contexts: pid, tid, procname).
+bt_longest() {
+	grep -E "syscall_(entry|exit)_$1: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $2," "$EX_WORK/bt.txt" |
+		sed -n 's/^\[0*\([0-9]*\)\].*syscall_\(entry\|exit\).*/\2 \1/p' |
+		awk '$1 == "entry" { s = $2 } $1 == "exit" && s { if ($2 - s > m) m = $2 - s; s = 0 } END { print m + 0 }'
+}
+sleep_ns=$(bt_longest clock_nanosleep "$H")
+wait_ns=$(bt_longest fcntl "$W")
+exit_ts=$(grep -E "sched_process_exit: .*\btid = $W," "$EX_WORK/bt.txt" | head -n 1 | sed -n 's/^\[0*\([0-9]*\)\].*/\1/p')
+tap_diag "trace: holder slept $((sleep_ns / 1000)) us, waiter's longest fcntl $((wait_ns / 1000)) us, waiter exit at ${exit_ts:-none}"
+tap_ok "the trace has the waiter's fcntl(fd $WFD, F_SETLKW)" \
+	grep -qE "syscall_entry_fcntl: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $W, [^}]*\}, \{ fd = $WFD, cmd = (\( \"F_SETLKW\" : container = 7 \)|7)," "$EX_WORK/bt.txt"
+tap_cmp "the holder's sleep is in the trace" "${sleep_ns:-0}" -gt 100000000
+
+t0=$(date +%s%N)
+"$EXPLAIN" "$snap" --tid "$W" --at "$E" --window $((E - S)) -o "$EX_WORK/out" \
+	>"$EX_WORK/explain.txt" 2>"$EX_WORK/explain.err"
+tap_is "explain exits 0" "$?" 0
+tap_diag "explain took $((($(date +%s%N) - t0) / 1000000)) ms on a snapshot of $(du -sk "$snap" | cut -f1) KiB"
+sed 's/^/# /' "$EX_WORK/explain.txt" "$EX_WORK/explain.err"
+J=$EX_WORK/out/explain.json
+R="r['reports'][0]"
+tap_is "the main cause is synchronisation" "$(ex_json "$J" "$R['classification']['causes'][0]['class']")" synchronisation
+tap_cmp "synchronisation >= 80% of the interval" \
+	$(( $(ex_json "$J" "$R['classification']['synchronisation']['ns']") * 10 )) -ge $(( (E - S) * 8 ))
+tap_is "the cause names the lock file and the holder" \
+	"$(ex_json "$J" "'$LOCK' in $R['classification']['causes'][0]['what'] and '[$H]' in $R['classification']['causes'][0]['what']")" True
+tap_is "the evidence shows the call: fcntl(fd $WFD, F_SETLKW)" \
+	"$(ex_json "$J" "'fcntl(fd $WFD, F_SETLKW = 7)' in $R['classification']['causes'][0]['evidence']")" True
+tap_is "lock view: the file lock first" "$(ex_json "$J" "$R['locks'][0]['name']")" "file lock $LOCK (fcntl)"
+tap_is "lock view: the waiter" "$(ex_json "$J" "$R['locks'][0]['waiters'][0]['tid']")" "$W"
+tap_is "lock view: released by the holder" "$(ex_json "$J" "$R['locks'][0]['releasers'][0]['tid']")" "$H"
+lv_wait=$(ex_json "$J" "$R['locks'][0]['max_ns']")
+held=$(ex_json "$J" "$R['locks'][0]['releasers'][0]['held_ns']")
+tap_diag "lock view: longest wait $((lv_wait / 1000)) us, held $((held / 1000)) us"
+tap_cmp "lock view: the wait is the trace's fcntl (>= 90%)" $((lv_wait * 10)) -ge $((wait_ns * 9))
+tap_cmp "lock view: the wait is within the trace's fcntl" "$lv_wait" -le "$wait_ns"
+tap_is "lock view: the holder's acquisition seen" "$(ex_json "$J" "$R['locks'][0]['releasers'][0]['held_exact']")" 1
+tap_cmp "lock view: held >= the holder's sleep in the lock" "$held" -ge "$sleep_ns"
+tap_cmp "lock view: held <= 110% of the holder's sleep" $((held * 10)) -le $((sleep_ns * 11))
+tap_ok "lockview.dot: waiter -> lock -> holder" \
+	eval "grep -q 't$W -> l0' '$EX_WORK/out/lockview.dot' && grep -q 'l0 -> t$H' '$EX_WORK/out/lockview.dot'"
+
+# The whole trace of the waiter: it ends at its sched_process_exit.
+"$EXPLAIN" "$snap" --tid "$W" --format json >"$EX_WORK/whole.json" 2>>"$EX_WORK/explain.err"
+tap_is "whole-trace window ends at the waiter's sched_process_exit" \
+	"$(ex_json "$EX_WORK/whole.json" "$R['end']")" "${exit_ts:-none}"
+[ "$_tap_failed" = 0 ] || ex_keep flock flock.out out bt.txt whole.json
+tap_done
