@@ -13,7 +13,7 @@
  *  - a thread appearing in the middle of the window (absent before, not
  *    waiting), a thread that exits (waits for nothing after), a window
  *    with no waiting (nothing critical);
- *  - the text section and the JSON object.
+ *  - the text section and the JSON object, alone and in explain's report.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 
 #include "ex_critical.h"
 #include "ex_model.h"
+#include "ex_report.h"
 #include "explain_feed.h"
 #include "tap.h"
 
@@ -402,6 +403,41 @@ static void test_no_waiting(void)
 	ex_model_free(&m);
 }
 
+/* explain's report of 13 over the window carries the criticality: in its
+ * text after the lock view, in its JSON as "criticality"; without it,
+ * neither. */
+static void output_in_report(const struct ex_crit *c)
+{
+	struct ex_report r = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ex_report_build(&r, &m, "synthetic", 13, 0, 8000);
+	f = open_memstream(&buf, &len);
+	ex_out_text(f, &r, 0.0);
+	ex_out_json(f, &r);
+	fclose(f);
+	tap_ok(!strstr(buf, "criticality"), "report without criticality: no section, no key");
+	free(buf);
+	r.crit = c;
+	f = open_memstream(&buf, &len);
+	ex_out_text(f, &r, 0.0);
+	fclose(f);
+	tap_ok(strstr(buf, "\ncriticality (GAPP): application") != NULL,
+	       "report text: the criticality section");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	ex_out_json(f, &r);
+	fclose(f);
+	tap_ok(strstr(buf, ",\"criticality\":{\"start\":0,\"end\":8000,\"pids\":[10]") != NULL,
+	       "report JSON: the criticality object");
+	tap_ok(buf[0] == '{' && strstr(buf, "}\n") == buf + strlen(buf) - 2,
+	       "report JSON: still one object");
+	free(buf);
+	ex_report_free(&r);
+}
+
 static void test_outputs(void)
 {
 	struct ex_crit c;
@@ -442,6 +478,7 @@ static void test_outputs(void)
 	if (tap_failed)
 		fputs(buf, stdout);
 	free(buf);
+	output_in_report(&c);
 	ex_crit_free(&c);
 	ex_model_free(&m);
 }
