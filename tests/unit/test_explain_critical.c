@@ -319,7 +319,7 @@ static void test_app_selection(void)
  *
  * N = 3, N_min = 3/2 = 1: critical [0,2000) only.
  */
-static void late_trace(void)
+static void late_trace(bool exit_traced)
 {
 	ex_model_init(&m);
 	sw(0, 0, 0, 0, 21);
@@ -328,7 +328,8 @@ static void late_trace(void)
 	wake(EV_WAKEUP_NEW, 2000, 1, 22, 21);
 	sw(2500, 1, 0, 0, 22);
 	wake(EV_WAKING, 3000, 0, 23, 21);
-	exit_ev(3500, 0, 21);
+	if (exit_traced)
+		exit_ev(3500, 0, 21);
 	sw(3500, 0, 21, S_DEAD, 23);
 	sw(4000, 1, 22, 0, 0);
 	ex_model_finish(&m);
@@ -340,7 +341,7 @@ static void test_late_thread(void)
 {
 	struct ex_crit c;
 
-	late_trace();
+	late_trace(true);
 	ex_critical(&m, late_tids, 3, 0, 4000, -1, &c);
 	tap_eq(c.nthreads, 3, "late thread: 3 threads in the window");
 	tap_eq(c.threshold, 1, "late thread: threshold 3/2 = 1");
@@ -374,12 +375,32 @@ static void test_late_thread(void)
 	ex_model_free(&m);
 }
 
+/*
+ * The same without 21's sched_process_exit (a session without it, or the
+ * event lost): its switch out as EXIT_DEAD alone ends its life -- after
+ * it, 21 is not a waiting thread.  [3500,4000): 22 and 23 active, nobody
+ * waiting; with 21 waiting it would be 2 active, 1 waiting.
+ */
+static void test_exit_untraced(void)
+{
+	struct ex_crit c;
+
+	late_trace(false);
+	ex_critical(&m, late_tids, 3, 0, 4000, -1, &c);
+	tap_eq(c.nperiods, 1, "exit not traced: still one waiting period");
+	tap_ok(c.nsl && c.sl[c.nsl - 1].start == 3500 && c.sl[c.nsl - 1].active == 2 &&
+	       c.sl[c.nsl - 1].waiting == 0,
+	       "exit not traced: [3500,4000) 2 active, none waiting");
+	ex_crit_free(&c);
+	ex_model_free(&m);
+}
+
 static void test_no_waiting(void)
 {
 	struct ex_crit c;
 
 	/* [3000,4000) of the late trace: everybody active (or dead). */
-	late_trace();
+	late_trace(true);
 	ex_critical(&m, late_tids, 3, 3000, 4000, -1, &c);
 	tap_eq(c.nthreads, 3, "no waiting: 3 threads in the window");
 	tap_eq(c.nperiods, 0, "no waiting: no waiting period");
@@ -490,6 +511,7 @@ int main(void)
 	test_lock_thresholds();
 	test_app_selection();
 	test_late_thread();
+	test_exit_untraced();
 	test_no_waiting();
 	test_outputs();
 	return tap_done();

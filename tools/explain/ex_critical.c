@@ -63,19 +63,15 @@ static bool in_set(int v, const int *set, size_t n)
 /*
  * A thread's part in the application at a time: active (running, or
  * runnable: GAPP counts "runnable threads", whether on a CPU or waiting
- * for one), waiting (blocked: "non-runnable", section 1), or absent -- not
- * yet seen, or dead (switched out for the last time as EXIT_DEAD or
- * EXIT_ZOMBIE; a dead thread waits for nothing).
+ * for one) or waiting (blocked: "non-runnable", section 1) -- or absent,
+ * outside its intervals: not yet seen, or dead (the model ends a thread's
+ * intervals at its last switch out, ex_model.h).
  */
-enum presence { P_ABSENT, P_ACTIVE, P_WAITING };
+enum presence { P_ACTIVE, P_WAITING };
 
 static enum presence presence(const struct ex_interval *iv)
 {
-	if (iv->state != ST_BLOCKED)
-		return P_ACTIVE;
-	if (iv->pstate == 'X' || iv->pstate == 'Z')
-		return P_ABSENT;
-	return P_WAITING;
+	return iv->state == ST_BLOCKED ? P_WAITING : P_ACTIVE;
 }
 
 struct delta {
@@ -139,7 +135,7 @@ static void build_slices(const struct ex_model *m, const int *tids,
 			struct delta *x;
 			uint64_t is, ie;
 
-			if (p == P_ABSENT || !clip(&t->iv[k], c->start, c->end, &is, &ie))
+			if (!clip(&t->iv[k], c->start, c->end, &is, &ie))
 				continue;
 			present = true;
 			x = EX_PUSH(d, nd, cap);
