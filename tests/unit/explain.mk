@@ -29,3 +29,11 @@ UNIT_TESTS += test_explain_sync
 test_explain_sync_SRCS := tests/unit/test_explain_sync.c $(EXPLAIN_CORE)
 test_explain_sync_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
 test_explain_sync_LDLIBS := -lm
+
+# The options of issue 17 through lt_explain_main, the trace reader
+# replaced by the test's (synthetic snapshot).
+UNIT_TESTS += test_explain_cli
+test_explain_cli_SRCS := tests/unit/test_explain_cli.c $(EXPLAIN_CORE) \
+	tools/explain/ex_main.c tools/explain/ex_compare_cli.c
+test_explain_cli_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
+test_explain_cli_LDLIBS := -lm
