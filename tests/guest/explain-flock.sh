@@ -6,17 +6,27 @@
 # and sleeps 150 ms in it; ex_fl_waiter blocks on it.  The waiter's wait
 # is synchronisation on that file (the fd table followed over time, not a
 # statedump's name for the fd number), the lock view names the holder as
-# the releaser and its hold as long as the trace shows it slept, and the
-# window of a whole-trace explanation ends at the waiter's
-# sched_process_exit -- each against babeltrace2's own reading of the
-# snapshot.
+# the releaser and its hold as long as the trace shows it slept, the
+# window of an explanation reaching past the waiter's sched_process_exit
+# ends there -- each against babeltrace2's own reading of the snapshot --
+# and the stack of our offcpu tracker's event (threshold 100 ms) is on the
+# waiter's fcntl.
 . tests/guest/lib.sh
 . tests/guest/explain-progs/guest.inc
-trap ex_cleanup EXIT
+EX_SESSIOND_ARGS=--extra-kmod-probes=latency_tracker
 
-tap_plan 21
+cleanup() {
+	ex_cleanup
+	lt_loaded latency_tracker_offcpu && lt_unload latency_tracker_offcpu
+	lt_loaded latency_tracker && lt_unload latency_tracker
+}
+trap cleanup EXIT
+
+tap_plan 24
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
+lt_load latency_tracker && lt_load latency_tracker_offcpu threshold=100000000
+tap_is "offcpu tracker loaded (threshold 100 ms)" "$?" 0
 tap_ok "snapshot session started" ex_session_start flock
 LOCK=$EX_WORK/ex-flock.lock
 "$EXPROGS/ex-flock" "$LOCK" 150 >"$EX_WORK/flock.out"
@@ -75,9 +85,19 @@ tap_cmp "lock view: held <= 110% of the holder's sleep" $((held * 10)) -le $((sl
 tap_ok "lockview.dot: waiter -> lock -> holder" \
 	eval "grep -q 't$W -> l0' '$EX_WORK/out/lockview.dot' && grep -q 'l0 -> t$H' '$EX_WORK/out/lockview.dot'"
 
-# The whole trace of the waiter: it ends at its sched_process_exit.
-"$EXPLAIN" "$snap" --tid "$W" --format json >"$EX_WORK/whole.json" 2>>"$EX_WORK/explain.err"
-tap_is "whole-trace window ends at the waiter's sched_process_exit" \
-	"$(ex_json "$EX_WORK/whole.json" "$R['end']")" "${exit_ts:-none}"
-[ "$_tap_failed" = 0 ] || ex_keep flock flock.out out bt.txt whole.json
+# Our offcpu event's stack, on the node of the wait it explains.
+ST="[s for s in $R['stacks'] if s['tid'] == $W and s['tracker'] == 'offcpu' and s['context'] == 'fcntl']"
+tap_is "the offcpu stack is on the waiter's fcntl" "$(ex_json "$J" "len($ST) > 0 and $R['graph']['nodes'][$ST[0]['node']]['label']")" fcntl
+tap_is "its frames are fcntl's lock wait" \
+	"$(ex_json "$J" "any('fcntl_setlk' in f for f in $ST[0]['frames'])" 2>&1)" True
+
+# An interval reaching 100 ms past the waiter's exit ends at the exit.
+if [ -n "$exit_ts" ]; then
+	AT=$((exit_ts + 100000000))
+	"$EXPLAIN" "$snap" --tid "$W" --at "$AT" --window $((AT - S)) --format json \
+		>"$EX_WORK/past.json" 2>>"$EX_WORK/explain.err"
+fi
+tap_is "the window ends at the waiter's sched_process_exit" \
+	"$(ex_json "$EX_WORK/past.json" "$R['end']" 2>/dev/null)" "${exit_ts:-none}"
+[ "$_tap_failed" = 0 ] || ex_keep flock flock.out out bt.txt past.json
 tap_done

@@ -12,7 +12,8 @@
  *   woken by a timer expiry (any call),   -> timers / sleeps
  *     or blocked in a sleep syscall
  *   blocked in a syscall on an fd         -> I/O file / pipe / network (name
- *                                            from openat or the statedump)
+ *                                            from the fd table at that time,
+ *                                            ex_fdtab.h)
  *   anything else                         -> unknown (with what woke it)
  *   before the thread's first event       -> unknown: not in the trace (a
  *                                            ring overwritten before the

@@ -128,8 +128,7 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 			fprintf(f, " (x%" PRIu64 ")", c->count);
 		fputc('\n', f);
 		if (c->evidence[0])
-			fprintf(f, "  %-16s %10s %6s    evidence: %s\n", "", "", "",
-				c->evidence);
+			fprintf(f, "%41sevidence: %s\n", "", c->evidence);
 	}
 
 	ex_lockview_text(f, r->m, &r->lv);
