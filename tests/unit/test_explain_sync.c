@@ -433,6 +433,7 @@ static void test_exit(void)
 	struct ex_report r = { 0 };
 	uint64_t e = 1000000;
 	const struct ex_thread *t;
+	size_t n;
 
 	ex_model_init(&m);
 	sw(0, 0, 0, 0, 50);
@@ -440,14 +441,47 @@ static void test_exit(void)
 	sys(1100, 0, 50, false, "write", 10);
 	enter(5000, 0, 50, 50, "exit_group", ARGS());
 	proc_event(EV_EXIT, 5100, 0, 50, 50, -1);
+	/* On its way out it may still sleep (D) and be woken. */
+	sw(5150, 0, 50, 2, 60);
+	wake(5180, 0, 50, 60);
+	sw(5190, 0, 60, 1, 50);
 	sw(5200, 0, 50, 0x20, 60);
 	wake(6000, 0, 50, 60);	/* nothing wakes a dead thread: ignored */
 	sw(1000000, 0, 60, 1, 0);
-	ex_model_finish(&m);
 	t = ex_model_thread(&m, 50);
-	tap_ok(t && t->niv && t->iv[t->niv - 1].end == 5200 &&
-	       t->iv[t->niv - 1].state == ST_RUNNING,
+	n = t ? t->niv : 0;
+	tap_ok(n >= 2 && t->iv[n - 1].end == 5200 && t->iv[n - 1].state == ST_RUNNING &&
+	       t->iv[n - 2].state == ST_RUNNABLE,
 	       "exit: the thread's last state is its run until the last switch");
+	tap_ok(n >= 3 && t->iv[n - 3].state == ST_BLOCKED && t->iv[n - 3].start == 5150 &&
+	       t->iv[n - 3].end == 5180, "exit: a sleep in D after the exit event is kept");
+	/* Its tid reused by a new thread of process 70 at 2000000, which
+	 * blocks and is woken: a new life. */
+	proc_event(EV_FORK, 2000000, 1, 50, 70, 70);
+	sw(2000100, 1, 0, 0, 50);
+	sw(2000200, 1, 50, 1, 0);
+	wake(2000300, 1, 50, 60);
+	sw(2000400, 1, 0, 0, 50);
+	sw(2000500, 1, 50, 1, 0);
+	ex_model_finish(&m);
+	n = t ? t->niv : 0;
+	/* ... blocked 2000200-2000300 (woken by 60), runnable, running,
+	 * blocked from 2000500 to the end. */
+	tap_ok(n >= 4 && t->iv[n - 3].state == ST_RUNNABLE && t->iv[n - 3].start == 2000300 &&
+	       t->iv[n - 4].wake == WK_THREAD && t->iv[n - 4].waker_tid == 60,
+	       "exit: a reused tid lives again (its waking counts)");
+	tap_ok(ex_report_clip_exit(&m, 50, 0, &e, false) == false,
+	       "exit: the new life has no exit yet");
+	ex_model_free(&m);
+
+	ex_model_init(&m);
+	sw(0, 0, 0, 0, 50);
+	enter(5000, 0, 50, 50, "exit_group", ARGS());
+	proc_event(EV_EXIT, 5100, 0, 50, 50, -1);
+	sw(5200, 0, 50, 0x20, 60);
+	sw(1000000, 0, 60, 1, 0);
+	ex_model_finish(&m);
+	e = 1000000;
 	tap_ok(ex_report_clip_exit(&m, 50, 0, &e, false) && e == 5100,
 	       "exit: the window ends at sched_process_exit");
 	e = 1000000;
@@ -458,6 +492,25 @@ static void test_exit(void)
 	       "exit: not 'blocked in exit_group, woken by nothing' after it");
 	tap_eq(r.cr.state_ns[ST_BLOCKED], 0, "exit: never blocked");
 	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
+/* A pid reused by a new process: the old one's fds are not its own. */
+static void test_pid_reuse(void)
+{
+	ex_model_init(&m);
+	sw(0, 0, 0, 0, 500);
+	call(1000, 0, 500, 500, "openat", ARGS(.fd = -100, .path = "/old"), 5);
+	proc_event(EV_EXIT, 2000, 0, 500, 500, -1);
+	sw(2100, 0, 500, 0x20, 100);
+	call(3000, 0, 100, 100, "openat", ARGS(.fd = -100, .path = "/parent"), 6);
+	proc_event(EV_FORK, 4000, 0, 500, 500, 100);
+	sw(5000, 0, 100, 1, 0);
+	ex_model_finish(&m);
+	tap_is(ex_model_fdname(&m, 500, 5, 1500), "/old", "pid reuse: the old process's fd");
+	tap_is(ex_model_fdname(&m, 500, 5, 4500), "", "pid reuse: not the new process's");
+	tap_is(ex_model_fdname(&m, 500, 6, 4500), "/parent",
+	       "pid reuse: the new process has its parent's fds");
 	ex_model_free(&m);
 }
 
@@ -638,6 +691,7 @@ int main(void)
 	test_lockview_app();
 	test_lockview_futex();
 	test_exit();
+	test_pid_reuse();
 	test_classes();
 	test_stacks();
 	return tap_done();

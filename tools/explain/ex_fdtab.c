@@ -219,19 +219,38 @@ static size_t first_of(const struct ex_fdtab *t, int pid, int64_t fd)
  * The name of fd at ts; *anon: the trace's records could only give a kind
  * (or nothing), which a statedump's name may replace.
  */
+/* The latest fork that created process pid at or before ts, or NULL. */
+static const struct ex_fdfork *fork_of(const struct ex_fdtab *t, int pid,
+				       uint64_t ts)
+{
+	const struct ex_fdfork *f = NULL;
+
+	for (size_t k = 0; k < t->nforks; k++)
+		if (t->forks[k].pid == pid && t->forks[k].ts <= ts &&
+		    (!f || t->forks[k].ts > f->ts))
+			f = &t->forks[k];
+	return f;
+}
+
 static const char *name_at(const struct ex_fdtab *t, int pid, int64_t fd,
 			   uint64_t ts, int hops, bool *anon)
 {
 	const struct ex_fdrec *last = NULL, *before = NULL, *after = NULL, *seen;
+	const struct ex_fdfork *born;
 	const char *name = "";
 	size_t i = first_of(t, pid, fd);
 
 	*anon = true;
 	if (hops > EX_FD_MAX_HOPS)
 		return "";
+	/* A process's life starts at its fork: what an earlier process of
+	 * that pid did is not its own. */
+	born = fork_of(t, pid, ts);
 	for (; i < t->n && t->r[i].pid == pid && t->r[i].fd == fd; i++) {
 		const struct ex_fdrec *r = &t->r[i];
 
+		if (born && r->ts < born->ts)
+			continue;
 		if (r->kind == FDR_SEEN) {
 			if (r->ts <= ts)
 				before = r;
@@ -257,12 +276,9 @@ static const char *name_at(const struct ex_fdtab *t, int pid, int64_t fd,
 		default:
 			break;
 		}
-	} else if (!seen) {
+	} else if (!seen && born) {
 		/* Nothing of its own: inherited from the parent at the fork. */
-		for (size_t k = 0; k < t->nforks; k++)
-			if (t->forks[k].pid == pid && t->forks[k].ts <= ts)
-				return name_at(t, t->forks[k].ppid, fd,
-					       t->forks[k].ts, hops + 1, anon);
+		return name_at(t, born->ppid, fd, born->ts, hops + 1, anon);
 	}
 	if (*anon && seen) {
 		*anon = false;

@@ -8,7 +8,8 @@
  * close_range; socket, accept, pipe, eventfd, ...) and from the LTTng
  * statedump, which names the descriptors open when the session started
  * (or when it was regenerated).  A process created in the trace starts
- * with its parent's table as it was at the fork.
+ * with its parent's table as it was at the fork (and nothing of an earlier
+ * process that had its pid).
  *
  * Each (process, fd) has a history of records: OPEN (a name, or the
  * kind of an anonymous file: "pipe", "socket"), DUP (a copy of another

@@ -249,6 +249,19 @@ static void irq_switch(struct ex_cpu *c, struct ex_thread *prev,
 	}
 }
 
+/*
+ * The switch out of a thread for good: prev_state X or Z, or, after its
+ * sched_process_exit, any sleeping state but S and D (an encoding without
+ * the exit states: the kernel's TASK_DEAD).  A thread may still sleep in
+ * S or D, or be preempted, on its way out after the exit event.
+ */
+static bool last_switch(const struct ex_thread *p, long state)
+{
+	if (state & EX_STATE_DEAD_MASK)
+		return true;
+	return p->exit_ts && (state & EX_STATE_SLEEP_MASK) && !(state & 0x3L);
+}
+
 static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 {
 	struct ex_thread *p = NULL, *n = NULL;
@@ -266,7 +279,7 @@ static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 			cur = iv_open(p, ST_RUNNING, s, ev->cpu);
 		}
 		iv_close(cur, ev->ts);
-		if (p->exit_ts || (ev->state & EX_STATE_DEAD_MASK)) {
+		if (last_switch(p, ev->state)) {
 			p->dead = true;		/* its last switch: no more state */
 		} else if ((ev->state & EX_STATE_SLEEP_MASK) == 0) {
 			iv_open(p, ST_RUNNABLE, ev->ts, ev->cpu);
@@ -527,6 +540,11 @@ static void on_fork(struct ex_model *m, const struct ex_ev *ev)
 	if (ev->tid <= 0)
 		return;
 	t = thread_get(m, ev->tid, ev->ts);
+	if (t->dead || t->exit_ts) {
+		/* Its tid reused: a new thread's life. */
+		t->dead = false;
+		t->exit_ts = 0;
+	}
 	if (ev->pid > 0)
 		t->pid = ev->pid;
 	set_comm(t, ev->comm);

@@ -14,7 +14,8 @@
  *  - latency_tracker alert events, with their stacks.
  *
  * A thread's life ends at its sched_process_exit: after its last switch
- * out it has no state (not "blocked" until the end of the trace).
+ * out it has no state (not "blocked" until the end of the trace); a fork
+ * that reuses its tid starts a new life.
  */
 #ifndef LT_EX_MODEL_H
 #define LT_EX_MODEL_H
