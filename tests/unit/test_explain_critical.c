@@ -13,15 +13,23 @@
  *  - a thread appearing in the middle of the window (absent before, not
  *    waiting), a thread that exits (waits for nothing after), a window
  *    with no waiting (nothing critical);
- *  - the text section and the JSON object, alone and in explain's report.
+ *  - the text section and the JSON object, alone and in explain's report;
+ *  - end to end through lt_explain_main, on the lock trace as a synthetic
+ *    snapshot (the trace reader replaced below): the report's application
+ *    (the explained thread's process, --pid, --comm), --critical-threshold
+ *    taken, and bad values refused with nothing written.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ex_critical.h"
 #include "ex_model.h"
 #include "ex_report.h"
+#include "ex_trace.h"
+#include "explain.h"
 #include "explain_feed.h"
 #include "tap.h"
 
@@ -471,9 +479,8 @@ static void test_outputs(void)
 	f = open_memstream(&buf, &len);
 	ex_out_critical_text(f, &m, &c);
 	fclose(f);
-	tap_ok(strstr(buf, "criticality (GAPP): application t11 [10]") ||
-	       strstr(buf, "criticality (GAPP): application ? [10]"),
-	       "text: the section names the application's process");
+	tap_ok(strstr(buf, "criticality (GAPP): application t11 [10]") != NULL,
+	       "text: the section names the application's process (main thread not traced: its first thread's name)");
 	tap_ok(strstr(buf, "4 threads; critical when <= 2 active and some wait (N/2)") != NULL,
 	       "text: threads and threshold");
 	tap_ok(strstr(buf, "critical 5 us (62.5%), criticality 11 us") != NULL,
@@ -504,6 +511,103 @@ static void test_outputs(void)
 	ex_model_free(&m);
 }
 
+/* ---- end to end ---- */
+
+#define SNAPSHOT "lock-snapshot"
+
+/* The trace reader of lt_explain_main: SNAPSHOT is the lock trace. */
+int ex_trace_read(const char *path, struct ex_model *out, char *err,
+		  size_t errlen)
+{
+	if (strcmp(path, SNAPSHOT)) {
+		snprintf(err, errlen, "%s: not a trace directory (test)", path);
+		return -1;
+	}
+	lock_trace();
+	*out = m;		/* the caller owns the allocations now */
+	memset(&m, 0, sizeof(m));
+	return 0;
+}
+
+static char outbuf[1 << 17], errbuf[4096];
+
+/* lt_explain_main(explain SNAPSHOT args...); its stdout and stderr into
+ * the buffers. */
+static int explain(const char *const *args)
+{
+	char *argv[24] = { "explain" };
+	int argc = 1, ret, so = dup(1), se = dup(2);
+	FILE *o = tmpfile(), *e = tmpfile();
+	size_t n;
+
+	for (; *args && argc < 23; args++)
+		argv[argc++] = (char *)*args;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(o), 1);
+	dup2(fileno(e), 2);
+	ret = lt_explain_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	rewind(o);
+	rewind(e);
+	n = fread(outbuf, 1, sizeof(outbuf) - 1, o);
+	outbuf[n] = '\0';
+	n = fread(errbuf, 1, sizeof(errbuf) - 1, e);
+	errbuf[n] = '\0';
+	fclose(o);
+	fclose(e);
+	return ret;
+}
+
+#define WINDOW SNAPSHOT, "--tid", "13", "--at", "8000", "--window", "8000"
+
+static void test_cli(void)
+{
+	char dir[] = "/tmp/lt_crit_XXXXXX", out[64];
+	struct stat st;
+	int ret;
+
+	/* The explained thread's process (10): the values of test_lock_default. */
+	ret = explain((const char *[]){ WINDOW, "--format", "json", NULL });
+	tap_eq(ret, 0, "cli: explain exits 0");
+	tap_ok(strstr(outbuf, ",\"criticality\":{\"start\":0,\"end\":8000,\"pids\":[10],\"tids\":[11,12,13,14],\"threads\":4,\"threshold\":2,\"threshold_given\":false,\"observed_ns\":8000,\"critical_ns\":5000,\"criticality_ns\":11000") != NULL,
+	       "cli: the report's criticality: process 10, N/2, 5000 ns critical, 11000");
+	ret = explain((const char *[]){ WINDOW, NULL });
+	tap_ok(ret == 0 && strstr(outbuf, "\ncriticality (GAPP): application t11 [10], 4 threads; critical when <= 2 active and some wait (N/2)\n"),
+	       "cli: the text report's criticality section");
+	/* --critical-threshold 1: 3000 ns critical, 9000 (test_lock_thresholds). */
+	ret = explain((const char *[]){ WINDOW, "--format", "json",
+					"--critical-threshold", "1", NULL });
+	tap_ok(ret == 0 && strstr(outbuf, "\"threshold\":1,\"threshold_given\":true,\"observed_ns\":8000,\"critical_ns\":3000,\"criticality_ns\":9000"),
+	       "cli: --critical-threshold 1 taken");
+	/* --pid 30: a process with no state in the window; --comm t12: 10. */
+	ret = explain((const char *[]){ WINDOW, "--format", "json", "--pid", "30", NULL });
+	tap_ok(ret == 0 && strstr(outbuf, "\"pids\":[],\"tids\":[],\"threads\":0,"),
+	       "cli: --pid 30: the criticality of process 30 (no thread in the window)");
+	ret = explain((const char *[]){ WINDOW, "--format", "json", "--comm", "t12", NULL });
+	tap_ok(ret == 0 && strstr(outbuf, "\"pids\":[10],\"tids\":[11,12,13,14],\"threads\":4,"),
+	       "cli: --comm t12: process 10");
+	/* Bad values: exit 2, a message, no output directory. */
+	if (!mkdtemp(dir))
+		return;
+	snprintf(out, sizeof(out), "%s/out", dir);
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const bad[] = { "many", "-1", "", "2x" };
+
+		ret = explain((const char *[]){ WINDOW, "-o", out,
+						"--critical-threshold", bad[i], NULL });
+		tap_ok(ret == 2 && strstr(errbuf, "--critical-threshold: a number of active threads, not ") &&
+		       stat(out, &st) && !outbuf[0],
+		       "cli: --critical-threshold '%s' refused, nothing written", bad[i]);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	(void)edge;		/* explain_feed.h's graph helper: no graph here */
@@ -514,5 +618,6 @@ int main(void)
 	test_exit_untraced();
 	test_no_waiting();
 	test_outputs();
+	test_cli();
 	return tap_done();
 }

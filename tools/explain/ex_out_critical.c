@@ -30,8 +30,7 @@ static size_t app_procs(const struct ex_model *m, const struct ex_crit *c,
 
 	*procs = ex_xcalloc(c->ntids ? c->ntids : 1, sizeof(**procs));
 	for (size_t i = 0; i < c->ntids; i++) {
-		const struct ex_thread *t = ex_model_thread(m, c->tids[i]);
-		int p = t && t->pid > 0 ? t->pid : c->tids[i];
+		int p = ex_app_pid_of(m, c->tids[i]);
 		size_t j = 0;
 
 		while (j < n && (*procs)[j] != p)
@@ -42,8 +41,16 @@ static size_t app_procs(const struct ex_model *m, const struct ex_crit *c,
 	return n;
 }
 
-static const char *proc_comm(const struct ex_model *m, int pid)
+/* A process's name: its main thread's, or (not in the trace) the first
+ * of its threads'. */
+static const char *proc_comm(const struct ex_model *m, const struct ex_crit *c,
+			     int pid)
 {
+	if (ex_model_thread(m, pid))
+		return ex_model_comm(m, pid);
+	for (size_t i = 0; i < c->ntids; i++)
+		if (ex_app_pid_of(m, c->tids[i]) == pid)
+			return ex_model_comm(m, c->tids[i]);
 	return ex_model_comm(m, pid);
 }
 
@@ -73,7 +80,8 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 
 	fprintf(f, "\ncriticality (GAPP): application");
 	for (size_t i = 0; i < np; i++)
-		fprintf(f, "%s %s [%d]", i ? "," : "", proc_comm(m, procs[i]), procs[i]);
+		fprintf(f, "%s %s [%d]", i ? "," : "", proc_comm(m, c, procs[i]),
+			procs[i]);
 	free(procs);
 	fprintf(f, ", %d threads; critical when <= %d active and some wait (%s)\n",
 		c->nthreads, c->threshold,
