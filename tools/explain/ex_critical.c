@@ -15,9 +15,9 @@
  *
  * The thesis describes GAPP's online form: at each sched_switch of an
  * application thread, it counts the threads that are runnable and, while
- * that count is at or below the threshold, weights the stack trace of the
- * thread switched out by the time spent so and inversely by the number of
- * threads running.  Offline, over the state database, the same quantities
+ * that count is low (the thesis: "below a certain threshold"; GAPP's N_min,
+ * at or below), weights the stack trace of the thread switched out by the
+ * time spent so and inversely by the number of threads running.  Offline, over the state database, the same quantities
  * are exact: the slices between state changes are GAPP's intervals between
  * switches, and a waiting period collects the weight of every critical
  * slice it spans.
