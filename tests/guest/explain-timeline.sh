@@ -27,7 +27,7 @@ trap ex_cleanup EXIT
 # py_true FILE EXPR: ex_json's EXPR is true.
 py_true() { test "$(ex_json "$@")" = True; }
 
-tap_plan 17
+tap_plan 15
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "latency-tracker is built, otf2-print installed (tests/vm/deps.sh tools)" \
 	test -x "$LTC" -a -n "$(command -v otf2-print)" || tap_done
@@ -56,30 +56,30 @@ tap_is "timeline -o timeline.json exits 0" "$?" 0
 tap_is "timeline -o timeline.otf2 exits 0" "$?" 0
 sed 's/^/# /' "$EX_WORK/tl.out"
 
-# The spin: the victim runnable on CPU 1 while the CPU 1 track shows ex_hog.
-js=$($CHECK summary json "$J" "$V" 1 "$HOG" 2>"$EX_WORK/check.err")
-tap_is "JSON read back (Python json), the victim's slices nest in its syscalls" "$?" 0
+# Both files read back once (check_timeline.py both): the victim over the
+# trace and over explain-cpu's interval (the spin, 10 ms either side), in
+# each format; then every thread, wakeup and CPU slice compared.
+$CHECK both "$J" "$O" "$V" 1 "$HOG" $((AT - WIN)) "$AT" >"$EX_WORK/both.out" 2>"$EX_WORK/check.err"
+tap_is "JSON (Python json) and OTF2 (otf2-print -Werror) read back: slices and regions nest, the formats agree on every thread, wakeup and CPU slice" "$?" 0
+sed 's/^/# /' "$EX_WORK/both.out"
 sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
-tap_diag "JSON, the victim over the trace: $js"
+js=$(sed -n 's/^json running/running/p' "$EX_WORK/both.out")
+os=$(sed -n 's/^otf2 running/running/p' "$EX_WORK/both.out")
+jw=$(sed -n 's/^json window //p' "$EX_WORK/both.out")
+ow=$(sed -n 's/^otf2 window //p' "$EX_WORK/both.out")
+
+# The spin: the victim runnable on CPU 1 while the CPU 1 track shows ex_hog.
 overlap=${js##*overlap=}
 tap_cmp "victim runnable on CPU 1 while ex_hog runs there >= 80% of the spin ($((overlap / 1000)) us)" \
 	$((overlap * 10)) -ge $((HOG_NS * 8))
-os=$($CHECK summary otf2 "$O" "$V" 1 "$HOG" 2>"$EX_WORK/check.err")
-tap_is "OTF2 read back (otf2-print -Werror), regions nest" "$?" 0
-sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
-tap_is "OTF2 agrees with the JSON: $os" "$os" "$js"
-cmp=$($CHECK compare "$J" "$O" 2>"$EX_WORK/check.err")
-tap_is "every thread, wakeup and CPU slice the same in both formats ($cmp)" "$?" 0
-sed 's/^/# /' "$EX_WORK/check.err" | head -n 20
+tap_is "OTF2 says the same of the victim as the JSON: $os" "$os" "$js"
 
-# The same interval as explain-cpu: explain's state breakdown.
+# explain-cpu's interval: explain's state breakdown.
 "$EXPLAIN" "$snap" --tid "$V" --at "$AT" --window "$WIN" --format json \
 	>"$EX_WORK/explain.json" 2>"$EX_WORK/explain.err"
 sed 's/^/# /' "$EX_WORK/explain.err"
 R="r['reports'][0]['states']"
 want="running=$(ex_json "$EX_WORK/explain.json" "$R['running_ns']") runnable=$(ex_json "$EX_WORK/explain.json" "$R['runnable_ns']") blocked=$(ex_json "$EX_WORK/explain.json" "$R['blocked_ns']")"
-jw=$($CHECK summary json "$J" "$V" 1 "$HOG" $((AT - WIN)) "$AT")
-ow=$($CHECK summary otf2 "$O" "$V" 1 "$HOG" $((AT - WIN)) "$AT")
 tap_is "JSON over explain's interval = explain --tid (${want})" "${jw% overlap=*}" "$want"
 tap_is "OTF2 over explain's interval = explain --tid" "${ow% overlap=*}" "$want"
 

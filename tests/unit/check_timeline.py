@@ -21,6 +21,10 @@ that share no code with its writers, and check it.
   check_timeline.py compare FILE.json NAME.otf2
       The two formats of one snapshot agree: the same threads with the
       same state totals, the same wakeups, the same CPU slices.
+  check_timeline.py both FILE.json NAME.otf2 TID CPU TID2 FROM TO
+      All of the above for one snapshot, each file read once: lines
+      "json|otf2 [window] <summary>" (over the trace, then over [FROM, TO]),
+      then compare's line.
 
 Exit 0 when every check passed; otherwise 1, each failure on stderr.
 """
@@ -224,8 +228,15 @@ def check(fmt, path, expect_path):
     tl.check_nesting()
 
 
-def compare(json_path, otf2_path):
-    j, o = read_json(json_path), read_otf2(otf2_path)
+def summary(tl, tid, cpu, other, lo=0, hi=1 << 64):
+    t = tl.totals(tid, lo, hi)
+    return ("running=%d runnable=%d blocked=%d overlap=%d"
+            % (t["running"], t["runnable"], t["blocked"], tl.overlap(tid, cpu, other, lo, hi)))
+
+
+def compare(json_path, otf2_path, j=None, o=None):
+    j = j or read_json(json_path)
+    o = o or read_otf2(otf2_path)
     if set(j.threads) != set(o.threads):
         fail("threads: JSON %s, OTF2 %s" % (sorted(j.threads), sorted(o.threads)))
     for tid in sorted(set(j.threads) & set(o.threads)):
@@ -249,13 +260,17 @@ def main(argv):
         compare(argv[1], argv[2])
     elif len(argv) in (6, 8) and argv[0] == "summary" and argv[1] in ("json", "otf2"):
         tl = read(argv[1], argv[2])
-        tid, cpu, other = int(argv[3]), int(argv[4]), int(argv[5])
         win = (int(argv[6]), int(argv[7])) if len(argv) == 8 else (0, 1 << 64)
-        t = tl.totals(tid, *win)
-        print("running=%d runnable=%d blocked=%d overlap=%d"
-              % (t["running"], t["runnable"], t["blocked"],
-                 tl.overlap(tid, cpu, other, *win)))
+        print(summary(tl, int(argv[3]), int(argv[4]), int(argv[5]), *win))
         tl.check_nesting()
+    elif len(argv) == 8 and argv[0] == "both":
+        j, o = read_json(argv[1]), read_otf2(argv[2])
+        args = [int(x) for x in argv[3:8]]
+        for name, tl in (("json", j), ("otf2", o)):
+            print(name, summary(tl, *args[:3]))
+            print(name, "window", summary(tl, *args))
+            tl.check_nesting()
+        compare(argv[1], argv[2], j, o)
     else:
         print(__doc__, file=sys.stderr)
         return 2
