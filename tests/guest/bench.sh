@@ -136,7 +136,7 @@ mkdir -p $CG/lt_bench_empty
 FT_EW=(
 	"synthetic_events|wakeup_lat u64 lat; pid_t pid"
 	"synthetic_events|offcpu_lat u64 lat; pid_t pid"
-	"synthetic_events|syscall_lat u64 lat; pid_t pid"
+	"synthetic_events|syscall_lat u64 lat; int pid"
 	"events/sched/sched_waking/trigger|hist:keys=pid:ts_w=common_timestamp"
 	"events/sched/sched_switch/trigger|hist:keys=prev_pid:ts_o=common_timestamp if prev_pid != 0 && prev_state & 207"
 	"events/sched/sched_switch/trigger|hist:keys=next_pid:lat_w=common_timestamp-\$ts_w:onmatch(sched.sched_waking).trace(wakeup_lat,\$lat_w,next_pid)"
