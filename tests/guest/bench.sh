@@ -28,7 +28,7 @@
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
 #     (threads, pipes), and for none/ours/ours_excl/ours_incl a loop of
 #     600000 system calls (dd, 1-byte blocks), in ms;
-#  3. scaling: with N threads asleep in a system call (tests/bench/
+#  3. scaling (run before 2.): with N threads asleep in a system call (tests/bench/
 #     lt_pending.c; N pending events in each of ours' offcpu and syscalls
 #     tables), hackbench on 1 CPU and on 2, none vs ours; and lt_bench with
 #     N live keys and 1 or 2 CPUs producing;
@@ -312,26 +312,6 @@ run_config() {
 	return 0
 }
 
-if part hackbench; then
-	read -r -a configs <<<"${LTG_BENCH_CONFIGS:-$ALL_CONFIGS}"
-	if [[ " ${configs[*]} " == *" lttng"* ]]; then
-		if why=$(lttng_setup); then LTTNG_READY=1; else
-			for c in lttng lttng_wakeup; do
-				[[ " ${configs[*]} " == *" $c "* ]] && fail "$c: $why"
-			done
-		fi
-	fi
-	out "configs ${configs[*]}"
-	n=${#configs[@]}
-	for ((r = 0; r < REPS; r++)); do
-		order=()
-		for ((k = 0; k < n; k++)); do order+=("${configs[(k + r) % n]}"); done
-		out "order $((r + 1)) ${order[*]}"
-		for c in "${order[@]}"; do run_config "$c"; done
-	done
-	[ -n "$LTTNG_READY" ] && { lttng destroy -a >/dev/null; }
-fi
-
 # --- 3. scaling ----------------------------------------------------------------------
 # pending_start N / pending_wake / pending_stop: lt_pending as a coprocess.
 # (Not in $(...): the coprocess must belong to this shell.)
@@ -391,6 +371,26 @@ if part scaling; then
 		done
 		pending_stop
 	done
+fi
+
+if part hackbench; then
+	read -r -a configs <<<"${LTG_BENCH_CONFIGS:-$ALL_CONFIGS}"
+	if [[ " ${configs[*]} " == *" lttng"* ]]; then
+		if why=$(lttng_setup); then LTTNG_READY=1; else
+			for c in lttng lttng_wakeup; do
+				[[ " ${configs[*]} " == *" $c "* ]] && fail "$c: $why"
+			done
+		fi
+	fi
+	out "configs ${configs[*]}"
+	n=${#configs[@]}
+	for ((r = 0; r < REPS; r++)); do
+		order=()
+		for ((k = 0; k < n; k++)); do order+=("${configs[(k + r) % n]}"); done
+		out "order $((r + 1)) ${order[*]}"
+		for c in "${order[@]}"; do run_config "$c"; done
+	done
+	[ -n "$LTTNG_READY" ] && { lttng destroy -a >/dev/null; }
 fi
 
 # --- 4. alert path -------------------------------------------------------------------
