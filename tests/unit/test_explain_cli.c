@@ -23,6 +23,7 @@
 #include "ex_trace.h"
 #include "explain.h"
 #include "explain_feed.h"
+#include "explain_run.h"
 #include "tap.h"
 
 /* Linux's x86-64 values, as the trace carries them. */
@@ -104,35 +105,7 @@ static char outbuf[1 << 16], errbuf[4096];
 /* Run lt_explain_main with args; stdout and stderr into the buffers. */
 static int run(const char *const *args)
 {
-	char *argv[32];
-	int argc = 0, ret, so = dup(1), se = dup(2);
-	FILE *o = tmpfile(), *e = tmpfile();
-	size_t n;
-
-	argv[argc++] = "explain";
-	for (; *args; args++)
-		argv[argc++] = (char *)*args;
-	argv[argc] = NULL;
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fileno(o), 1);
-	dup2(fileno(e), 2);
-	ret = lt_explain_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	rewind(o);
-	rewind(e);
-	n = fread(outbuf, 1, sizeof(outbuf) - 1, o);
-	outbuf[n] = '\0';
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, e);
-	errbuf[n] = '\0';
-	fclose(o);
-	fclose(e);
-	return ret;
+	return explain_run(args, outbuf, sizeof(outbuf), errbuf, sizeof(errbuf));
 }
 
 static bool slurp(const char *path, char *buf, size_t size)

@@ -31,6 +31,7 @@
 #include "ex_trace.h"
 #include "explain.h"
 #include "explain_feed.h"
+#include "explain_run.h"
 #include "tap.h"
 
 /* sched_waking (or wakeup_new) of tid, from the context of thread ctx. */
@@ -535,33 +536,7 @@ static char outbuf[1 << 17], errbuf[4096];
  * the buffers. */
 static int explain(const char *const *args)
 {
-	char *argv[24] = { "explain" };
-	int argc = 1, ret, so = dup(1), se = dup(2);
-	FILE *o = tmpfile(), *e = tmpfile();
-	size_t n;
-
-	for (; *args && argc < 23; args++)
-		argv[argc++] = (char *)*args;
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fileno(o), 1);
-	dup2(fileno(e), 2);
-	ret = lt_explain_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	rewind(o);
-	rewind(e);
-	n = fread(outbuf, 1, sizeof(outbuf) - 1, o);
-	outbuf[n] = '\0';
-	n = fread(errbuf, 1, sizeof(errbuf) - 1, e);
-	errbuf[n] = '\0';
-	fclose(o);
-	fclose(e);
-	return ret;
+	return explain_run(args, outbuf, sizeof(outbuf), errbuf, sizeof(errbuf));
 }
 
 #define WINDOW SNAPSHOT, "--tid", "13", "--at", "8000", "--window", "8000"
