@@ -206,6 +206,8 @@ def main():
     res["kernel"] = kv.get("kernel")
     res["date"] = time.strftime("%Y-%m-%d")
     problems = list(fails)
+    if "kernel" not in kv:
+        problems.append("guest: no output (no 'kernel' line)")
 
     # --- pair ---
     pr = pair_run(kv, hists, "pair_")
@@ -234,7 +236,7 @@ def main():
         res["slot_bytes"] = float(pr.kv["slot_bytes"]) if "slot_bytes" in pr.kv else None
         for k in ("cpus", "rounds", "pairs_per_cpu_round", "live_keys"):
             res[f"pair_{k}"] = int(pr.kv[k]) if k in pr.kv else None
-    elif "pair_" in " ".join(kv) or any(f.startswith("pair") for f in fails):
+    elif any(k.startswith("pair_") for k in kv) or any(f.startswith("pair") for f in fails):
         problems.append("pair: no histogram from lt_bench")
 
     # --- workloads ---
