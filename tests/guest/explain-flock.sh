@@ -41,15 +41,8 @@ E=$(ex_val "$EX_WORK/flock.out" waiter_end)
 tap_diag "waiter $W (fd $WFD), holder $H, waited $(( (E - S) / 1000 )) us (wall clock)"
 
 babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
-# bt_longest SYSCALL TID: the longest entry-to-exit span of SYSCALL in
-# thread TID, in ns (the session's contexts: pid, tid, procname).
-bt_longest() {
-	grep -E "syscall_(entry|exit)_$1: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $2," "$EX_WORK/bt.txt" |
-		sed -n 's/^\[0*\([0-9]*\)\].*syscall_\(entry\|exit\).*/\2 \1/p' |
-		awk '$1 == "entry" { s = $2 } $1 == "exit" && s { if ($2 - s > m) m = $2 - s; s = 0 } END { print m + 0 }'
-}
-sleep_ns=$(bt_longest clock_nanosleep "$H")
-wait_ns=$(bt_longest fcntl "$W")
+sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$H")
+wait_ns=$(ex_bt_longest "$EX_WORK/bt.txt" fcntl "$W")
 exit_ts=$(grep -E "sched_process_exit: .*\btid = $W," "$EX_WORK/bt.txt" | head -n 1 | sed -n 's/^\[0*\([0-9]*\)\].*/\1/p')
 tap_diag "trace: holder slept $((sleep_ns / 1000)) us, waiter's longest fcntl $((wait_ns / 1000)) us, waiter exit at ${exit_ts:-none}"
 tap_ok "the trace has the waiter's fcntl(fd $WFD, F_SETLKW)" \

@@ -34,10 +34,8 @@ R="r['reports'][0]"
 # How long the holder slept with the lock, from the trace itself
 # (babeltrace2's own reading): its longest clock_nanosleep (tid among the
 # contexts, in the session's order).
-sleep_ns=$(babeltrace2 --clock-cycles "$snap" 2>/dev/null |
-	grep -E "syscall_(entry|exit)_clock_nanosleep: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $H," |
-	sed -n 's/^\[0*\([0-9]*\)\].*syscall_\(entry\|exit\).*/\2 \1/p' |
-	awk '$1 == "entry" { s = $2 } $1 == "exit" && s { if ($2 - s > m) m = $2 - s; s = 0 } END { print m + 0 }')
+babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
+sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$H")
 dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $H and $R['graph']['nodes'][e['from']]['label'] == 'futex')")
 tap_diag "holder slept $((sleep_ns / 1000)) us in the trace; dependency futex -> holder $((dep_ns / 1000)) us"
 tap_cmp "the holder's sleep is in the trace" "${sleep_ns:-0}" -gt 50000000

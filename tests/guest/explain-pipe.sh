@@ -27,9 +27,7 @@ E=$(ex_val "$EX_WORK/pipe.out" consumer_end)
 tap_diag "consumer $C (fd $FD), producer $P, waited $(( (E - S) / 1000 )) us (wall clock)"
 
 babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
-sleep_ns=$(grep -E "syscall_(entry|exit)_clock_nanosleep: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $P," "$EX_WORK/bt.txt" |
-	sed -n 's/^\[0*\([0-9]*\)\].*syscall_\(entry\|exit\).*/\2 \1/p' |
-	awk '$1 == "entry" { s = $2 } $1 == "exit" && s { if ($2 - s > m) m = $2 - s; s = 0 } END { print m + 0 }')
+sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$P")
 tap_cmp "the producer's sleep is in the trace" "${sleep_ns:-0}" -gt 50000000
 tap_ok "the trace has pipe2 returning fd $FD" \
 	grep -qE "syscall_exit_pipe2: .*fildes = \[ \[0\] = $FD," "$EX_WORK/bt.txt"
