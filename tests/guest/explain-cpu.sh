@@ -26,14 +26,7 @@ tap_ok "snapshot session started" ex_session_start cpu
 snap=$(ex_session_snapshot cpu)
 tap_ok "snapshot recorded" test -d "$snap"
 
-V=$(ex_val "$EX_WORK/cpu.out" victim_tid)
-HOG=$(ex_val "$EX_WORK/cpu.out" hog_tid)
-HS=$(ex_val "$EX_WORK/cpu.out" hog_start)
-HE=$(ex_val "$EX_WORK/cpu.out" hog_end)
-HOG_NS=$((HE - HS))
-# The slow interval: the hog's spin, 10 ms either side.
-AT=$((HE + 10000000))
-WIN=$((HOG_NS + 20000000))
+ex_cpuhog_vars "$EX_WORK/cpu.out"
 tap_diag "victim $V, hog $HOG spun $((HOG_NS / 1000)) us"
 
 "$EXPLAIN" "$snap" --tid "$V" --at "$AT" --window "$WIN" -o "$EX_WORK/out" \

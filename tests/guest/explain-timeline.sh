@@ -39,13 +39,7 @@ wait $PID
 snap=$(ex_session_snapshot tl)
 tap_ok "snapshot recorded" test -d "$snap"
 
-V=$(ex_val "$EX_WORK/cpu.out" victim_tid)
-HOG=$(ex_val "$EX_WORK/cpu.out" hog_tid)
-HS=$(ex_val "$EX_WORK/cpu.out" hog_start)
-HE=$(ex_val "$EX_WORK/cpu.out" hog_end)
-HOG_NS=$((HE - HS))
-AT=$((HE + 10000000))
-WIN=$((HOG_NS + 20000000))
+ex_cpuhog_vars "$EX_WORK/cpu.out"
 tap_diag "ex-cpuhog $PID: victim $V, hog $HOG spun $((HOG_NS / 1000)) us"
 
 J=$EX_WORK/timeline.json
