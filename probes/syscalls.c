@@ -19,6 +19,17 @@
  * off, so it cannot interleave with the former on that CPU).  A thread
  * in the slot is therefore on that CPU, inside that call.
  *
+ * Lookups at sched_switch.  A thread can have a pending event while it
+ * runs only if its event was found when it was switched in (the event of
+ * a call starts when its thread leaves the CPU, so it is in the table
+ * before the thread can run again) or moved to its new pid by exec, both
+ * on the CPU it runs on; the slot's pending field says so, until the
+ * next switch on that CPU.  So the switch probe looks prev up only when
+ * pending names it (or it leaves the CPU slow in a call noted in the
+ * slot), and next only when it is not a kernel thread (which makes no
+ * system call): one lookup per switch instead of two, and one clock
+ * read.
+ *
  * When a thread is switched out inside a system call that already lasted
  * longer than the threshold, its stack is saved once for that call
  * (stateful lookup of the pending event from sched_switch) and printed,
@@ -176,11 +187,15 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 
 static LT_RECORD_FMT(lt_syscalls_fmt, struct lt_syscalls_record, LT_SYSCALLS_RECORD)
 
-/* The system call in progress on a CPU that has not left it (see top). */
+/*
+ * The system call in progress on a CPU that has not left it, and whether
+ * the thread running there has a pending event (see top).
+ */
 struct lt_syscalls_cur {
 	pid_t pid;			/* 0: none */
 	s32 nr;
 	u64 start_ns;
+	pid_t pending;			/* 0: none */
 };
 
 static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
@@ -231,6 +246,8 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	cur = *c;
 	if (cur.pid == pid)
 		c->pid = 0;
+	else if (cur.pending == pid)
+		c->pending = 0;	/* ended below */
 	preempt_enable_notrace();
 	if (cur.pid != pid) {
 		/* It left the CPU: its event is in the table. */
@@ -248,21 +265,21 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 
 /*
  * Saves the stack of @p, in a syscall pending as @ev, once per syscall and
- * only when the syscall already lasted longer than the threshold, and
- * queues its printing (rate limited).  @p is current (switched out) or
- * about to run (switched in, its stack still the one it blocked with).
+ * only when the syscall already lasted longer than the threshold at @now
+ * (read after @ev started), and queues its printing (rate limited).  @p is
+ * current (switched out) or about to run (switched in, its stack still
+ * the one it blocked with).
  */
 static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
-				   struct task_struct *p)
+				   struct task_struct *p, u64 now)
 {
 	struct lt_syscalls_priv *priv = latency_tracker_event_priv(ev);
 	struct lt_syscalls_report *d;
 	struct lt_report *rep;
+	unsigned int n;
 	u64 elapsed;
 
-	unsigned int n;
-
-	elapsed = ktime_get_mono_fast_ns() - latency_tracker_event_start(ev);
+	elapsed = now - latency_tracker_event_start(ev);
 	if (READ_ONCE(priv->stack_taken) ||
 	    elapsed <= latency_tracker_threshold(lt_syscalls.t))
 		return;
@@ -300,7 +317,10 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
  * A slow syscall going off CPU (prev), or coming back after blocking
  * longer than the threshold (next: a single long sleep is switched out
  * before it is slow), gets its stack saved.  The runqueue lock keeps next
- * from running meanwhile.
+ * from running meanwhile.  One clock read serves both: an event found
+ * here started before the switch (prev's: at its sys_enter or an earlier
+ * switch; next's: when next left a CPU, which completed before this
+ * switch could pick it).
  */
 static void lt_syscalls_probe_switch(void *data, bool preempt,
 				     struct task_struct *prev,
@@ -308,33 +328,48 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 				     unsigned int prev_state)
 {
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
-	struct task_struct *tasks[] = { prev, next };
 	struct latency_tracker_event *ev;
-	unsigned int i = 0;
+	bool prev_pending;
+	u64 now = 0;
 	pid_t pid;
 
+	/* prev had a pending event when switched in (or got one by exec). */
+	prev_pending = c->pending && c->pending == prev->pid;
+	c->pending = 0;
 	/* A slot that is not prev's: a call whose sys_exit never came. */
 	if (c->pid) {
 		if (c->pid == prev->pid) {
 			lt_syscalls_start(prev, c);
 			/* Freshly started: slow (stack wanted) only if long. */
-			if (ktime_get_mono_fast_ns() - c->start_ns <=
-			    latency_tracker_threshold(lt_syscalls.t))
-				i = 1;
+			now = ktime_get_mono_fast_ns();
+			prev_pending = now - c->start_ns >
+				       latency_tracker_threshold(lt_syscalls.t);
 		}
 		c->pid = 0;
 	}
-	for (; i < ARRAY_SIZE(tasks); i++) {
-		pid = tasks[i]->pid;
-		if (!pid)
-			continue;
+	if (prev_pending) {
+		pid = prev->pid;
 		ev = latency_tracker_get_event(lt_syscalls.t, &pid,
 					       sizeof(pid));
-		if (!ev)
-			continue;
-		lt_syscalls_take_stack(ev, tasks[i]);
-		latency_tracker_put_event(ev);
+		if (ev) {
+			if (!now)
+				now = ktime_get_mono_fast_ns();
+			lt_syscalls_take_stack(ev, prev, now);
+			latency_tracker_put_event(ev);
+		}
 	}
+	pid = next->pid;
+	if (!pid || (next->flags & PF_KTHREAD))
+		return;
+	ev = latency_tracker_get_event(lt_syscalls.t, &pid, sizeof(pid));
+	if (!ev)
+		return;
+	/* next runs here with its event pending: see prev_pending. */
+	c->pending = pid;
+	if (!now)
+		now = ktime_get_mono_fast_ns();
+	lt_syscalls_take_stack(ev, next, now);
+	latency_tracker_put_event(ev);
 }
 
 /*
@@ -388,6 +423,8 @@ static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
 	latency_tracker_put_event(ev);
 	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
 	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
+	/* p runs here (it is current) with its event pending. */
+	c->pending = pid;
 }
 
 #define LT_SYSCALLS_TPS(X)						\

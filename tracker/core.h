@@ -30,8 +30,8 @@
  * rcu_read_lock_sched() ones (see event.c); grace periods wait for them.
  *
  * Reclaim batches (reclaim.c).  Each CPU keeps, per tracker, a list of
- * ended events ("next", filled with interrupts off by whoever drops a last
- * reference on that CPU) and at most one batch in flight, handed to
+ * ended events ("next", filled by this_cpu_cmpxchg() by whoever drops a
+ * last reference on that CPU) and at most one batch in flight, handed to
  * call_rcu() as a whole: one call_rcu() per CPU and grace period instead of
  * one per event.  When nothing is in flight, an ended event is handed over
  * at once; when the batch's callback has returned its slots to the pool
@@ -76,12 +76,17 @@
  * free_next (same storage) | last reference (any ctx)     | event off its FIFO
  *                          |                              |
  * struct lt_reclaim (one per tracker and CPU):
- * next, busy               | the owning CPU only: last    | interrupts off on
- *                          | reference (any ctx), batch   | that CPU (busy is
- *                          | callback run there, or the   | also cleared by a
- *                          | kick (IPI) sent to it by a   | callback elsewhere
- *                          | callback run elsewhere       | when the owner is
- *                          |                              | offline)
+ * next                     | the owning CPU only: pushed  | push: preemption
+ *                          | by a last reference (any     | off, this_cpu_
+ *                          | ctx), taken whole by a       | cmpxchg(), retried
+ *                          | submission (see busy)        | if it moved; take:
+ *                          |                              | interrupts off
+ * busy                     | the owning CPU only: a sub-  | interrupts off on
+ *                          | mission by a last reference  | that CPU (busy is
+ *                          | (any ctx), the batch call-   | also cleared by a
+ *                          | back run there, or the kick  | callback elsewhere
+ *                          | (IPI) sent to it by a call-  | when the owner is
+ *                          | back run elsewhere           | offline)
  * inflight, rcu, kick      | set by the owner with busy;  | call_rcu(): one
  *                          | read by the batch callback   | batch in flight,
  *                          | (which may send the kick)    | so one kick
@@ -243,10 +248,49 @@ void lt_event_drain(struct latency_tracker *t);
 
 /* reclaim.c */
 int lt_reclaim_init(struct latency_tracker *t);
-void lt_reclaim_free(struct latency_tracker *t,
-		     struct latency_tracker_event *ev);
+void lt_reclaim_start(struct lt_reclaim *r);
 void lt_reclaim_flush(struct latency_tracker *t);
 void lt_reclaim_fini(struct latency_tracker *t);
+
+/**
+ * lt_reclaim_free() - give back the slot of an event whose last reference
+ * was dropped.
+ * @t: the event's tracker.
+ * @ev: the event: off the table and off its timeout FIFO.
+ *
+ * Pushes @ev on this CPU's next list (this_cpu_cmpxchg(), retried when an
+ * interrupt on this CPU changed the list meanwhile: reclaim.c says why
+ * that is ABA-free) and, if no batch is in flight, starts one.  The slot
+ * is back in the pool one or two RCU grace periods later.
+ *
+ * Context: any context but NMI; never sleeps.
+ */
+static inline void lt_reclaim_free(struct latency_tracker *t,
+				   struct latency_tracker_event *ev)
+{
+	struct latency_tracker_event *old, *seen;
+	struct lt_reclaim *r;
+
+	preempt_disable();
+	r = this_cpu_ptr(t->reclaim);
+	old = READ_ONCE(r->next);
+	for (;;) {
+		ev->free_next = old;
+		seen = this_cpu_cmpxchg(t->reclaim->next, old, ev);
+		if (seen == old)
+			break;
+		old = seen;
+	}
+	/*
+	 * After the push: a batch callback (or kick) that ran on this CPU
+	 * before this read and found nothing to submit left busy false;
+	 * one that runs after it finds the event on next.  Pairs with the
+	 * release of a callback run elsewhere (reclaim.c).
+	 */
+	if (unlikely(!smp_load_acquire(&r->busy)))
+		lt_reclaim_start(r);
+	preempt_enable();
+}
 
 /*
  * Drops one reference to an event; the last one hands the slot to

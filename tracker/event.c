@@ -34,7 +34,8 @@ static inline struct latency_tracker_event *lt_node_event(struct lt_lfht_node *n
 	return container_of(n, struct latency_tracker_event, node);
 }
 
-static bool lt_match(const struct lt_lfht_node *node, const void *key)
+static __always_inline bool lt_match(const struct lt_lfht_node *node,
+				     const void *key)
 {
 	const struct latency_tracker_event *ev =
 		container_of(node, struct latency_tracker_event, node);

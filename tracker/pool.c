@@ -8,18 +8,13 @@
 #include "lt_env.h"
 #include "pool.h"
 
-/* "No slot": end of the shared stack, empty result. */
-#define LT_POOL_NIL		U32_MAX
 /* Largest pool: kvmalloc() refuses more than INT_MAX bytes. */
 #define LT_POOL_MAX_BYTES	((size_t)INT_MAX)
 /* lt_pool_steal(): slots moved during the scan, try again. */
 #define LT_POOL_RETRY		(U32_MAX - 1)
 #define LT_POOL_TAG_SHIFT	32
-/* A cache's state word: generation | busy | count (see pool.h). */
-#define LT_POOL_NR_MASK		((1U << LT_POOL_NR_BITS) - 1)
-#define LT_POOL_BUSY		(LT_POOL_NR_MASK + 1)
-#define LT_POOL_GEN_ONE		(LT_POOL_BUSY << 1)
-#define LT_POOL_GEN_MASK	(~(LT_POOL_BUSY | LT_POOL_NR_MASK))
+/* lt_pool_index(): offsets are below 2^LT_POOL_OFF_BITS (INT_MAX bytes). */
+#define LT_POOL_OFF_BITS	31
 
 static inline s64 lt_pool_pack(u32 idx, u32 tag)
 {
@@ -36,46 +31,55 @@ static inline u32 lt_pool_head_tag(s64 head)
 	return (u32)((u64)head >> LT_POOL_TAG_SHIFT);
 }
 
-static inline void *lt_pool_slot(const struct lt_pool *pool, u32 idx)
-{
-	return (char *)pool->slots + (size_t)idx * pool->stride;
-}
-
+/*
+ * Index of a slot: its offset divided by the stride, as a multiply and a
+ * shift (a division is slow, and this runs for every slot given back).
+ * With l = ceil(log2(stride)), s = LT_POOL_OFF_BITS + l and
+ * m = ceil(2^s / stride) (lt_pool_init()): m * stride = 2^s + e with
+ * 0 <= e < stride, so off * m / 2^s = off / stride + off * e / (stride *
+ * 2^s), where off * e < 2^31 * 2^l = 2^s: the excess is below
+ * 1 / stride and the floor is exact for every off < 2^31.  m <= 2^32, so
+ * off * m < 2^63.
+ */
 static inline u32 lt_pool_index(const struct lt_pool *pool, const void *slot)
 {
-	/* The pool is at most INT_MAX bytes: a 32-bit division suffices. */
-	u32 off = (u32)((const char *)slot - (const char *)pool->slots);
+	u64 off = (u64)((const char *)slot - (const char *)pool->slots);
 
-	return off / (u32)pool->stride;
+	return (u32)((off * pool->recip) >> pool->recip_shift);
 }
 
-/* Number of slots in a cache, from its state word. */
-static inline u32 lt_pool_state_nr(u32 state)
+static inline u64 lt_pool_state(struct lt_pool_cache *c)
 {
-	return state & LT_POOL_NR_MASK;
+	return (u64)atomic64_read(&c->state);
 }
 
 static inline u32 lt_pool_cache_nr(struct lt_pool_cache *c)
 {
-	return lt_pool_state_nr((u32)atomic_read(&c->state));
+	return lt_pool_state_nr(lt_pool_state(c));
 }
 
 /*
  * Set the count of @c (and its busy mark: slots on their way into it) and
- * bump its generation.  Called with @c->lock held.
+ * bump its generation.  Only for the owner's slow paths: on @c's CPU with
+ * interrupts off (no fast path can run) and @c->lock held (no stealer),
+ * so nothing else changes @c meanwhile (see "Who writes a cache").
  */
 static inline void lt_pool_cache_set(struct lt_pool_cache *c, u32 nr,
-				     u32 busy)
+				     u64 busy)
 {
-	u32 state = (u32)atomic_read(&c->state);
-
-	state = ((state & LT_POOL_GEN_MASK) + LT_POOL_GEN_ONE) | busy | nr;
-	atomic_set(&c->state, (int)state);
+	atomic64_set(&c->state,
+		     lt_pool_state_next(lt_pool_state(c), nr) | (s64)busy);
 }
 
 static inline void lt_pool_cache_set_nr(struct lt_pool_cache *c, u32 nr)
 {
 	lt_pool_cache_set(c, nr, 0);
+}
+
+static inline void lt_pool_cache_store(struct lt_pool_cache *c, u32 i,
+				       u32 idx)
+{
+	atomic_set(&c->idx[i], (int)idx);
 }
 
 /*
@@ -155,8 +159,9 @@ static u32 lt_pool_refill(struct lt_pool *pool, struct lt_pool_cache *c,
 			  s64 *empty_head)
 {
 	u32 batch = pool->cache_cap / 2;
+	u32 popped[LT_POOL_CACHE_MAX / 2 + 1];
 	s64 head;
-	u32 idx, n;
+	u32 idx, n, i;
 
 	if (!batch) {
 		if (!lt_pool_stack_pop(pool, &idx, 1, empty_head))
@@ -177,15 +182,18 @@ static u32 lt_pool_refill(struct lt_pool *pool, struct lt_pool_cache *c,
 	/*
 	 * Popped slots are in neither place until the final count is
 	 * written: say so first (ordered before the pop by its cmpxchg).
-	 * c->idx[] is empty: pop into it, the last one is handed out.
+	 * c->idx[] is empty: the popped slots go into it, the last one is
+	 * handed out.
 	 */
 	lt_pool_cache_set(c, 0, LT_POOL_BUSY);
-	n = lt_pool_stack_pop(pool, c->idx, batch + 1, empty_head);
+	n = lt_pool_stack_pop(pool, popped, batch + 1, empty_head);
+	for (i = 0; i + 1 < n; i++)
+		lt_pool_cache_store(c, i, popped[i]);
 	lt_pool_cache_set_nr(c, n ? n - 1 : 0);
 	if (!n)
 		return LT_POOL_NIL;
 	c->shared_delta -= n;
-	return c->idx[n - 1];
+	return popped[n - 1];
 }
 
 /*
@@ -199,8 +207,10 @@ static u32 lt_pool_spill(struct lt_pool *pool, struct lt_pool_cache *c,
 	u32 keep = nr / 2, i;
 
 	for (i = keep; i + 1 < nr; i++)
-		atomic_set(&pool->next[c->idx[i]], (int)c->idx[i + 1]);
-	lt_pool_stack_push_chain(pool, c->idx[keep], c->idx[nr - 1]);
+		atomic_set(&pool->next[lt_pool_cache_idx(c, i)],
+			   (int)lt_pool_cache_idx(c, i + 1));
+	lt_pool_stack_push_chain(pool, lt_pool_cache_idx(c, keep),
+				 lt_pool_cache_idx(c, nr - 1));
 	c->shared_delta += nr - keep;
 	lt_pool_cache_set_nr(c, keep);
 	return keep;
@@ -216,7 +226,8 @@ static u32 lt_pool_spill(struct lt_pool *pool, struct lt_pool_cache *c,
 static u32 lt_pool_steal(struct lt_pool *pool, s64 empty_head)
 {
 	struct lt_pool_cache *c;
-	u32 state, nr, sum = 0;
+	u64 state, sum = 0;
+	u32 idx;
 	int cpu;
 
 	/*
@@ -224,22 +235,18 @@ static u32 lt_pool_steal(struct lt_pool *pool, s64 empty_head)
 	 * is seen busy (empty_head was read with acquire); its lock is then
 	 * held until the slots are in.  The state words are read with
 	 * acquire so that the second collect cannot be satisfied before the
-	 * first.
+	 * first.  Under the lock, the owner's pops still run: take a slot
+	 * by cmpxchg of the state word.
 	 */
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(pool->cache, cpu);
-		state = (u32)atomic_read_acquire(&c->state);
+		state = (u64)atomic64_read_acquire(&c->state);
 		if (state & (LT_POOL_NR_MASK | LT_POOL_BUSY)) {
 			raw_spin_lock(&c->lock);
-			state = (u32)atomic_read(&c->state);
-			nr = lt_pool_state_nr(state);
-			if (nr) {
-				lt_pool_cache_set_nr(c, nr - 1);
-				nr = c->idx[nr - 1];
-				raw_spin_unlock(&c->lock);
-				return nr;
-			}
+			idx = lt_pool_cache_take(c, &state);
 			raw_spin_unlock(&c->lock);
+			if (idx != LT_POOL_NIL)
+				return idx;
 		}
 		sum += state;
 	}
@@ -248,7 +255,7 @@ static u32 lt_pool_steal(struct lt_pool *pool, s64 empty_head)
 	if (atomic64_read(&pool->head) != empty_head)
 		return LT_POOL_RETRY;
 	for_each_possible_cpu(cpu)
-		sum -= (u32)atomic_read(&per_cpu_ptr(pool->cache, cpu)->state);
+		sum -= lt_pool_state(per_cpu_ptr(pool->cache, cpu));
 	return sum ? LT_POOL_RETRY : LT_POOL_NIL;
 }
 
@@ -262,7 +269,11 @@ static u32 lt_pool_get_once(struct lt_pool *pool)
 	raw_spin_lock(&c->lock);
 	nr = lt_pool_cache_nr(c);
 	if (nr) {
-		idx = c->idx[nr - 1];
+		/*
+		 * Not empty any more: an interrupt put slots here since the
+		 * fast path saw it empty, or this task moved to another CPU.
+		 */
+		idx = lt_pool_cache_idx(c, nr - 1);
 		lt_pool_cache_set_nr(c, nr - 1);
 	} else {
 		idx = lt_pool_refill(pool, c, &empty_head);
@@ -286,10 +297,10 @@ static u32 lt_pool_get_once(struct lt_pool *pool)
 int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size)
 {
 	struct lt_pool_cache __percpu *cache;
+	u32 i, cap, shift;
 	atomic_t *next;
 	size_t stride;
 	void *slots;
-	u32 i, cap;
 	int cpu;
 
 	memset(pool, 0, sizeof(*pool));
@@ -310,6 +321,7 @@ int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size)
 	if (!cache)
 		goto err_next;
 	BUILD_BUG_ON(LT_POOL_CACHE_MAX > LT_POOL_NR_MASK);	/* fits in state */
+	BUILD_BUG_ON(LT_POOL_MAX_BYTES >= 1ULL << LT_POOL_OFF_BITS);
 	for_each_possible_cpu(cpu)
 		raw_spin_lock_init(&per_cpu_ptr(cache, cpu)->lock);
 
@@ -325,6 +337,10 @@ int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size)
 	pool->slots = slots;
 	pool->cache = cache;
 	pool->stride = stride;
+	/* See lt_pool_index(); stride <= INT_MAX, so shift <= 62. */
+	shift = LT_POOL_OFF_BITS + fls64(stride - 1);
+	pool->recip = div64_u64((1ULL << shift) + stride - 1, stride);
+	pool->recip_shift = shift;
 	pool->nr_slots = nr_slots;
 	return 0;
 
@@ -353,16 +369,16 @@ void lt_pool_destroy(struct lt_pool *pool)
 }
 
 /**
- * lt_pool_get() - take a free slot.
+ * lt_pool_get_slow() - lt_pool_get() when this CPU's cache is empty.
  * @pool: the pool.
  *
- * Never allocates, sleeps or prints.  The slot keeps whatever its previous
- * user left in it (all zero the first time).
+ * Refills the cache from the shared stack, or steals from another CPU's
+ * cache, or proves the pool empty (see "Exhaustion is exact").
  *
  * Context: Any context except NMI (see the table in pool.h).
  * Return: a slot, or NULL when no slot is free anywhere in the pool.
  */
-void *lt_pool_get(struct lt_pool *pool)
+void *lt_pool_get_slow(struct lt_pool *pool)
 {
 	unsigned long flags;
 	u32 idx;
@@ -398,7 +414,7 @@ void lt_pool_put(struct lt_pool *pool, void *slot)
 	if (nr >= pool->cache_cap && nr)
 		nr = lt_pool_spill(pool, c, nr);
 	if (nr < pool->cache_cap) {
-		c->idx[nr++] = idx;
+		lt_pool_cache_store(c, nr++, idx);
 		lt_pool_cache_set_nr(c, nr);
 	} else {
 		lt_pool_stack_push(pool, idx);
@@ -441,7 +457,7 @@ void lt_pool_put_chain(struct lt_pool *pool, void *first, size_t link_off)
 			idx = lt_pool_index(pool, slot);
 			slot = *(void **)((char *)slot + link_off);
 			if (nr < pool->cache_cap) {
-				c->idx[nr++] = idx;
+				lt_pool_cache_store(c, nr++, idx);
 				continue;
 			}
 			if (over_n++)

@@ -15,19 +15,49 @@
  *    memory itself is never read by the stack while a user owns the slot.
  *    The top of the stack is one 64-bit word, head = {index:32, tag:32},
  *    replaced as a whole by atomic64_cmpxchg();
- *  - a per-CPU cache: a small array of indices with a raw spinlock.  The
- *    lock is uncontended in the common case (only its own CPU takes it);
- *    other CPUs take it only to steal from the cache when everything else
- *    is empty, and lt_pool_nr_free() takes it to count.
+ *  - a per-CPU cache: a small stack of indices, idx[], whose depth is in
+ *    a 64-bit state word, state = {generation, busy, count}.  Every change
+ *    of a cache replaces its state word as a whole, bumping the
+ *    generation.  The cache also has a raw spinlock, which serialises
+ *    everything but the fast path (puts, refill, steal, count).
  *
- * lt_pool_put() stores into the local cache; when the cache is full, half
- * of it goes to the shared stack first, as one chain (one cmpxchg).
- * lt_pool_put_chain() gives back a list of slots (the core's reclaim
- * batches): it fills the local cache and pushes the rest as one chain per
- * round.  lt_pool_get() takes from the local cache; when it is empty, it
- * pops one slot from the shared stack plus half a cache worth to refill,
- * again with one cmpxchg.  When the shared stack is empty too, it steals
- * one slot from another CPU's cache (under that cache's lock).
+ * Fast path (the probe path's common case; inline, at the end of this
+ * header): lt_pool_get() pops the top index of its own CPU's cache with
+ * preemption disabled and one atomic64_cmpxchg() of the state word: read
+ * state, read the entry below the count, then replace state by
+ * {generation + 1, busy, count - 1}.  No interrupt is disabled and no
+ * lock taken.  A pop only reads entries, so one that loses a race (its
+ * cmpxchg fails) has changed nothing and starts again.  A push cannot be
+ * done that way: it writes the entry at the count it read before it
+ * publishes it, and an interrupt that pushed in between would have
+ * published that very entry, which the resumed push would overwrite.
+ * Puts are not on the probe path anyway: the core gives slots back in
+ * batches, from its RCU callbacks, with lt_pool_put_chain().
+ *
+ * Slow paths, with interrupts off and the cache's lock held:
+ * lt_pool_put() stores into the local cache; into a full one, it first
+ * moves the cache's newest half to the shared stack, as one chain (one
+ * cmpxchg).  lt_pool_put_chain() gives back a list of slots: it fills the
+ * local cache and pushes the rest as one chain per round.  lt_pool_get()
+ * with an empty cache pops one slot from the shared stack plus half a
+ * cache worth to refill, again with one cmpxchg.  When the shared stack
+ * is empty too, it steals one slot from another CPU's cache (under that
+ * cache's lock, popping by a cmpxchg of its state word as the fast path
+ * does).
+ *
+ * Who writes a cache.  Its own CPU, any context on it: pops (fast path,
+ * preemption off) and the slow paths (interrupts off); and stealers from
+ * other CPUs, under its lock.  Entries are written by the owner's slow
+ * paths only, which run alone on the cache: interrupts off, so no pop of
+ * that CPU runs meanwhile (one that was interrupted is suspended, and its
+ * cmpxchg will fail), and the lock held, so no stealer does; they update
+ * the state word with plain atomic64_set()s.  A pop may be interrupted,
+ * between its read of state and its cmpxchg, by an interrupt that runs
+ * any pool operation to its end, and it may race with a stealer
+ * elsewhere (which races with the owner's pops in turn, hence the
+ * stealer's cmpxchg): either changes the state word, so the cmpxchg
+ * fails.  The generation is 57 bits wide: a cmpxchg could succeed wrongly
+ * only after 2^57 changes of one cache during one read-to-cmpxchg window.
  *
  * The cache capacity is nr_slots / (LT_POOL_CACHE_SHARE * nr_cpu_ids),
  * at most LT_POOL_CACHE_MAX: the caches together never hold more than a
@@ -48,61 +78,79 @@
  *     sum.  Otherwise something moved: start over (irqs on in between).
  *
  * Every change of the stack bumps the tag in head, and every change of a
- * cache bumps the generation in its state word, so an unchanged head and
- * an unchanged sum mean nothing changed in between, and at the instant
- * between the two collects the stack and every cache were empty.  A slot
- * can also be in transit, neither on the stack nor in a cache, only inside
- * a refill, under that cache's lock: the refill marks the cache busy
- * before its pops, and the failing get read H after them (with acquire),
- * so step 2 sees the mark and waits for the lock.  (False equality would
- * need 2^32 head updates, or ~2^25 changes of one cache, within one
- * irqs-off scan.)  So no slot is ever stranded in another CPU's cache while
- * a get fails.  A failing get costs two reads of each CPU's state word;
- * a pool without caches (see above) stops at step 1.
+ * cache bumps the generation in its state word.  The sums cannot hide a
+ * change: a state word is generation * 2^7 + busy * 2^6 + count, so k >= 1
+ * changes of one cache add k * 2^7 to it and change its low seven bits by
+ * less than 2^7; over all caches, K >= 1 changes move the sum by at least
+ * K * 2^7 minus less than K * 2^7, never by 0 (short of the sum wrapping,
+ * 2^57 changes).  So an unchanged head and an unchanged sum mean nothing
+ * changed in between, and at the instant between the two collects the
+ * stack and every cache were empty.  A slot can also be in transit,
+ * neither on the stack nor in a cache, only inside a refill, under that
+ * cache's lock: the refill marks the cache busy before its pops, and the
+ * failing get read H after them (with acquire), so step 2 sees the mark
+ * and waits for the lock.  A pop moves a slot from a cache to its caller
+ * in one cmpxchg, with nothing in transit; a spill pushes its half to the
+ * stack before it lowers the count (its slots are never in neither
+ * place), and the slots of a put are not free before the write that
+ * publishes them.  So no slot is ever stranded in another CPU's cache
+ * while a get fails.  A failing get costs two reads of
+ * each CPU's state word; a pool without caches (see above) stops at
+ * step 1.
  *
  * Why ABA cannot happen
  * ---------------------
- * A pop reads head = {i, t}, then next[i] = j, then replaces {i, t} with
- * {j, t + 1} (a pop of k slots follows k links, from i to j, and
- * replaces {i, t} with {j, t + 1}: the same argument holds for every link
- * read).  If meanwhile i was popped and pushed back (the ABA case), each
- * of those updates incremented the tag, so head is {i, t' != t} and the
- * cmpxchg fails.  It could only succeed wrongly after exactly 2^32
- * updates of head within one pop's read-to-cmpxchg window, which is a few
- * instructions run with interrupts off.  A push needs no tag (the pushed
- * index is owned by the pusher) but bumps it too, so that every change of
- * the stack is visible to the exhaustion check above.  Indices are always
- * < nr_slots or LT_POOL_NIL, so a stale next[i] read by a pop that will
- * fail is still a valid array index: nothing is dereferenced through it.
+ * Shared stack: a pop reads head = {i, t}, then next[i] = j, then
+ * replaces {i, t} with {j, t + 1} (a pop of k slots follows k links, from
+ * i to j, and replaces {i, t} with {j, t + 1}: the same argument holds for
+ * every link read).  If meanwhile i was popped and pushed back (the ABA
+ * case), each of those updates incremented the tag, so head is
+ * {i, t' != t} and the cmpxchg fails.  It could only succeed wrongly after
+ * exactly 2^32 updates of head within one pop's read-to-cmpxchg window,
+ * which is a few instructions run with interrupts off.  A push needs no
+ * tag (the pushed index is owned by the pusher) but bumps it too, so that
+ * every change of the stack is visible to the exhaustion check above.
+ * Indices are always < nr_slots or LT_POOL_NIL, so a stale next[i] read by
+ * a pop that will fail is still a valid array index: nothing is
+ * dereferenced through it.  Caches: the same, with the generation of the
+ * state word as the tag (see "Who writes a cache").
  *
  * Ordering: a push writes next[] (the links of its chain) before its
  * cmpxchg (fully ordered); a pop reads head with acquire semantics, then
- * the links.  The slot
- * contents written by a putter are visible to the next getter through the
- * cmpxchg (shared stack) or the cache lock (per-CPU cache).
+ * the links.  Cache entries are written, and their count published, by
+ * the owner's slow paths under the cache's lock; a stealer reads them
+ * under the same lock, the owner's pops on the same CPU.  The slot
+ * contents written by a putter are visible to the next getter through
+ * the lock or the cmpxchgs above (fully ordered), or through program
+ * order on the same CPU.
  *
  * Synchronisation table
  * ---------------------
- * (NMI: never.  Every operation that touches a cache takes a raw spinlock,
- * and an NMI may have interrupted the holder of that very lock on the same
- * CPU: it would spin forever.)
+ * (NMI: never.  The slow paths take a raw spinlock, and an NMI may have
+ * interrupted the holder of that very lock on the same CPU: it would spin
+ * forever; the fast path interrupted by an NMI that used the pool would
+ * only retry, but the NMI's own slow path could spin.)
  *
  * operation              | process | softirq | hardirq | NMI | protected by
  * -----------------------+---------+---------+---------+-----+------------------
  * lt_pool_init/destroy   |   yes   |   no    |   no    | no  | caller: no other
  *                        | (sleeps)|         |         |     | user of the pool
- * lt_pool_get: own cache |   yes   |   yes   |   yes   | no  | own cache lock,
- *                        |         |         |         |     | irqs off
+ * lt_pool_get: own cache |   yes   |   yes   |   yes   | no  | preemption off,
+ *                        |         |         |         |     | cmpxchg + gener-
+ *                        |         |         |         |     | ation on state
  * lt_pool_get: pop/refill|   yes   |   yes   |   yes   | no  | cmpxchg + tag on
- *                        |         |         |         |     | head (under own
- *                        |         |         |         |     | cache lock)
+ *                        |         |         |         |     | head (own cache
+ *                        |         |         |         |     | lock, irqs off)
  * lt_pool_get: steal     |   yes   |   yes   |   yes   | no  | victim's cache
- *                        |         |         |         |     | lock, irqs off
+ *                        |         |         |         |     | lock + cmpxchg on
+ *                        |         |         |         |     | its state, irqs
+ *                        |         |         |         |     | off
  * lt_pool_put: own cache |   yes   |   yes   |   yes   | no  | own cache lock,
  *                        |         |         |         |     | irqs off
  * lt_pool_put: spill/push|   yes   |   yes   |   yes   | no  | cmpxchg on head
- *                        |         |         |         |     | (under own lock)
- * lt_pool_put_chain      |   yes   |   yes   |   yes   | no  | as lt_pool_put,
+ *                        |         |         |         |     | (own cache lock,
+ *                        |         |         |         |     | irqs off)
+ * lt_pool_put_chain      |   yes   |   yes   |   yes   | no  | as the spill,
  *                        |         |         |         |     | per round
  * lt_pool_nr_free        |   yes   |   yes   |   yes   | no  | each cache lock
  *                        |         |         |         |     | in turn (exact
@@ -110,13 +158,14 @@
  * lt_pool_bytes_per_slot |   yes   |   yes   |   yes   | yes | constant
  *
  * Process context callers may be preemptible: the cache of "this CPU" is
- * looked up and used with interrupts disabled, so neither a migration nor
- * an interrupt on the same CPU can come in between.  An interrupt handler
- * on another CPU that steals or counts takes the lock and is serialised.
- * The locks are never nested (a stealer drops its own lock before it takes
- * the victim's), so there is no lock order to respect.  Each CPU also keeps
- * shared_delta, the number of slots it pushed to minus popped from the
- * shared stack, under its lock, so that lt_pool_nr_free() can count the
+ * looked up and used with preemption (the fast path) or interrupts (slow
+ * paths) disabled, so no migration can come in between.  An interrupt
+ * handler on another CPU that steals or counts takes the lock and is
+ * serialised with the slow paths.  The locks are never nested (a stealer
+ * drops its own lock before it takes the victim's), so there is no lock
+ * order to respect.  Each CPU also keeps shared_delta, the number of slots
+ * it pushed to minus popped from the shared stack, changed by its slow
+ * paths only (under its lock), so that lt_pool_nr_free() can count the
  * shared stack without walking it.
  */
 #ifndef _LT_POOL_H
@@ -134,23 +183,33 @@
 #define LT_POOL_NR_BITS		6
 /* Slot sizes are rounded up to this (alignment of every slot). */
 #define LT_POOL_SLOT_ALIGN	8
+/* A cache's state word: generation | busy | count (see "Layout"). */
+#define LT_POOL_NR_MASK		((1ULL << LT_POOL_NR_BITS) - 1)
+#define LT_POOL_BUSY		(LT_POOL_NR_MASK + 1)
+#define LT_POOL_GEN_ONE		(LT_POOL_BUSY << 1)
+#define LT_POOL_GEN_MASK	(~(LT_POOL_BUSY | LT_POOL_NR_MASK))
+/* "No slot": end of the shared stack, empty result. */
+#define LT_POOL_NIL		U32_MAX
 
 /**
  * struct lt_pool_cache - one CPU's cache of free slot indices.
- * @lock: protects everything below; taken with interrupts off.
+ * @lock: serialises the slow paths and stealers; taken with interrupts
+ *	off.
  * @state: generation (high bits), busy mark (bit LT_POOL_NR_BITS) and the
- *	number of valid entries in @idx (low LT_POOL_NR_BITS bits).  Written
- *	under @lock only, each write bumps the generation; read without the
- *	lock by stealers (see "Exhaustion is exact").
+ *	number of valid entries in @idx (low LT_POOL_NR_BITS bits).  Each
+ *	change bumps the generation: by cmpxchg in pops (the fast path and
+ *	stealers), by a plain set in the owner's slow paths (see "Who writes
+ *	a cache").
  * @shared_delta: slots this CPU pushed to minus popped from the shared
- *	stack, for lt_pool_nr_free().
- * @idx: the cached slot indices, as many as the count in @state.
+ *	stack, for lt_pool_nr_free(); under @lock.
+ * @idx: the cached slot indices, as many as the count in @state
+ *	(relaxed atomics: the fast path reads them without the lock).
  */
 struct lt_pool_cache {
 	raw_spinlock_t lock;
-	atomic_t state;
+	atomic64_t state;
 	s64 shared_delta;
-	u32 idx[LT_POOL_CACHE_MAX];
+	atomic_t idx[LT_POOL_CACHE_MAX];
 };
 
 /**
@@ -160,10 +219,13 @@ struct lt_pool_cache {
  * @slots: the slot memory, nr_slots * @stride bytes.
  * @cache: the per-CPU caches.
  * @stride: slot size rounded up to LT_POOL_SLOT_ALIGN.
+ * @recip: multiplier that divides an offset by @stride (see pool.c).
+ * @recip_shift: the shift that goes with @recip.
  * @nr_slots: number of slots.
  * @cache_cap: capacity of each per-CPU cache (0: no caches).
  *
- * Embeddable; all fields are private to pool.c.
+ * Embeddable; all fields are private to pool.c and to the inline fast
+ * path of lt_pool_get() below.
  */
 struct lt_pool {
 	atomic64_t head;
@@ -171,16 +233,98 @@ struct lt_pool {
 	void *slots;
 	struct lt_pool_cache __percpu *cache;
 	size_t stride;
+	u64 recip;
+	u32 recip_shift;
 	u32 nr_slots;
 	u32 cache_cap;
 };
 
 int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size);
 void lt_pool_destroy(struct lt_pool *pool);
-void *lt_pool_get(struct lt_pool *pool);
+void *lt_pool_get_slow(struct lt_pool *pool);
 void lt_pool_put(struct lt_pool *pool, void *slot);
 void lt_pool_put_chain(struct lt_pool *pool, void *first, size_t link_off);
 u32 lt_pool_nr_free(struct lt_pool *pool);
 size_t lt_pool_bytes_per_slot(const struct lt_pool *pool);
+
+/*
+ * The fast path of lt_pool_get() is inline: it runs on every event_in.
+ * Helpers shared with pool.c's slow paths come first.
+ */
+static inline void *lt_pool_slot(const struct lt_pool *pool, u32 idx)
+{
+	return (char *)pool->slots + (size_t)idx * pool->stride;
+}
+
+/* Number of slots in a cache, from its state word. */
+static inline u32 lt_pool_state_nr(u64 state)
+{
+	return (u32)(state & LT_POOL_NR_MASK);
+}
+
+/* @state with the next generation and the count @nr, not busy. */
+static inline s64 lt_pool_state_next(u64 state, u32 nr)
+{
+	return (s64)(((state & LT_POOL_GEN_MASK) + LT_POOL_GEN_ONE) | nr);
+}
+
+static inline u32 lt_pool_cache_idx(struct lt_pool_cache *c, u32 i)
+{
+	return (u32)atomic_read(&c->idx[i]);
+}
+
+/*
+ * Pop the top entry of @c by a cmpxchg of its state word, retried while
+ * it holds slots.  For the owner's fast path (preemption off) and for
+ * stealers (under @c->lock): both may race with the other, and the owner
+ * with interrupts on its CPU.  The state word is read afresh (with
+ * acquire) at each round, the entry after it.  Returns the index, or
+ * LT_POOL_NIL with the last state read in *@last.
+ */
+static inline u32 lt_pool_cache_take(struct lt_pool_cache *c, u64 *last)
+{
+	u64 state;
+	u32 nr, idx;
+
+	for (;;) {
+		state = (u64)atomic64_read_acquire(&c->state);
+		nr = lt_pool_state_nr(state);
+		if (!nr)
+			break;
+		idx = lt_pool_cache_idx(c, nr - 1);
+		if ((u64)atomic64_cmpxchg(&c->state, (s64)state,
+					  lt_pool_state_next(state, nr - 1)) ==
+		    state)
+			return idx;
+	}
+	*last = state;
+	return LT_POOL_NIL;
+}
+
+/**
+ * lt_pool_get() - take a free slot.
+ * @pool: the pool.
+ *
+ * The top of this CPU's cache (preemption off, one cmpxchg; an empty or
+ * busy cache reads as empty: busy is never seen here, since the owner's
+ * slow paths run with interrupts off), else lt_pool_get_slow().  Never
+ * allocates, sleeps or prints.  The slot keeps whatever its previous user
+ * left in it (all zero the first time).
+ *
+ * Context: Any context except NMI (see the table above).
+ * Return: a slot, or NULL when no slot is free anywhere in the pool.
+ */
+static inline void *lt_pool_get(struct lt_pool *pool)
+{
+	u64 last;
+	u32 idx;
+
+	preempt_disable();
+	idx = lt_pool_cache_take(this_cpu_ptr(pool->cache), &last);
+	preempt_enable();
+	if (likely(idx != LT_POOL_NIL))
+		return lt_pool_slot(pool, idx);
+	return lt_pool_get_slow(pool);
+}
 
 #endif /* _LT_POOL_H */

@@ -8,12 +8,16 @@
  * on that CPU that are not in flight yet ("next", a list linked through
  * ev->free_next) and at most one batch in flight ("inflight", waiting in
  * call_rcu() with the structure's own rcu_head).  The owning CPU is the
- * only one that touches next and busy, with interrupts off, which is all
- * the probe path pays: no atomic operation, no lock.
+ * only one that touches next and busy (but for the offline case below).
+ * The probe path pays one this_cpu_cmpxchg() (no lock prefix, no
+ * interrupt disabled) with preemption off:
  *
- *  - lt_reclaim_free() (the last reference of an event, any context but
- *    NMI): push on next; if no batch is in flight, next becomes the batch
- *    at once, so that a lone event is back one grace period later.
+ *  - lt_reclaim_free() (core.h, inline: the last reference of an event,
+ *    any context but NMI): push on next with this_cpu_cmpxchg(); an
+ *    interrupt on the same CPU that pushes too, or takes next as a batch,
+ *    makes it retry.  If no batch is in flight, next becomes the batch at
+ *    once (lt_reclaim_start(), with interrupts off: once per batch), so
+ *    that a lone event is back one grace period later.
  *  - the batch callback: returns the whole batch to the pool with one
  *    pool operation, then, on the owning CPU, makes next (if not empty)
  *    the following batch, or marks the CPU idle.  A callback that runs on
@@ -26,6 +30,15 @@
  *    off from the online check to the IPI being queued, so the owner
  *    cannot go offline in between (stop_machine waits for every CPU to
  *    enable interrupts).
+ *
+ * The push cannot suffer ABA.  The list only grows at its top or is
+ * taken whole, so a push that read next = A and finds A there at its
+ * cmpxchg links onto the same list, unless A left and came back
+ * meanwhile: taken in a batch, given back to the pool, ended again.  But
+ * A goes back only after the grace period of a batch submitted after the
+ * push read it, and the push runs with preemption disabled, which holds
+ * that grace period off until the push is done.  (next = NULL read and
+ * found again is an empty list either way.)
  *
  * A slot thus waits one or two grace periods (one batch in flight, one
  * filling) after its event ended.  lt_reclaim_flush() waits until every
@@ -41,13 +54,14 @@ static void lt_reclaim_rcu(struct rcu_head *head);
 /* Make next the batch in flight, or mark idle.  Owner CPU, irqs off. */
 static void lt_reclaim_submit(struct lt_reclaim *r)
 {
-	struct latency_tracker_event *batch = r->next;
+	struct latency_tracker_event *batch = READ_ONCE(r->next);
 
 	if (!batch) {
 		WRITE_ONCE(r->busy, false);
 		return;
 	}
-	r->next = NULL;
+	/* A push interrupted here sees next change: it retries. */
+	WRITE_ONCE(r->next, NULL);
 	r->inflight = batch;
 	WRITE_ONCE(r->busy, true);
 	/*
@@ -85,27 +99,20 @@ static void lt_reclaim_kick(void *arg)
 }
 
 /**
- * lt_reclaim_free() - give back the slot of an event whose last reference
- * was dropped.
- * @t: the event's tracker.
- * @ev: the event: off the table and off its timeout FIFO.
+ * lt_reclaim_start() - make this CPU's ended events a batch, if none is in
+ * flight.
+ * @r: this CPU's reclaim state, on which lt_reclaim_free() just pushed an
+ *	event and saw no batch in flight.
  *
- * The slot is back in the pool one or two RCU grace periods later.
- *
- * Context: any context but NMI; never sleeps.
+ * Context: any context but NMI, preemption disabled; never sleeps.
  */
-void lt_reclaim_free(struct latency_tracker *t,
-		     struct latency_tracker_event *ev)
+void lt_reclaim_start(struct lt_reclaim *r)
 {
-	struct lt_reclaim *r;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	r = this_cpu_ptr(t->reclaim);
-	ev->free_next = r->next;
-	r->next = ev;
-	/* Pairs with the release of a callback run elsewhere (see above). */
-	if (!smp_load_acquire(&r->busy))
+	/* A callback or kick may have run since: busy says what to do. */
+	if (!r->busy)
 		lt_reclaim_submit(r);
 	local_irq_restore(flags);
 }

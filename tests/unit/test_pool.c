@@ -3,13 +3,17 @@
  * test_pool.c - host tests of tracker/pool.c: exact exhaustion with slots
  * parked in other CPUs' caches, refill, cross-CPU put, lists of slots
  * given back at once (lt_pool_put_chain), concurrent get/put (single and
- * chained) without double hand-out, and the bytes-per-slot budget.
+ * chained) without double hand-out, the bytes-per-slot budget, slot
+ * indices of odd strides, a fast path that takes no lock, and gets and
+ * puts nested in others on the same CPU (the shim's interrupts).
  */
 #include "lt_env.h"
 #include "pool.h"
 #include "tap.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 
 /* The core's event: 8-byte key + 16-byte hash node + state, in one slot. */
 #define EVENT_SLOT_SIZE		112
@@ -43,7 +47,7 @@ static u32 cached_slots(struct lt_pool *p)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		total += (u32)atomic_read(&per_cpu_ptr(p->cache, cpu)->state) &
+		total += (u32)atomic64_read(&per_cpu_ptr(p->cache, cpu)->state) &
 			 ((1U << LT_POOL_NR_BITS) - 1);
 	return total;
 }
@@ -252,6 +256,112 @@ static void test_chain(u32 nr)
 	free(got);
 }
 
+/*
+ * Slot indices of odd strides (lt_pool_index() divides by a multiply and
+ * a shift): every slot got, given back one by one from several CPUs, and
+ * got again exactly once, each at a slot boundary of the array.
+ */
+static void test_strides(void)
+{
+	static const size_t sizes[] = { 1, 24, 40, 72, 104, 1000, 4104,
+					65544, 1 << 20 };
+	const u32 nr = 96;
+	void *got[96];
+	bool dup, aligned;
+	struct lt_pool p;
+	unsigned int k;
+	u32 n, i;
+
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		i = (u32)lt_pool_init(&p, nr, sizes[k]);
+		tap_ok(i == 0, "size %zu: init (stride %zu)", sizes[k],
+		       p.stride);
+		n = drain(&p, 0, got, nr, &dup);
+		for (i = 0; i < n; i++) {
+			lt_shim_set_cpu((int)(i % nr_cpu_ids));
+			lt_pool_put(&p, got[i]);
+		}
+		n = drain(&p, 1, got, nr, &dup);
+		aligned = true;
+		for (i = 0; i < n && i < nr; i++)
+			if (((char *)got[i] - (char *)p.slots) % p.stride)
+				aligned = false;
+		tap_ok(n == nr && !dup && aligned,
+		       "stride %zu: every slot back under its own index (%u got, dup %d, aligned %d)",
+		       p.stride, n, dup, aligned);
+		lt_shim_set_cpu(0);
+		lt_pool_destroy(&p);
+	}
+}
+
+#define FAST_GETS		16	/* what the first get leaves cached */
+
+struct fast_arg {
+	struct lt_pool *pool;
+	int cpu;
+	int done;
+	void *got[FAST_GETS];
+};
+
+static void *fast_worker(void *arg)
+{
+	struct fast_arg *a = arg;
+	int i;
+
+	lt_shim_set_cpu(a->cpu);
+	for (i = 0; i < FAST_GETS; i++) {
+		a->got[i] = lt_pool_get(a->pool);
+		if (!a->got[i])
+			break;
+	}
+	__atomic_store_n(&a->done, i == FAST_GETS ? 1 : -1,
+			 __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * The fast path takes no lock: with a CPU's cache filled and its lock
+ * held elsewhere (as a stealer or lt_pool_nr_free() would), gets on that
+ * CPU from its cache still complete.
+ */
+static void test_fast_path_lockless(void)
+{
+	struct fast_arg a = { .cpu = 3 };
+	struct lt_pool p;
+	raw_spinlock_t *lock;
+	pthread_t tid;
+	int i, done = 0;
+
+	i = lt_pool_init(&p, 4096, EVENT_SLOT_SIZE);
+	tap_ok(i == 0, "fast path: init (cache capacity %u)", p.cache_cap);
+	lt_shim_set_cpu(a.cpu);
+	lt_pool_put(&p, lt_pool_get(&p));	/* refills CPU 3's cache */
+	lt_shim_set_cpu(0);
+	tap_ok(cached_slots(&p) >= FAST_GETS,
+	       "fast path: %u slots cached on CPU %d", cached_slots(&p),
+	       a.cpu);
+	a.pool = &p;
+	lock = &per_cpu_ptr(p.cache, a.cpu)->lock;
+	raw_spin_lock(lock);
+	pthread_create(&tid, NULL, fast_worker, &a);
+	for (i = 0; i < 5000 && !done; i++) {
+		usleep(1000);
+		done = __atomic_load_n(&a.done, __ATOMIC_ACQUIRE);
+	}
+	tap_ok(done == 1,
+	       "fast path: %d gets on CPU %d while its cache lock is held (%d)",
+	       FAST_GETS, a.cpu, done);
+	raw_spin_unlock(lock);
+	pthread_join(tid, NULL);
+	lt_shim_set_cpu(a.cpu);
+	for (i = 0; i < FAST_GETS; i++)
+		if (a.got[i])
+			lt_pool_put(&p, a.got[i]);
+	lt_shim_set_cpu(0);
+	tap_eq(lt_pool_nr_free(&p), 4096, "fast path: every slot free after");
+	lt_pool_destroy(&p);
+}
+
 /* Concurrent get/put: ownership tracked with one atomic flag per slot. */
 struct conc {
 	struct lt_pool pool;
@@ -423,6 +533,168 @@ static void test_concurrent(void)
 		       TIGHT_OPS, TIGHT_OPS * CONC_THREADS);
 }
 
+/*
+ * Interrupts: two threads on CPUs of their own get and put slots while a
+ * third sends them the shim's "interrupt" signal, whose handler gets and
+ * puts slots on the same CPU, nested inside whatever the thread was doing
+ * (a fast path between its read of the state word and its cmpxchg, most
+ * often: the slow paths block the signal as the kernel's block
+ * interrupts).  Ownership is tracked per slot as in the concurrent test.
+ */
+#define IRQ_SLOTS		128	/* cache capacity 4 with 8 CPUs */
+#define IRQ_THREAD_HELD		40
+#define IRQ_HANDLER_HELD	8
+#ifndef IRQ_OPS
+#define IRQ_OPS			400000	/* per thread */
+#endif
+
+struct irq_test {
+	struct lt_pool pool;
+	int owner[IRQ_SLOTS];
+	int stop;
+	long irqs;		/* handler runs */
+	long nested;		/* handler ran inside a thread's fast path */
+	int bad;		/* double hand-out, lost slot, bad content */
+	int bad_fail;		/* get failed while slots were free */
+};
+
+static struct irq_test irq_t;
+static __thread volatile sig_atomic_t irq_in_fast;	/* inside get/put */
+
+static void irq_take(void **s, int who)
+{
+	u32 idx = slot_index(&irq_t.pool, *s);
+	int expect = 0;
+
+	if (!__atomic_compare_exchange_n(&irq_t.owner[idx], &expect, who,
+					 false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
+		__atomic_add_fetch(&irq_t.bad, 1, __ATOMIC_RELAXED);
+	*(u32 *)*s = idx ^ (u32)who;
+}
+
+static void irq_give(void *s, int who)
+{
+	u32 idx = slot_index(&irq_t.pool, s);
+
+	if (*(u32 *)s != (idx ^ (u32)who))
+		__atomic_add_fetch(&irq_t.bad, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&irq_t.owner[idx], 0, __ATOMIC_RELEASE);
+}
+
+static void irq_handler(int sig)
+{
+	void *held[IRQ_HANDLER_HELD];
+	int who = 100 + lt_shim_cpu, i, n;
+
+	(void)sig;
+	__atomic_add_fetch(&irq_t.irqs, 1, __ATOMIC_RELAXED);
+	if (irq_in_fast)
+		__atomic_add_fetch(&irq_t.nested, 1, __ATOMIC_RELAXED);
+	/* At most 2 * 40 + 2 * 8 slots held in all: get never fails. */
+	for (n = 0; n < IRQ_HANDLER_HELD; n++) {
+		held[n] = lt_pool_get(&irq_t.pool);
+		if (!held[n]) {
+			__atomic_add_fetch(&irq_t.bad_fail, 1,
+					   __ATOMIC_RELAXED);
+			break;
+		}
+		irq_take(&held[n], who);
+	}
+	for (i = 0; i < n; i++) {
+		irq_give(held[i], who);
+		lt_pool_put(&irq_t.pool, held[i]);
+	}
+}
+
+static void *irq_worker(void *arg)
+{
+	int cpu = (int)(long)arg, who = cpu + 1, n = 0;
+	void *held[IRQ_THREAD_HELD];
+	u32 rnd = 0x9e3779b9u * (u32)who;
+	long i;
+
+	lt_shim_set_cpu(cpu);
+	for (i = 0; i < IRQ_OPS; i++) {
+		if (n < IRQ_THREAD_HELD && (!n || xorshift(&rnd) & 1)) {
+			irq_in_fast = 1;
+			held[n] = lt_pool_get(&irq_t.pool);
+			irq_in_fast = 0;
+			if (!held[n]) {
+				__atomic_add_fetch(&irq_t.bad_fail, 1,
+						   __ATOMIC_RELAXED);
+				continue;
+			}
+			irq_take(&held[n], who);
+			n++;
+		} else {
+			int pick = (int)(xorshift(&rnd) % (u32)n);
+			void *s = held[pick];
+
+			held[pick] = held[--n];
+			irq_give(s, who);
+			irq_in_fast = 1;
+			lt_pool_put(&irq_t.pool, s);
+			irq_in_fast = 0;
+		}
+	}
+	while (n) {
+		irq_give(held[--n], who);
+		lt_pool_put(&irq_t.pool, held[n]);
+	}
+	return NULL;
+}
+
+static void test_interrupts(void)
+{
+	struct sigaction sa;
+	bool done[2] = { false, false }, dup;
+	pthread_t tid[2];
+	int i, alive;
+
+	memset(&irq_t, 0, sizeof(irq_t));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = irq_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(LT_SHIM_IRQ_SIGNAL, &sa, NULL);
+	i = lt_pool_init(&irq_t.pool, IRQ_SLOTS, EVENT_SLOT_SIZE);
+	tap_ok(i == 0, "interrupts: init %u slots, cache capacity %u",
+	       IRQ_SLOTS, irq_t.pool.cache_cap);
+	for (i = 0; i < 2; i++)
+		pthread_create(&tid[i], NULL, irq_worker,
+			       (void *)(long)(i + 1));
+	/* Interrupt both until they are done. */
+	do {
+		alive = 0;
+		for (i = 0; i < 2; i++) {
+			if (done[i])
+				continue;
+			if (!pthread_tryjoin_np(tid[i], NULL)) {
+				done[i] = true;
+				continue;
+			}
+			pthread_kill(tid[i], LT_SHIM_IRQ_SIGNAL);
+			alive++;
+		}
+		sched_yield();
+	} while (alive);
+	signal(LT_SHIM_IRQ_SIGNAL, SIG_IGN);
+	tap_diag("interrupts: %ld handler runs, %ld inside a get or put",
+		 irq_t.irqs, irq_t.nested);
+	tap_ok(irq_t.nested > 0, "interrupts: some came inside a get or put");
+	tap_eq(irq_t.bad, 0,
+	       "interrupts: no slot handed out twice, contents kept");
+	tap_eq(irq_t.bad_fail, 0,
+	       "interrupts: get never failed while slots were free");
+	lt_shim_set_cpu(0);
+	tap_eq(lt_pool_nr_free(&irq_t.pool), IRQ_SLOTS,
+	       "interrupts: every slot free at the end");
+	tap_eq(drain(&irq_t.pool, 0, NULL, 0, &dup), IRQ_SLOTS,
+	       "interrupts: and all can be got again");
+	tap_ok(!dup, "interrupts: without duplicates");
+	lt_pool_destroy(&irq_t.pool);
+}
+
 int main(void)
 {
 	static const u32 sizes[] = { 1, 2, 7, 64, 100, 4096 };
@@ -435,6 +707,9 @@ int main(void)
 		test_exhaustion(sizes[i]);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		test_chain(sizes[i]);
+	test_strides();
+	test_fast_path_lockless();
 	test_concurrent();
+	test_interrupts();
 	return tap_done();
 }

@@ -109,6 +109,11 @@ static inline int fls64(u64 x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
 static inline int ilog2_u64(u64 x)
 {
 	return fls64(x) - 1;
