@@ -24,7 +24,11 @@
  * a call starts when its thread leaves the CPU, so it is in the table
  * before the thread can run again) or moved to its new pid by exec, both
  * on the CPU it runs on; the slot's pending field says so, until the
- * next switch on that CPU.  So the switch probe looks prev up only when
+ * next switch on that CPU.  (One more case is not noted: a call found
+ * slow by its own sys_exit is started and ended there, reported at once;
+ * where sys_exit probes are preemptible (>= 6.14), the thread may be
+ * switched out between the two and is then not looked up -- that switch
+ * only loses a blocked stack of a call already over.)  So the switch probe looks prev up only when
  * pending names it (or it leaves the CPU slow in a call noted in the
  * slot), and next only when it is not a kernel thread (which makes no
  * system call): one lookup per switch instead of two, and one clock

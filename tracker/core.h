@@ -79,8 +79,11 @@
  * next                     | the owning CPU only: pushed  | push: preemption
  *                          | by a last reference (any     | off, this_cpu_
  *                          | ctx), taken whole by a       | cmpxchg(), retried
- *                          | submission (see busy)        | if it moved; take:
- *                          |                              | interrupts off
+ *                          | submission (see busy); also  | if it moved; take:
+ *                          | emptied by lt_reclaim_flush  | interrupts off;
+ *                          | from any CPU                 | flush: only once
+ *                          |                              | the CPU is idle
+ *                          |                              | and nothing ends
  * busy                     | the owning CPU only: a sub-  | interrupts off on
  *                          | mission by a last reference  | that CPU (busy is
  *                          | (any ctx), the batch call-   | also cleared by a
@@ -271,7 +274,7 @@ static inline void lt_reclaim_free(struct latency_tracker *t,
 	struct latency_tracker_event *old, *seen;
 	struct lt_reclaim *r;
 
-	preempt_disable();
+	preempt_disable_notrace();
 	r = this_cpu_ptr(t->reclaim);
 	old = READ_ONCE(r->next);
 	for (;;) {
@@ -289,7 +292,7 @@ static inline void lt_reclaim_free(struct latency_tracker *t,
 	 */
 	if (unlikely(!smp_load_acquire(&r->busy)))
 		lt_reclaim_start(r);
-	preempt_enable();
+	preempt_enable_notrace();
 }
 
 /*

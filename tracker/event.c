@@ -4,8 +4,10 @@
  *
  * Nothing here allocates, sleeps, prints or takes a sleeping lock.  Slots
  * come from the preallocated pool, the table is lock-free, and the only
- * lock is the per-CPU raw spinlock of a timeout FIFO (taken only when the
- * tracker has a timeout).  See core.h for the lifetime of an event.
+ * locks are raw spinlocks: a per-CPU timeout FIFO's (taken only when the
+ * tracker has a timeout) and, on the pool's slow paths only (refill,
+ * spill, steal), a per-CPU cache's.  See core.h for the lifetime of an
+ * event.
  *
  * The read-side critical sections of the probe path are
  * rcu_read_lock_sched() ones: since the RCU flavours were consolidated

@@ -114,15 +114,20 @@ static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
  * cmpxchg; returns how many, 0 when empty: then *empty_head is the head
  * value that was seen empty.  Called with irqs off.
  *
- * head is read with acquire semantics (the failed cmpxchg is fully
- * ordered): the next[] links of the chain below it were written before
- * the pushes that exposed them, and whatever a popper did before its
- * cmpxchg (e.g. mark its cache busy in a refill) is visible once its
- * result is seen.  The links are read between the load of head and the
- * cmpxchg: if the cmpxchg succeeds, head (tag included) did not change
- * meanwhile, so no push or pop ran and the links read were those of the
- * stack as it was; if it fails, what was read is dropped (a stale link is
- * still < nr_slots or LT_POOL_NIL, a valid array index).
+ * Ordering.  The first load of head is an acquire.  A failed cmpxchg
+ * orders nothing (Documentation/atomic_t.txt; arm64's LL/SC and POWER
+ * skip their barrier on failure), so the head value it returns is only
+ * used through dependencies: the next[] links are read at addresses that
+ * depend on it (the pushes wrote them before their fully ordered
+ * cmpxchg), and a head seen empty is followed by smp_rmb() before it is
+ * returned, so that the caller's later loads (lt_pool_steal() reading the
+ * caches' state words) see at least what the popper that emptied the
+ * stack did before its cmpxchg (a refill marks its cache busy first).
+ * The links are read between the load of head and the cmpxchg: if the
+ * cmpxchg succeeds, head (tag included) did not change meanwhile, so no
+ * push or pop ran and the links read were those of the stack as it was;
+ * if it fails, what was read is dropped (a stale link is still <
+ * nr_slots or LT_POOL_NIL, a valid array index).
  */
 static u32 lt_pool_stack_pop(struct lt_pool *pool, u32 *out, u32 max,
 			     s64 *empty_head)
@@ -134,6 +139,8 @@ static u32 lt_pool_stack_pop(struct lt_pool *pool, u32 *out, u32 max,
 	for (;;) {
 		idx = lt_pool_head_idx(old);
 		if (idx == LT_POOL_NIL) {
+			/* old may come from a failed cmpxchg: order it. */
+			smp_rmb();
 			*empty_head = old;
 			return 0;
 		}
@@ -232,7 +239,8 @@ static u32 lt_pool_steal(struct lt_pool *pool, s64 empty_head)
 
 	/*
 	 * First collect.  A refill that popped before empty_head was read
-	 * is seen busy (empty_head was read with acquire); its lock is then
+	 * is seen busy (empty_head was read with acquire, or ordered by
+	 * smp_rmb() after a failed cmpxchg); its lock is then
 	 * held until the slots are in.  The state words are read with
 	 * acquire so that the second collect cannot be satisfied before the
 	 * first.  Under the lock, the owner's pops still run: take a slot

@@ -49,8 +49,10 @@
  * preemption off) and the slow paths (interrupts off); and stealers from
  * other CPUs, under its lock.  Entries are written by the owner's slow
  * paths only, which run alone on the cache: interrupts off, so no pop of
- * that CPU runs meanwhile (one that was interrupted is suspended, and its
- * cmpxchg will fail), and the lock held, so no stealer does; they update
+ * that CPU runs meanwhile (one that was interrupted is suspended; its
+ * cmpxchg fails if the slow path wrote anything, as every write of an
+ * entry comes with a generation bump), and the lock held, so no stealer
+ * does; they update
  * the state word with plain atomic64_set()s.  A pop may be interrupted,
  * between its read of state and its cmpxchg, by an interrupt that runs
  * any pool operation to its end, and it may race with a stealer
@@ -83,13 +85,14 @@
  * changes of one cache add k * 2^7 to it and change its low seven bits by
  * less than 2^7; over all caches, K >= 1 changes move the sum by at least
  * K * 2^7 minus less than K * 2^7, never by 0 (short of the sum wrapping,
- * 2^57 changes).  So an unchanged head and an unchanged sum mean nothing
+ * which needs more than 2^56 changes).  So an unchanged head and an unchanged sum mean nothing
  * changed in between, and at the instant between the two collects the
  * stack and every cache were empty.  A slot can also be in transit,
  * neither on the stack nor in a cache, only inside a refill, under that
  * cache's lock: the refill marks the cache busy before its pops, and the
- * failing get read H after them (with acquire), so step 2 sees the mark
- * and waits for the lock.  A pop moves a slot from a cache to its caller
+ * failing get read H after them (with acquire, or from a failed cmpxchg
+ * followed by smp_rmb(): a failed cmpxchg orders nothing), so step 2 sees
+ * the mark and waits for the lock.  A pop moves a slot from a cache to its caller
  * in one cmpxchg, with nothing in transit; a spill pushes its half to the
  * stack before it lowers the count (its slots are never in neither
  * place), and the slots of a put are not free before the write that
@@ -106,8 +109,9 @@
  * every link read).  If meanwhile i was popped and pushed back (the ABA
  * case), each of those updates incremented the tag, so head is
  * {i, t' != t} and the cmpxchg fails.  It could only succeed wrongly after
- * exactly 2^32 updates of head within one pop's read-to-cmpxchg window,
- * which is a few instructions run with interrupts off.  A push needs no
+ * a multiple of 2^32 updates of head within one pop's read-to-cmpxchg
+ * window: at most 17 dependent loads with interrupts off (minutes of
+ * updates even if a hypervisor stalls the vCPU in between).  A push needs no
  * tag (the pushed index is owned by the pusher) but bumps it too, so that
  * every change of the stack is visible to the exhaustion check above.
  * Indices are always < nr_slots or LT_POOL_NIL, so a stale next[i] read by
@@ -116,10 +120,12 @@
  * state word as the tag (see "Who writes a cache").
  *
  * Ordering: a push writes next[] (the links of its chain) before its
- * cmpxchg (fully ordered); a pop reads head with acquire semantics, then
- * the links.  Cache entries are written, and their count published, by
- * the owner's slow paths under the cache's lock; a stealer reads them
- * under the same lock, the owner's pops on the same CPU.  The slot
+ * cmpxchg (fully ordered when it succeeds); a pop reads head with acquire
+ * semantics, or from a failed cmpxchg (unordered), and then the links at
+ * addresses that depend on it (see lt_pool_stack_pop()).  Cache entries
+ * are written, and their count published, by the owner's slow paths
+ * under the cache's lock; a stealer reads them under the same lock, the
+ * owner's pops on the same CPU.  The slot
  * contents written by a putter are visible to the next getter through
  * the lock or the cmpxchgs above (fully ordered), or through program
  * order on the same CPU.
@@ -319,9 +325,9 @@ static inline void *lt_pool_get(struct lt_pool *pool)
 	u64 last;
 	u32 idx;
 
-	preempt_disable();
+	preempt_disable_notrace();
 	idx = lt_pool_cache_take(this_cpu_ptr(pool->cache), &last);
-	preempt_enable();
+	preempt_enable_notrace();
 	if (likely(idx != LT_POOL_NIL))
 		return lt_pool_slot(pool, idx);
 	return lt_pool_get_slow(pool);

@@ -8,9 +8,12 @@
  * on that CPU that are not in flight yet ("next", a list linked through
  * ev->free_next) and at most one batch in flight ("inflight", waiting in
  * call_rcu() with the structure's own rcu_head).  The owning CPU is the
- * only one that touches next and busy (but for the offline case below).
- * The probe path pays one this_cpu_cmpxchg() (no lock prefix, no
- * interrupt disabled) with preemption off:
+ * only one that touches next and busy (but for the offline case below,
+ * and lt_reclaim_flush(), which empties every CPU's next once nothing can
+ * end events any more).  The probe path pays one this_cpu_cmpxchg() with
+ * preemption off (on x86-64, the measured target, one instruction without
+ * a lock prefix and no interrupt disabled; the generic version disables
+ * interrupts around it):
  *
  *  - lt_reclaim_free() (core.h, inline: the last reference of an event,
  *    any context but NMI): push on next with this_cpu_cmpxchg(); an
@@ -26,7 +29,11 @@
  *    (smp_call_function_single_async(), the "kick"); if the owner is
  *    offline it only marks it idle: its next list, which nothing adds to
  *    while it is offline, becomes a batch at its first event after it
- *    comes back (or is given back by lt_reclaim_flush()).  Interrupts stay
+ *    comes back (or is given back by lt_reclaim_flush()): until then the
+ *    usable pool is smaller by what that CPU had ended and not submitted.
+ *    (The same holds, until that CPU's next push, if it comes back online
+ *    between the check and the callback's clearing of busy, and pushes
+ *    while it still reads busy set.)  Interrupts stay
  *    off from the online check to the IPI being queued, so the owner
  *    cannot go offline in between (stop_machine waits for every CPU to
  *    enable interrupts).

@@ -183,6 +183,10 @@ static inline void lt_shim_irq_on(void)
 #define preempt_disable()	lt_shim_claim_cpu()
 #define preempt_enable()	lt_shim_release_cpu()
 #endif
+#ifndef preempt_disable_notrace
+#define preempt_disable_notrace()	lt_shim_claim_cpu()
+#define preempt_enable_notrace()	lt_shim_release_cpu()
+#endif
 
 #ifndef cpu_relax
 #if defined(__x86_64__) || defined(__i386__)
