@@ -130,7 +130,12 @@ fix_hrtimer_start() { # tree
 }
 
 # Build a copy per kernel: kbuild writes its objects into the source tree.
+# A Debian kernel's release names its ABI; the debug kernel built here
+# keeps its release when its configuration changes (debug-kernel.sh), so
+# its build key is part of the name: modules built against another
+# configuration of it must not be loaded.
 build=$LT_CACHE/lttng/build/$kver-$srcver
+[ -e "$LT_CACHE/kernels/$kver/.key" ] && build=$build-$(cat "$LT_CACHE/kernels/$kver/.key")
 if [ ! -e "$build/.built" ]; then
 	lt_log "building lttng-modules $srcver for $kver"
 	rm -rf "$build" && mkdir -p "$build" && cp -a "$src/." "$build/" || exit 1
@@ -146,9 +151,9 @@ fi
 # Our probe for the latency_tracker events, against that tree; rebuilt
 # when its sources or the lttng-modules build change.
 ours=$LT_CACHE/lttng/probe/$kver
-key=$(cat "$LT_TOP"/probes/lttng/* "$LT_TOP/tracker/lt_trace.h" \
+key=$({ cat "$LT_TOP"/probes/lttng/* "$LT_TOP/tracker/lt_trace.h" \
 	"$LT_TOP"/include/*.h "$LT_TOP"/include/lt_records/*.h \
-	"$LT_TOP/tracker/alert_ring.h" "$build/Module.symvers" |
+	"$LT_TOP/tracker/alert_ring.h" "$build/Module.symvers"; echo "$build"; } |
 	sha256sum | cut -c1-16)
 if [ "$(cat "$ours/.key" 2>/dev/null)" != "$key" ] || ! ls "$ours"/*.ko >/dev/null 2>&1; then
 	rm -rf "$ours" && mkdir -p "$ours" || exit 1
