@@ -39,7 +39,7 @@ tools:
 # cached), each its tier of tests (README, "Tiers").
 check:
 	@$(DEPS) build unit vm dkms deb lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit daemon lint+selftest vm mttcg dkms deb
+	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit+daemon lint+selftest vm mttcg dkms+deb
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:

@@ -13,8 +13,9 @@
 # checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
 # is the KASAN/lockdep/kmemleak kernel), mttcg (the race tests under
 # multi-threaded TCG), dkms, lint.  "A+B" runs suites A and B side by
-# side (make check: lint+selftest, the one single-threaded, the other
-# mostly one guest at a time).
+# side (make check: unit+daemon and dkms+deb, each single-threaded;
+# lint+selftest, the one single-threaded, the other mostly one guest at a
+# time).
 set -u
 . "$(dirname "$0")/vm/common.sh"
 
@@ -81,6 +82,17 @@ case " $* " in
 		"$LT_TOP/tests/vm/kernel.sh" fetch debug >"$LT_CACHE/tmp/debug-kernel.log" 2>&1 &
 		;;
 	esac
+	;;
+esac
+
+# The packaging suite's base root (debootstrap and a kernel's headers:
+# two minutes cold, mostly downloads) the same way; check-deb.sh waits
+# for it (it holds the root's lock).  Made, this returns at once.
+case " $* " in
+*" deb "* | *"+deb "* | *" deb+"*)
+	mkdir -p "$LT_CACHE/tmp"
+	lt_log "package-test root: made in the background (log: $LT_CACHE/tmp/deb-root.log)"
+	"$LT_TOP/tests/pkg/check-deb.sh" prepare >"$LT_CACHE/tmp/deb-root.log" 2>&1 &
 	;;
 esac
 

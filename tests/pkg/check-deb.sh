@@ -57,56 +57,6 @@ t_start=$(date +%s)
 phase() { lt_log "check-deb: $* ($(($(date +%s) - t_start)) s)"; }
 
 mkdir -p "$LT_CACHE/tmp" "$DEBS" || exit 1
-# The run's files on a tmpfs: the roots' upper layers go away with it (rm
-# of them took 40 s).
-work=$(mktemp -d -p "$LT_CACHE/tmp" deb.XXXXXX) &&
-	mount -t tmpfs -o size=6g,mode=0700 check-deb "$work" || exit 1
-ROOT=$work/root
-BROOT=$work/build-root
-cleanup() {
-	umount -R "$work" && rmdir "$work"
-	phase "cleaned up"
-}
-trap cleanup EXIT
-
-# --- on the host ---------------------------------------------------------
-
-phase "make deb"
-make -s -C "$LT_TOP" deb DEB_OUT="$work/deb" >"$work/make-deb.log" 2>&1
-deb_rc=$?
-dkms_deb=$(ls "$work"/deb/latency-tracker-dkms_*_all.deb 2>/dev/null)
-tools_deb=$(ls "$work"/deb/latency-tracker_*_amd64.deb 2>/dev/null)
-[ -n "$dkms_deb" ] && [ -n "$tools_deb" ]
-rc=$?
-[ $rc != 0 ] && tail -n 30 "$work/make-deb.log" | comment
-result $rc "make deb builds latency-tracker-dkms and latency-tracker"
-[ $rc = 0 ] || finish
-comment <"$work/deb/lintian.txt"
-result $deb_rc "lintian: no error, warning or info tag (each override in debian/*.lintian-overrides justified)"
-
-ver=$(sed -n 's/^VERSION := //p' "$LT_TOP/Makefile")
-dkms_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$LT_TOP/dkms.conf")
-deb_ver=$(cd "$LT_TOP" && dpkg-parsechangelog -S Version)
-[ -n "$ver" ] && [ "$ver" = "$dkms_ver" ] && [ "$ver" = "${deb_ver%%-*}" ]
-rc=$?
-[ $rc != 0 ] && echo "#   Makefile $ver, dkms.conf $dkms_ver, debian/changelog $deb_ver"
-result $rc "one version: Makefile, dkms.conf, debian/changelog ($ver)"
-
-# The unit follows the prefix: the binaries the package build made,
-# installed again with another PREFIX and SYSCONFDIR.
-src=$work/deb/latency-tracker-$deb_ver
-make -s -C "$src/tools" install BUILD="$src/debian/build/tools" DESTDIR="$work/pfx" \
-	PREFIX=/opt/lt SYSCONFDIR=/opt/lt/etc >"$work/pfx.log" 2>&1 &&
-	unit=$work/pfx/opt/lt/lib/systemd/system/latency-trackerd.service &&
-	[ -x "$work/pfx/opt/lt/sbin/latency-trackerd" ] &&
-	grep -qx 'ExecStart=/opt/lt/sbin/latency-trackerd --config /opt/lt/etc/latency-trackerd.conf' "$unit" &&
-	! grep -qE '@[A-Z]+@' "$unit"
-rc=$?
-[ $rc != 0 ] && { tail -n 5 "$work/pfx.log"; grep -s '^ExecStart' "$unit"; } | comment
-result $rc "make -C tools install PREFIX=/opt/lt SYSCONFDIR=/opt/lt/etc: the unit runs /opt/lt/sbin/latency-trackerd with /opt/lt/etc's config"
-
-# --- the clean root ------------------------------------------------------
-
 # chroot_run ROOT CMD...: CMD in ROOT (its /proc and /dev mounted), with a
 # clean environment.
 chroot_run() {
@@ -162,6 +112,68 @@ ensure_base() {
 			lt_die "cannot remove $old from $BASE (log: $BASE.log)"
 	fi
 }
+
+# `check-deb.sh prepare`: only make the base root (make check starts it in
+# the background, beside the host suites, where its downloads overlap
+# their work); the run that comes later waits for the lock and finds it.
+if [ "${1:-}" = prepare ]; then
+	kver=$("$LT_TOP/tests/vm/kernel.sh" resolve "$LINE") || lt_die "cannot resolve kernel line $LINE"
+	lt_lock "$LOCK"
+	ensure_base "$kver" || lt_die "cannot make the base root $BASE"
+	lt_log "check-deb: base root ready ($(($(date +%s) - t_start)) s)"
+	exit 0
+fi
+[ $# = 0 ] || lt_die "usage: check-deb.sh [prepare]"
+
+# The run's files on a tmpfs: the roots' upper layers go away with it (rm
+# of them took 40 s).
+work=$(mktemp -d -p "$LT_CACHE/tmp" deb.XXXXXX) &&
+	mount -t tmpfs -o size=6g,mode=0700 check-deb "$work" || exit 1
+ROOT=$work/root
+BROOT=$work/build-root
+cleanup() {
+	umount -R "$work" && rmdir "$work"
+	phase "cleaned up"
+}
+trap cleanup EXIT
+
+# --- on the host ---------------------------------------------------------
+
+phase "make deb"
+make -s -C "$LT_TOP" deb DEB_OUT="$work/deb" >"$work/make-deb.log" 2>&1
+deb_rc=$?
+dkms_deb=$(ls "$work"/deb/latency-tracker-dkms_*_all.deb 2>/dev/null)
+tools_deb=$(ls "$work"/deb/latency-tracker_*_amd64.deb 2>/dev/null)
+[ -n "$dkms_deb" ] && [ -n "$tools_deb" ]
+rc=$?
+[ $rc != 0 ] && tail -n 30 "$work/make-deb.log" | comment
+result $rc "make deb builds latency-tracker-dkms and latency-tracker"
+[ $rc = 0 ] || finish
+comment <"$work/deb/lintian.txt"
+result $deb_rc "lintian: no error, warning or info tag (each override in debian/*.lintian-overrides justified)"
+
+ver=$(sed -n 's/^VERSION := //p' "$LT_TOP/Makefile")
+dkms_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$LT_TOP/dkms.conf")
+deb_ver=$(cd "$LT_TOP" && dpkg-parsechangelog -S Version)
+[ -n "$ver" ] && [ "$ver" = "$dkms_ver" ] && [ "$ver" = "${deb_ver%%-*}" ]
+rc=$?
+[ $rc != 0 ] && echo "#   Makefile $ver, dkms.conf $dkms_ver, debian/changelog $deb_ver"
+result $rc "one version: Makefile, dkms.conf, debian/changelog ($ver)"
+
+# The unit follows the prefix: the binaries the package build made,
+# installed again with another PREFIX and SYSCONFDIR.
+src=$work/deb/latency-tracker-$deb_ver
+make -s -C "$src/tools" install BUILD="$src/debian/build/tools" DESTDIR="$work/pfx" \
+	PREFIX=/opt/lt SYSCONFDIR=/opt/lt/etc >"$work/pfx.log" 2>&1 &&
+	unit=$work/pfx/opt/lt/lib/systemd/system/latency-trackerd.service &&
+	[ -x "$work/pfx/opt/lt/sbin/latency-trackerd" ] &&
+	grep -qx 'ExecStart=/opt/lt/sbin/latency-trackerd --config /opt/lt/etc/latency-trackerd.conf' "$unit" &&
+	! grep -qE '@[A-Z]+@' "$unit"
+rc=$?
+[ $rc != 0 ] && { tail -n 5 "$work/pfx.log"; grep -s '^ExecStart' "$unit"; } | comment
+result $rc "make -C tools install PREFIX=/opt/lt SYSCONFDIR=/opt/lt/etc: the unit runs /opt/lt/sbin/latency-trackerd with /opt/lt/etc's config"
+
+# --- the clean root ------------------------------------------------------
 
 phase "base root"
 kver=$("$LT_TOP/tests/vm/kernel.sh" resolve "$LINE") || lt_die "cannot resolve kernel line $LINE"
