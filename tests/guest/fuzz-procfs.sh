@@ -6,14 +6,14 @@
 # invalid module parameters for every tracker module; afterwards values are
 # intact, modules unload clean and the kernel log is clean (harness gate).
 # LTG_SEED replays a run; LTG_FUZZ_WRITES sets writes per file (both can be
-# given to make check-vm).  Default: 300 per file, 100 on the debug kernel
-# (still thousands in all, at a fifth of the speed: 290 s of the debug
-# tier's guest time with 200).
+# given to make check-vm).  Default: 300 per file, 50 on the debug kernel
+# (1650 in all, at a fifth of the speed: with 100 per file this test took
+# 252 s of the debug tier's guest time, 290 s with 200).
 . tests/guest/lib.sh
 
 seed=${LTG_SEED:-$(date +%s)}
-writes_default=300
-[ -e /sys/kernel/debug/kmemleak ] && writes_default=100	# debug kernel
+debug=0 writes_default=300
+[ -e /sys/kernel/debug/kmemleak ] && debug=1 writes_default=50	# debug kernel
 writes=${LTG_FUZZ_WRITES:-$writes_default}
 tap_diag "seed $seed, $writes writes per file"
 
@@ -75,11 +75,23 @@ for t in "${TRACKERS[@]}"; do
 	tap_ok "unload latency_tracker_$t after fuzzing" lt_unload latency_tracker_$t
 done
 
+tap_diag "fuzzing and unloads: $SECONDS s"
+
 # Invalid module parameters refuse the load and name the parameter in
-# what the kernel logged after the insmod.
+# what the kernel logged after the insmod.  The four modules' parameters
+# are one macro's (probes/probe_common.h) with one parser: on the debug
+# kernel, where a refused insmod takes 3.5 s (174 s for the four), only
+# the first module gets the bad values.
 for t in "${TRACKERS[@]}"; do
 	m=latency_tracker_$t
-	for bad in "${BAD_PARAMS[@]}"; do
+	if [ $debug = 1 ] && [ "$t" != "${TRACKERS[0]}" ]; then
+		tap_skip $((2 * ${#BAD_PARAMS[@]})) \
+			"debug kernel: bad parameters tried on latency_tracker_${TRACKERS[0]} only (same macro and parser)"
+		BAD_LIST=()
+	else
+		BAD_LIST=("${BAD_PARAMS[@]}")
+	fi
+	for bad in "${BAD_LIST[@]}"; do
 		mark=$(kmsg_mark)
 		loaded=0
 		lt_load "$m" "$bad" 2>/dev/null && loaded=1
@@ -94,4 +106,5 @@ for t in "${TRACKERS[@]}"; do
 	tap_ok "$m unloads" lt_unload "$m"
 done
 tap_ok "unload latency_tracker" lt_unload latency_tracker
+tap_diag "bad module parameters: done at $SECONDS s"
 tap_done

@@ -7,21 +7,22 @@
 # closing.  Afterwards: pending is 0 after disable, every module unloads,
 # and (on the debug kernel) kmemleak finds nothing.  LTG_TORTURE_SECONDS
 # sets the length (default 30 s; `make soak DURATION=...` runs it longer);
-# LTG_SEED replays the random choices.  The workload runs for that long;
-# the rounds go on after it until 3 are complete (the guest's test timeout
-# is the limit): a round takes 15-30 s under emulation, more when other
-# guests share the host.  On the debug kernel (KASAN and lockdep, under
-# this load) one round takes minutes -- an rmmod there waits for grace
-# periods and RCU callbacks behind the workload's, and under continuous
-# load did not finish in 10 minutes; with 60 s of load the first rmmod of a
-# round took 100 to 280 s -- so there the run is 30 s and one
-# complete round is required (the per-phase times are shown).
+# LTG_SEED replays the random choices.  The workload runs for that long
+# (hackbench's processes are stopped at its end too); the rounds go on
+# after it until 3 are complete (the guest's test timeout is the limit):
+# a round takes 10-30 s under emulation, more when other guests share the
+# host.  On the debug kernel (KASAN and lockdep) a round under load takes
+# about 30 s, and an rmmod or a disable waits long for grace periods
+# while the workload runs (when hackbench outlived the workload, the flip
+# or unload after its end took 100 to 280 s), so there the load lasts
+# 15 s, about one round, and one complete round is required (the
+# per-phase times are shown: 30 s, then 82 s for the whole test).
 . tests/guest/lib.sh
 
 kmemleak=/sys/kernel/debug/kmemleak
 secs_default=30 min_rounds=3
 # Only the debug kernel has kmemleak.
-[ -e $kmemleak ] && secs_default=30 min_rounds=1
+[ -e $kmemleak ] && secs_default=15 min_rounds=1
 secs=${LTG_TORTURE_SECONDS:-$secs_default}
 seed=${LTG_SEED:-$(date +%s)}
 RANDOM=$seed
@@ -70,9 +71,19 @@ trackers=(latency_tracker_wakeup latency_tracker_offcpu latency_tracker_syscalls
 # busy, not to let the workload starve the test itself.
 renice -n -10 $$ >/dev/null
 end=$((SECONDS + secs))
-(while [ $SECONDS -lt $end ]; do nice -n 10 hackbench -g 2 -l 200 >/dev/null 2>&1; done) &
+# The workload ends at the end of its time, hackbench's children too (a
+# hackbench left running kept the debug kernel's flip phase busy for
+# 194 s after a 15 s workload).
+stop_hackbench() { pkill -x hackbench; }
+(
+	while [ $SECONDS -lt $end ]; do
+		nice -n 10 hackbench -g 2 -l 200 >/dev/null 2>&1 &
+		while kill -0 $! 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.5; done
+	done
+	stop_hackbench
+) &
 wl1=$!
-timeout $((secs + 5)) nice -n 10 stress-ng --switch 1 --timer 1 --timer-freq 2000 --hdd 1 \
+timeout $secs nice -n 10 stress-ng --switch 1 --timer 1 --timer-freq 2000 --hdd 1 \
 	--hdd-bytes 4M --quiet >/dev/null 2>&1 &
 wl2=$!
 
@@ -159,8 +170,11 @@ while [ $SECONDS -lt $end ] || [ $rounds -lt $min_rounds ]; do
 		"flip $((t_wait - t_flip)) s, readers $((t_unload - t_wait)) s," \
 		"unload $((SECONDS - t_unload)) s"
 done
+t_rounds=$SECONDS
 kill $wl1 $wl2 $poller 2>/dev/null
+stop_hackbench
 wait 2>/dev/null
+t_end=$SECONDS
 
 tap_diag "$rounds rounds of load, flip, read, unload"
 tap_cmp "ran at least $min_rounds complete rounds" "$rounds" -ge $min_rounds
@@ -168,6 +182,7 @@ tap_is "every load succeeded" "$load_fail" 0
 tap_is "every unload succeeded" "$unload_fail" 0
 tap_is "pending read 0 after every disable" "${pending_bad[*]}" ""
 lt_loaded latency_tracker && lt_unload latency_tracker
+tap_diag "after the rounds: workload stopped in $((t_end - t_rounds)) s, the core unloaded in $((SECONDS - t_end)) s"
 tap_ok "no module of ours left loaded" bash -c '! grep -qE "^(latency_tracker|lt_core_test)" /proc/modules'
 for f in "${companions[@]}"; do echo 0 >"$f"; done
 echo 1 >$tr/tracing_on
@@ -175,6 +190,7 @@ if [ $inst_made = 1 ]; then rmdir $tr/instances/lt_torture; else echo 1 >$tr/ins
 if [ -w $kmemleak ]; then
 	echo scan >$kmemleak; sleep 6; echo scan >$kmemleak
 	leaks=$(cat $kmemleak)
+	tap_diag "kmemleak: both scans done $((SECONDS - t_end)) s after the workload stopped"
 	[ -z "$leaks" ] || echo "$leaks" | head -n 40 | sed 's/^/#   /'
 	tap_is "kmemleak reports nothing after unloading" "$(echo "$leaks" | grep -c unreferenced)" 0
 else
