@@ -182,8 +182,8 @@ static void classify_blocked(const struct ex_model *m, const struct ex_thread *t
 	fname = sc && sc->fd >= 0 ? ex_model_fdname(m, pid, sc->fd, iv->start) : "";
 	if (own) {
 		snprintf(what, sizeof(what), "block disk %u:%u in %s%s%s",
-			 (unsigned int)(own->dev >> 20),
-			 (unsigned int)(own->dev & 0xfffff), sys[0] ? sys : "kernel",
+			 ex_dev_major(own->dev), ex_dev_minor(own->dev),
+			 sys[0] ? sys : "kernel",
 			 fname[0] ? " on " : "", fname);
 		add_cause(r, C_IO, what, ns);
 		return;

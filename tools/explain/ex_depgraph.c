@@ -74,9 +74,7 @@ int ex_dg_context_node(struct ex_graph *g, const struct ex_model *m,
 
 static void disk_name(uint64_t dev, char *buf, size_t size)
 {
-	/* Kernel dev_t: 12-bit major, 20-bit minor. */
-	snprintf(buf, size, "disk %u:%u", (unsigned int)(dev >> 20),
-		 (unsigned int)(dev & 0xfffff));
+	snprintf(buf, size, "disk %u:%u", ex_dev_major(dev), ex_dev_minor(dev));
 }
 
 const struct ex_request *ex_dg_own_request(const struct ex_model *m, int tid,

@@ -115,9 +115,21 @@ struct ex_cpu {
 
 struct ex_request {
 	uint64_t start, end;	/* insert (or issue) .. complete */
-	uint64_t dev, sector;
+	uint64_t dev, sector;	/* dev: the kernel's dev_t (ex_dev_major/minor) */
 	int tid;		/* submitter */
 };
+
+/* The kernel's dev_t in the trace's block events: 12-bit major, 20-bit
+ * minor (MINORBITS). */
+static inline unsigned int ex_dev_major(uint64_t dev)
+{
+	return (unsigned int)(dev >> 20);
+}
+
+static inline unsigned int ex_dev_minor(uint64_t dev)
+{
+	return (unsigned int)(dev & 0xfffff);
+}
 
 struct ex_alert {
 	uint64_t ts, delay;
