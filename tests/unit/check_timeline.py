@@ -6,12 +6,17 @@ that share no code with its writers, and check it.
   check_timeline.py json FILE.json EXPECT.json
   check_timeline.py otf2 NAME.otf2 EXPECT.json
       The timeline must show exactly the threads of EXPECT's "threads",
-      each with these summed running / runnable / blocked ns, and exactly
-      the wakeups (waker tid, wakee tid, ts ns) of EXPECT's "wakeups";
-      a thread's slices (regions) must nest, and the state slices nested
-      in a system call must name it.  JSON: Python's json module (ts and
-      dur as exact decimals); OTF2: otf2-print (the OTF2 project's reader)
-      with warnings as errors.
+      each with these summed running / runnable / blocked ns, exactly
+      the wakeups (waker tid, wakee tid, ts ns) of EXPECT's "wakeups"
+      and, when EXPECT has "requests", exactly those block requests
+      (submitter tid, disk "major:minor", sector, start ns, end ns); a
+      thread's slices (regions) must nest, and the state slices nested in
+      a system call must name it.  JSON: Python's json module (ts and dur
+      as exact decimals; a request is a "b"/"e" pair on its submitter);
+      OTF2: otf2-print (the OTF2 project's reader) with warnings as
+      errors (a request is a region on a location "disk M:m lane N", its
+      submitter and sector attributes; each request must be on the first
+      lane of its disk free when it started).
   check_timeline.py summary json|otf2 FILE TID CPU TID2 [FROM TO]
       Print "running=N runnable=N blocked=N overlap=N" for thread TID:
       its state totals and how long it was runnable on CPU while TID2 ran
@@ -20,7 +25,8 @@ that share no code with its writers, and check it.
       --at TO --window TO-FROM).
   check_timeline.py compare FILE.json NAME.otf2
       The two formats of one snapshot agree: the same threads with the
-      same state totals, the same wakeups, the same CPU slices.
+      same state totals, the same wakeups, the same CPU slices, the same
+      block requests.
   check_timeline.py both FILE.json NAME.otf2 TID CPU TID2 FROM TO
       All of the above for one snapshot, each file read once: lines
       "json|otf2 [window] <summary>" (over the trace, then over [FROM, TO]),
@@ -50,12 +56,15 @@ def ns(us):
 
 class Timeline:
     """What both readers produce: per thread its slices (start, end, kind,
-    name, state, cpu, syscall), per CPU (start, end, tid), the wakeups."""
+    name, state, cpu, syscall), per CPU (start, end, tid), the wakeups,
+    the block requests."""
 
     def __init__(self):
         self.threads = {}      # tid -> [(start, end, kind, name, state, cpu, syscall)]
         self.cpus = {}         # cpu -> [(start, end, tid)]
         self.wakeups = set()   # (waker, wakee, ts)
+        self.requests = []     # (tid, "major:minor", sector, start, end)
+        self.lanes = []        # OTF2: (disk, lane, start, end)
 
     def totals(self, tid, lo=0, hi=1 << 64):
         t = dict.fromkeys(STATES, 0)
@@ -73,6 +82,17 @@ class Timeline:
             for b0, b1 in ran:
                 total += max(0, min(a1, b1, hi) - max(a0, b0, lo))
         return total
+
+    def check_lanes(self):
+        """Each request is on the first lane of its disk free at its start:
+        every lower lane of that disk is busy then."""
+        for disk, lane, start, end in self.lanes:
+            for low in range(lane):
+                if not any(d == disk and l == low and s <= start < e
+                           for d, l, s, e in self.lanes):
+                    fail("disk %s: the request [%d, %d] is on lane %d, lane %d was free"
+                         % (disk, start, end, lane, low))
+                    break
 
     def check_nesting(self):
         for tid, sl in self.threads.items():
@@ -98,6 +118,7 @@ def read_json(path):
     cpu_pid = None
     names = {}
     flows = {}
+    blocks = {}
     for e in d["traceEvents"]:
         ph = e["ph"]
         if ph == "M":
@@ -121,6 +142,18 @@ def read_json(path):
                  a.get("cpu"), a.get("syscall")))
         elif ph in ("s", "f"):
             flows.setdefault(e["id"], {})[ph] = e
+        elif ph in ("b", "e") and e.get("cat") == "block":
+            blocks.setdefault(e["id"], {})[ph] = e
+    for bid, bl in blocks.items():
+        if set(bl) != {"b", "e"}:
+            fail("block request %s has only %s" % (bid, "".join(bl)))
+            continue
+        b, e = bl["b"], bl["e"]
+        if (b["pid"], b["tid"]) != (e["pid"], e["tid"]) or b["name"] != e["name"]:
+            fail("block request %s: begins on %d (%s), ends on %d (%s)"
+                 % (bid, b["tid"], b["name"], e["tid"], e["name"]))
+        tl.requests.append((b["tid"], b["name"].split()[1], b["args"]["sector"],
+                            ns(b["ts"]), ns(e["ts"])))
     for fid, fl in flows.items():
         if set(fl) != {"s", "f"}:
             fail("flow %s has only %s" % (fid, "".join(fl)))
@@ -159,7 +192,10 @@ def read_otf2(path):
         name = m.group(2)
         c = re.fullmatch(r"CPU (\d+)", name)
         t = re.search(r"\[(\d+)\]$", name)
-        if c:
+        k = re.fullmatch(r"disk (\d+:\d+) lane (\d+)", name)
+        if k:
+            locs[int(m.group(1))] = ("disk", k.group(1), int(k.group(2)))
+        elif c:
             locs[int(m.group(1))] = ("cpu", int(c.group(1)))
         elif t:
             locs[int(m.group(1))] = ("thread", int(t.group(1)))
@@ -183,6 +219,13 @@ def read_otf2(path):
             what = locs.get(loc)
             if what is None:
                 fail("events of undefined location %d" % loc)
+            elif what[0] == "disk":
+                if region != "block " + what[1] or "tid" not in attrs or "sector" not in attrs:
+                    fail("disk %s lane %d: region %s at %d with attributes %s"
+                         % (what[1], what[2], region, start, attrs))
+                    continue
+                tl.requests.append((attrs["tid"], what[1], attrs["sector"], start, ts))
+                tl.lanes.append((what[1], what[2], start, ts))
             elif what[0] == "cpu":
                 tid = int(re.search(r"\[(\d+)\]$", region).group(1))
                 tl.cpus.setdefault(what[1], []).append((start, ts, tid))
@@ -203,6 +246,7 @@ def read_otf2(path):
     # Wakeups between shown threads only, as the JSON flows.
     shown = set(tl.threads)
     tl.wakeups = {w for w in tl.wakeups if w[0] in shown}
+    tl.check_lanes()
     return tl
 
 
@@ -225,6 +269,10 @@ def check(fmt, path, expect_path):
     wk = {tuple(x) for x in exp["wakeups"]}
     if tl.wakeups != wk:
         fail("wakeups %s, expected %s" % (sorted(tl.wakeups), sorted(wk)))
+    if "requests" in exp:
+        rq = sorted(tuple(x) for x in exp["requests"])
+        if sorted(tl.requests) != rq:
+            fail("block requests %s, expected %s" % (sorted(tl.requests), rq))
     tl.check_nesting()
 
 
@@ -248,9 +296,13 @@ def compare(json_path, otf2_path, j=None, o=None):
     for cpu in sorted(set(j.cpus) | set(o.cpus)):
         if sorted(j.cpus.get(cpu, [])) != sorted(o.cpus.get(cpu, [])):
             fail("CPU %d: the slices differ" % cpu)
-    print("%d threads, %d wakeups, %d CPU slices: %s"
+    if sorted(j.requests) != sorted(o.requests):
+        fail("block requests only in JSON %s, only in OTF2 %s"
+             % (sorted(set(j.requests) - set(o.requests))[:5],
+                sorted(set(o.requests) - set(j.requests))[:5]))
+    print("%d threads, %d wakeups, %d CPU slices, %d block requests: %s"
           % (len(j.threads), len(j.wakeups), sum(len(v) for v in j.cpus.values()),
-             "different" if errors else "the same"))
+             len(j.requests), "different" if errors else "the same"))
 
 
 def main(argv):

@@ -9,12 +9,16 @@
  *   CPU 1: t200 (another process) runs and wakes t100 (at 2000) and t101
  *          (at 2100, CPU 1), stays on CPU 1 until 3000: t101 is runnable
  *          there 900 ns while t200 runs -- the hog scenario in small
+ *   disks: 8:0 has t100's request 3600-4500 (lane 0), t101's 3800-4800
+ *          overlapping it (lane 1) and t200's 4600-4900 (lane 0 again,
+ *          free since 4500); 8:16 has t101's 3900-4100 (its lane 0)
  *
  * Every thread's running / runnable / blocked time, as explain's
  * classification reports it over the trace, is computed by hand below and
  * must be what both files show; the wakeups must connect t200 to t100 and
- * t101 at their times.  The checker is shown to fail on a wrong total and
- * on a wrong pair.  Then the command itself (lt_timeline_main) with
+ * t101 at their times; both must show the four block requests (the OTF2
+ * archive on the first free lane of their disk).  The checker is shown to
+ * fail on a wrong total, on a wrong pair and on a wrong request.  Then the command itself (lt_timeline_main) with
  * ex_trace_read() replaced by this synthetic snapshot: format by the
  * output's name, --pid, and every bad argument exiting 2 with nothing
  * written.
@@ -73,6 +77,22 @@ static void wake(uint64_t ts, int cpu, int target, int tid, int waker)
 	ex_model_feed(&m, &e);
 }
 
+/* block_rq_insert (start) or block_rq_complete (tid 0) of a request. */
+static void block(enum ex_ev_type type, uint64_t ts, int cpu, int tid,
+		  uint64_t dev, uint64_t sector)
+{
+	struct ex_ev e;
+
+	ex_ev_init(&e, type, ts, cpu);
+	e.tid = tid;
+	e.dev = dev;
+	e.sector = sector;
+	ex_model_feed(&m, &e);
+}
+
+#define SDA (8ULL << 20)		/* 8:0 in the trace's dev_t */
+#define SDB ((8ULL << 20) | 16)		/* 8:16 */
+
 /* The scenario of the header, into the global model m (explain_feed.h). */
 static void scenario(void)
 {
@@ -101,16 +121,15 @@ static void scenario(void)
 	e.delay = 1400;
 	snprintf(e.name, sizeof(e.name), "wakeup");
 	ex_model_feed(&m, &e);
-	ex_ev_init(&e, EV_BLK_INSERT, 3600, 0);
-	e.tid = 100;
-	e.dev = 8 << 20;
-	e.sector = 2048;
-	ex_model_feed(&m, &e);
+	block(EV_BLK_INSERT, 3600, 0, 100, SDA, 2048);
+	block(EV_BLK_INSERT, 3800, 1, 101, SDA, 4096);
+	block(EV_BLK_INSERT, 3900, 1, 101, SDB, 64);
 	sw(4000, 0, 100, 1, 200);	/* t100 blocked (no syscall) */
-	ex_ev_init(&e, EV_BLK_COMPLETE, 4500, 0);
-	e.dev = 8 << 20;
-	e.sector = 2048;
-	ex_model_feed(&m, &e);
+	block(EV_BLK_COMPLETE, 4100, 1, 0, SDB, 64);
+	block(EV_BLK_COMPLETE, 4500, 0, 0, SDA, 2048);
+	block(EV_BLK_INSERT, 4600, 0, 200, SDA, 8192);
+	block(EV_BLK_COMPLETE, 4800, 1, 0, SDA, 4096);
+	block(EV_BLK_COMPLETE, 4900, 1, 0, SDA, 8192);
 	sw(5000, 1, 101, 1, 0);
 	sw(5000, 0, 200, 0, 301);	/* t300 has no track, its process a name */
 	event(EV_OTHER, 5000, 0, -1);
@@ -152,14 +171,23 @@ int ex_trace_read(const char *path, struct ex_model *out, char *err,
 	return 0;
 }
 
+/* The block requests of the header: [submitter, disk, sector, start, end]. */
+static const char all_requests[] =
+	"[[100,\"8:0\",2048,3600,4500],[101,\"8:0\",4096,3800,4800],"
+	"[101,\"8:16\",64,3900,4100],[200,\"8:0\",8192,4600,4900]]";
+/* Those of process 100 (t100, t101). */
+static const char pid100_requests[] =
+	"[[100,\"8:0\",2048,3600,4500],[101,\"8:0\",4096,3800,4800],"
+	"[101,\"8:16\",64,3900,4100]]";
+
 /*
  * EXPECT for check_timeline.py: the threads of pids (NULL: all) with their
  * state totals as explain's classification reports them over the trace,
- * and the wakeups given.  bump: add 1 ns to t101's blocked time (a wrong
- * expectation the checker must refuse).
+ * and the wakeups and block requests given.  bump: add 1 ns to t101's
+ * blocked time (a wrong expectation the checker must refuse).
  */
 static void write_expect(const char *path, const int *pids, size_t npids,
-			 const char *wakeups, bool bump)
+			 const char *wakeups, const char *requests, bool bump)
 {
 	FILE *f = fopen(path, "w");
 	bool first = true;
@@ -184,7 +212,7 @@ static void write_expect(const char *path, const int *pids, size_t npids,
 		first = false;
 		ex_class_report_free(&r);
 	}
-	fprintf(f, "},\"wakeups\":%s}\n", wakeups);
+	fprintf(f, "},\"wakeups\":%s,\"requests\":%s}\n", wakeups, requests);
 	fclose(f);
 }
 
@@ -256,13 +284,13 @@ static void test_writers(void)
 	if (f)
 		fclose(f);
 	tap_ok(!tl_write_otf2(dir, "all", &v, s, sizeof(s)), "OTF2 written %s", s);
-	write_expect(exp, NULL, 0, both_wakeups, false);
+	write_expect(exp, NULL, 0, both_wakeups, all_requests, false);
 	tap_eq(run(CHECK " json %s %s", json, exp), 0,
-	       "JSON (Python json): t100, t101, t200 with explain's state totals; flows t200 -> t100 at 2000, t200 -> t101 at 2100; slices nest");
+	       "JSON (Python json): t100, t101, t200 with explain's state totals; flows t200 -> t100 at 2000, t200 -> t101 at 2100; the 4 block requests on their submitters; slices nest");
 	tap_eq(run(CHECK " otf2 %s %s", otf2, exp), 0,
-	       "OTF2 (otf2-print): the same totals and wakers; regions nest");
+	       "OTF2 (otf2-print): the same totals, wakers and block requests (disk 8:0 lanes 0, 1, 0; 8:16 lane 0: each on the first free lane); regions nest");
 	tap_eq(run(CHECK " compare %s %s >/dev/null", json, otf2), 0,
-	       "JSON and OTF2: every thread, wakeup and CPU slice the same");
+	       "JSON and OTF2: every thread, wakeup, CPU slice and block request the same");
 	summary("json", json, s, sizeof(s));
 	tap_ok(!strcmp(s, "running=2200 runnable=900 blocked=400 overlap=900"),
 	       "JSON: t101 runnable on CPU 1 while t200 ran there: 900 ns (%s)", s);
@@ -271,26 +299,31 @@ static void test_writers(void)
 	       "OTF2: the same (%s)", s);
 
 	/* The checker can fail. */
-	write_expect(bad, NULL, 0, both_wakeups, true);
+	write_expect(bad, NULL, 0, both_wakeups, all_requests, true);
 	tap_eq(run(CHECK " json %s %s 2>/dev/null", json, bad), 1,
 	       "checker: a blocked time 1 ns off fails (JSON)");
 	tap_eq(run(CHECK " otf2 %s %s 2>/dev/null", otf2, bad), 1,
 	       "checker: a blocked time 1 ns off fails (OTF2)");
-	write_expect(bad, NULL, 0, "[[200,100,2000],[100,101,2100]]", false);
+	write_expect(bad, NULL, 0, "[[200,100,2000],[100,101,2100]]",
+		     all_requests, false);
 	tap_eq(run(CHECK " json %s %s 2>/dev/null", json, bad), 1,
 	       "checker: a wrong waker fails (JSON)");
 	tap_eq(run(CHECK " otf2 %s %s 2>/dev/null", otf2, bad), 1,
 	       "checker: a wrong waker fails (OTF2)");
+	write_expect(bad, NULL, 0, both_wakeups, pid100_requests, false);
+	tap_eq(run(CHECK " json %s %s 2>/dev/null", json, bad), 1,
+	       "checker: a missing block request fails (JSON)");
+	tap_eq(run(CHECK " otf2 %s %s 2>/dev/null", otf2, bad), 1,
+	       "checker: a missing block request fails (OTF2)");
 
 	/* The JSON's other events. */
 	tap_eq(run("python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))[\"traceEvents\"]; "
-		   "a=[e for e in d if e[\"ph\"]==\"i\"]; b=[e for e in d if e[\"ph\"] in \"be\"]; "
+		   "a=[e for e in d if e[\"ph\"]==\"i\"]; "
 		   "n={(e[\"pid\"],e[\"tid\"]):e[\"args\"][\"name\"] for e in d if e[\"ph\"]==\"M\" and e[\"name\"]!=\"thread_sort_index\"}; "
 		   "sys.exit(not (len(a)==1 and a[0][\"tid\"]==101 and a[0][\"ts\"]==3.5 and a[0][\"args\"][\"delay_ns\"]==1400 "
-		   "and [(e[\"ph\"],e[\"tid\"],e[\"ts\"]) for e in b]==[(\"b\",100,3.6),(\"e\",100,4.5)] "
 		   "and n[(100,100)]==\"t100\" and n[(100,101)]==\"t101\" and n[(200,200)]==\"t200\" "
 		   "and n[(300,300)]==\"t300\" and n[(300,301)]==\"t301\" and n[(%d,%d)]==\"CPU 1\"))' %s", TL_CPU_PID, TL_CPU_PID + 2, json), 0,
-	       "JSON: the alert an instant on t101 at 3.5 us, the block request on t100 3.6-4.5 us, process (also t300's, which has no track), thread and CPU names");
+	       "JSON: the alert an instant on t101 at 3.5 us, process (also t300's, which has no track), thread and CPU names");
 	tap_eq(run("otf2-marker %s | grep -q 'Scope: LOCATION:1, Text: \"wakeup alert: t101 \\[101\\] delay 1400 ns\"'",
 		   otf2), 0, "OTF2: the alert a marker on t101's location");
 
@@ -307,9 +340,9 @@ static void test_writers(void)
 			fclose(f);
 		tap_ok(!tl_write_otf2(dir, "pid", &v, s, sizeof(s)),
 		       "--pid 100: OTF2 written %s", s);
-		write_expect(exp, pids, 1, "[]", false);
+		write_expect(exp, pids, 1, "[]", pid100_requests, false);
 		tap_eq(run(CHECK " json %s %s", json, exp), 0,
-		       "--pid 100, JSON: only t100 and t101, no flow from t200");
+		       "--pid 100, JSON: only t100 and t101, no flow from t200, not t200's block request");
 		tap_eq(run(CHECK " otf2 %s %s", otf2, exp), 0,
 		       "--pid 100, OTF2: the same");
 		summary("json", json, s, sizeof(s));
@@ -353,7 +386,7 @@ static void test_cli(void)
 	tap_eq(TIMELINE("synthetic", "--format", "otf2", "-o", c), 0,
 	       "timeline --format otf2 -o c: exit 0");
 	scenario();
-	write_expect(exp, NULL, 0, both_wakeups, false);
+	write_expect(exp, NULL, 0, both_wakeups, all_requests, false);
 	tap_eq(run(CHECK " json %s %s", a, exp), 0, "a.json: JSON by its name, checked");
 	tap_eq(run(CHECK " otf2 %s %s", b, exp), 0, "b.otf2: OTF2 by its name, checked");
 	snprintf(p, sizeof(p), "%s/traces.otf2", c);

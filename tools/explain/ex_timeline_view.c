@@ -180,3 +180,63 @@ struct tl_wakeup *tl_wakeups(const struct tl_view *v, size_t *n)
 		qsort(w, *n, sizeof(*w), by_ts);
 	return w;
 }
+
+void tl_request_name(const struct ex_request *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "block %u:%u", ex_dev_major(r->dev),
+		 ex_dev_minor(r->dev));
+}
+
+static int by_rq_start(const void *a, const void *b)
+{
+	const struct tl_request *x = a, *y = b;
+
+	if (x->r->start != y->r->start)
+		return x->r->start < y->r->start ? -1 : 1;
+	return x->r < y->r ? -1 : x->r > y->r;	/* the trace's order */
+}
+
+struct tl_request *tl_requests(const struct tl_view *v, size_t *n)
+{
+	const struct ex_model *m = v->m;
+	struct tl_request *q = NULL, *x;
+	struct { uint64_t dev, end; } *lanes = NULL, *l;	/* in lane order per disk */
+	size_t cap = 0, nl = 0, capl = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < m->nrq; i++) {
+		const struct ex_request *r = &m->rq[i];
+		const struct ex_thread *t = r->tid > 0 ? ex_model_thread(m, r->tid) : NULL;
+
+		if (!t || !tl_shown(v, t))
+			continue;
+		x = EX_PUSH(q, *n, cap);
+		x->r = r;
+		x->t = t;
+	}
+	if (*n > 1)
+		qsort(q, *n, sizeof(*q), by_rq_start);
+	/* Lanes: a lane of a disk is free at a request's start when the last
+	 * request it held has ended by then; the request takes the lowest
+	 * free one, or a new one. */
+	for (size_t i = 0; i < *n; i++) {
+		int lane = 0;
+		size_t k;
+
+		for (k = 0; k < nl; k++) {
+			if (lanes[k].dev != q[i].r->dev)
+				continue;
+			if (lanes[k].end <= q[i].r->start)
+				break;
+			lane++;
+		}
+		if (k == nl) {
+			l = EX_PUSH(lanes, nl, capl);
+			l->dev = q[i].r->dev;
+		}
+		lanes[k].end = q[i].r->end;
+		q[i].lane = lane;
+	}
+	free(lanes);
+	return q;
+}

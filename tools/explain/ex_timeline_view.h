@@ -11,7 +11,10 @@
  *  - the wakeups: a blocked interval of a shown thread ended by a shown
  *    thread (ex_blocked_wake() says WK_THREAD, as for explain);
  *  - per CPU, the threads that ran on it (every thread, shown or not);
- *  - alerts and block requests of the shown threads.
+ *  - alerts and block requests of the shown threads; a request holds a
+ *    lane of its disk from insert to complete: the first lane (0, 1, ...)
+ *    of that disk free when it starts, so the requests of one lane never
+ *    overlap (OTF2's regions must nest; JSON's async slices need no lane).
  *
  * The state spans are the model's intervals unchanged (zero-length ones
  * left out, one still open ending with the trace), so a thread's summed
@@ -72,6 +75,18 @@ struct tl_span *tl_thread_spans(const struct tl_view *v,
 				const struct ex_thread *t, size_t *n);
 /* "running on CPU 1", "runnable", "blocked in read", "blocked". */
 void tl_span_name(const struct tl_span *s, char *buf, size_t size);
+
+struct tl_request {
+	const struct ex_request *r;
+	const struct ex_thread *t;	/* its submitter */
+	int lane;			/* of its disk, from 0 */
+};
+
+/* The block requests of shown threads, in the order of their start, each
+ * on its lane; *n of them, to free(). */
+struct tl_request *tl_requests(const struct tl_view *v, size_t *n);
+/* "block 8:0": a request's name (its disk). */
+void tl_request_name(const struct ex_request *r, char *buf, size_t size);
 
 /* The wakeups between shown threads, in time order; to free(). */
 struct tl_wakeup *tl_wakeups(const struct tl_view *v, size_t *n);

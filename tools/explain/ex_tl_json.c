@@ -11,7 +11,9 @@
  *                       cpu, syscall, pstate, woken_by
  *     "i" cat alert     a latency_tracker alert event (args tracker,
  *                       delay_ns), on the thread it names
- *     "b"/"e" cat block a block request it submitted, insert .. complete
+ *     "b"/"e" cat block a block request it submitted, insert .. complete,
+ *                       "block M:m" (its disk); args sector, lane (the
+ *                       OTF2 archive's lane of that disk)
  *   wakeups: "s" at the waker (bound to its running slice) and "f" at the
  *     wakee (bound to the next slice: the runnable one), one id per
  *     wakeup, cat wakeup
@@ -205,28 +207,29 @@ static void alerts(struct jw *w, const struct tl_view *v)
 
 static void requests(struct jw *w, const struct tl_view *v)
 {
-	const struct ex_model *m = v->m;
+	struct tl_request *q;
 	char name[64];
+	size_t n;
 
-	for (size_t i = 0; i < m->nrq; i++) {
-		const struct ex_request *r = &m->rq[i];
-		const struct ex_thread *t = r->tid > 0 ? ex_model_thread(m, r->tid) : NULL;
+	q = tl_requests(v, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct ex_request *r = q[i].r;
+		const struct ex_thread *t = q[i].t;
 
-		if (!t || !tl_shown(v, t))
-			continue;
-		snprintf(name, sizeof(name), "block %u:%u",
-			 (unsigned int)(r->dev >> 20), (unsigned int)(r->dev & 0xfffff));
+		tl_request_name(r, name, sizeof(name));
 		ev_begin(w, "b", tl_pid(t), t->tid);
 		fprintf(w->f, ",\"cat\":\"block\",\"id\":\"rq%zu\"", i);
 		key_str(w->f, "name", name);
 		key_ts(w->f, "ts", r->start);
-		fprintf(w->f, ",\"args\":{\"sector\":%" PRIu64 "}}", r->sector);
+		fprintf(w->f, ",\"args\":{\"sector\":%" PRIu64 ",\"lane\":%d}}",
+			r->sector, q[i].lane);
 		ev_begin(w, "e", tl_pid(t), t->tid);
 		fprintf(w->f, ",\"cat\":\"block\",\"id\":\"rq%zu\"", i);
 		key_str(w->f, "name", name);
 		key_ts(w->f, "ts", r->end);
 		fputc('}', w->f);
 	}
+	free(q);
 }
 
 static void cpus(struct jw *w, const struct tl_view *v)

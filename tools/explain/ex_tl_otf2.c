@@ -7,7 +7,9 @@
  *   system tree   "machine" > "CPU n"
  *   locations     one per shown thread ("comm [tid]", CPU_THREAD) in a
  *                 location group per process ("comm [pid]"); one per CPU
- *                 ("CPU n") in a group of its own under its tree node
+ *                 ("CPU n") in a group of its own under its tree node;
+ *                 one per lane of a disk ("disk 8:0 lane 0") in a group
+ *                 per disk ("disk 8:0") under "machine"
  *   thread        Enter/Leave of a region per system call (the call's name,
  *   regions       role FUNCTION) and, nested in it, of a state region:
  *                 "running", "runnable", "blocked" (role ARTIFICIAL);
@@ -16,14 +18,23 @@
  *                 first state after a waking by a thread: the waker)
  *   CPU regions   one per thread that ran there, "comm [tid]": the CPU
  *                 location enters it while the thread runs
+ *   lane regions  a block request of a shown thread, insert .. complete:
+ *                 region "block 8:0" (its disk) on the lane that
+ *                 tl_requests() gave it (the first one free: the requests
+ *                 of a lane never overlap, so its regions nest);
+ *                 attributes on its Enter: "tid" (the submitter) and
+ *                 "sector"
  *   markers       one per latency_tracker alert (group "latency_tracker",
  *                 category the tracker), on the thread's location, with
  *                 the alert's delay in its text
  *
+ * Wakeups are not arrows: OTF2 has no event for a causal link between two
+ * locations other than MPI messages (and Vampir draws only those), which a
+ * wakeup is not; the first state after a waking carries the waker in its
+ * "waker_tid" attribute instead (the JSON timeline draws flow arrows).
+ *
  * Timestamps: the trace's CLOCK_MONOTONIC ns (timer resolution 1e9 per
- * second), the global offset its first event.  Block requests are not
- * written: they overlap on a disk, and OTF2's regions must nest (the JSON
- * timeline has them).
+ * second), the global offset its first event.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -37,7 +48,7 @@
 #include "ex_timeline_view.h"
 #include "ex_util.h"
 
-enum { A_CPU, A_WAKER };
+enum { A_CPU, A_WAKER, A_TID, A_SECTOR };
 
 struct region {
 	uint32_t name;			/* string id */
@@ -58,6 +69,10 @@ struct writer {
 	size_t cap_reg_of;
 	const struct ex_thread **th;	/* shown threads: location = index */
 	size_t nth, capth;
+	struct tl_request *rq;		/* the requests shown (tl_requests()) */
+	size_t nrq;
+	struct { uint64_t dev; int lane; } *lane;	/* lane location = nth + ncpu + index */
+	size_t nlane, caplane;
 	uint64_t *nevents;		/* per location */
 	OTF2_AttributeList *attrs;
 	char *err;
@@ -146,6 +161,25 @@ static uint32_t thread_loc(const struct writer *w, int tid)
 static uint32_t cpu_loc(const struct writer *w, int cpu)
 {
 	return (uint32_t)(w->nth + (size_t)cpu);
+}
+
+/* The index of the lane of q among w->lane, added when new. */
+static size_t lane_index(struct writer *w, const struct tl_request *q)
+{
+	size_t k;
+
+	for (k = 0; k < w->nlane; k++)
+		if (w->lane[k].dev == q->r->dev && w->lane[k].lane == q->lane)
+			return k;
+	EX_PUSH(w->lane, w->nlane, w->caplane);
+	w->lane[k].dev = q->r->dev;
+	w->lane[k].lane = q->lane;
+	return k;
+}
+
+static uint32_t lane_loc(const struct writer *w, size_t k)
+{
+	return (uint32_t)(w->nth + (size_t)w->v->m->ncpu + k);
 }
 
 /* ---- errors ---- */
@@ -302,6 +336,38 @@ static int cpu_events(struct writer *w, int cpu)
 	return ret;
 }
 
+/* The requests of lane k, in their order (tl_requests(): by start; a lane's
+ * next request starts when its last one ended, or later). */
+static int lane_events(struct writer *w, size_t k)
+{
+	uint32_t loc = lane_loc(w, k);
+	OTF2_EvtWriter *ew = OTF2_Archive_GetEvtWriter(w->ar, loc);
+	char name[64];
+	int ret = 0;
+
+	if (!ew)
+		return fail(w, "event writer", OTF2_ERROR_MEM_ALLOC_FAILED);
+	for (size_t i = 0; i < w->nrq && !ret; i++) {
+		const struct tl_request *q = &w->rq[i];
+		uint32_t reg;
+
+		if (q->r->dev != w->lane[k].dev || q->lane != w->lane[k].lane)
+			continue;
+		tl_request_name(q->r, name, sizeof(name));
+		reg = region_id(w, name, OTF2_REGION_ROLE_ARTIFICIAL,
+				"block request in flight: insert (or issue) to complete");
+		OTF2_AttributeList_AddUint32(w->attrs, A_TID, (uint32_t)q->t->tid);
+		OTF2_AttributeList_AddUint64(w->attrs, A_SECTOR, q->r->sector);
+		if (OTF2_EvtWriter_Enter(ew, w->attrs, q->r->start, reg) != OTF2_SUCCESS ||
+		    OTF2_EvtWriter_Leave(ew, NULL, q->r->end, reg) != OTF2_SUCCESS)
+			ret = fail(w, "block request event", OTF2_ERROR_FILE_INTERACTION);
+		w->nevents[loc] += 2;
+	}
+	if (OTF2_Archive_CloseEvtWriter(w->ar, ew) != OTF2_SUCCESS && !ret)
+		ret = fail(w, "closing an event writer", OTF2_ERROR_FILE_INTERACTION);
+	return ret;
+}
+
 static int markers(struct writer *w)
 {
 	const struct ex_model *m = w->v->m;
@@ -367,7 +433,8 @@ static int global_defs(struct writer *w)
 	OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(w->ar);
 	uint32_t machine, cpu_class, ncpu = (uint32_t)m->ncpu;
 	uint32_t *gname, *lname, *cname, *pdesc, *grp, ngrp = 0;
-	uint32_t a_cpu[2], a_waker[2];
+	uint32_t a_cpu[2], a_waker[2], a_tid[2], a_sector[2];
+	uint32_t *dname, *lnname, ndisk = 0, *dgrp;
 	char buf[EX_COMM_LEN + 24];
 	int ret = 0;
 
@@ -380,6 +447,10 @@ static int global_defs(struct writer *w)
 	a_cpu[1] = str_id(w, "running: the CPU; runnable: the CPU it waited for");
 	a_waker[0] = str_id(w, "waker_tid");
 	a_waker[1] = str_id(w, "the thread whose waking ended the blocked state before");
+	a_tid[0] = str_id(w, "tid");
+	a_tid[1] = str_id(w, "the thread that submitted the block request");
+	a_sector[0] = str_id(w, "sector");
+	a_sector[1] = str_id(w, "the block request's first sector");
 	gname = ex_xcalloc(w->nth + 1, sizeof(*gname));
 	lname = ex_xcalloc(w->nth + 1, sizeof(*lname));
 	cname = ex_xcalloc(ncpu + 1, sizeof(*cname));
@@ -399,6 +470,26 @@ static int global_defs(struct writer *w)
 		snprintf(buf, sizeof(buf), "CPU %u", c);
 		cname[c] = str_id(w, buf);
 	}
+	/* Disks: a location group per disk (numbered in the order of their
+	 * first lane), a location per lane. */
+	dname = ex_xcalloc(w->nlane + 1, sizeof(*dname));
+	lnname = ex_xcalloc(w->nlane + 1, sizeof(*lnname));
+	dgrp = ex_xcalloc(w->nlane + 1, sizeof(*dgrp));
+	for (size_t k = 0; k < w->nlane; k++) {
+		size_t first = k;
+
+		snprintf(buf, sizeof(buf), "disk %u:%u", ex_dev_major(w->lane[k].dev),
+			 ex_dev_minor(w->lane[k].dev));
+		dname[k] = str_id(w, buf);
+		snprintf(buf, sizeof(buf), "disk %u:%u lane %d",
+			 ex_dev_major(w->lane[k].dev), ex_dev_minor(w->lane[k].dev),
+			 w->lane[k].lane);
+		lnname[k] = str_id(w, buf);
+		for (size_t j = 0; j < k && first == k; j++)
+			if (w->lane[j].dev == w->lane[k].dev)
+				first = j;
+		dgrp[k] = first < k ? dgrp[first] : ndisk++;
+	}
 	for (size_t i = 0; i < w->nreg; i++)
 		pdesc[i] = str_id(w, w->reg[i].desc);
 
@@ -410,13 +501,17 @@ static int global_defs(struct writer *w)
 						   OTF2_TYPE_UINT32);
 	ret |= OTF2_GlobalDefWriter_WriteAttribute(g, A_WAKER, a_waker[0],
 						   a_waker[1], OTF2_TYPE_UINT32);
+	ret |= OTF2_GlobalDefWriter_WriteAttribute(g, A_TID, a_tid[0], a_tid[1],
+						   OTF2_TYPE_UINT32);
+	ret |= OTF2_GlobalDefWriter_WriteAttribute(g, A_SECTOR, a_sector[0],
+						   a_sector[1], OTF2_TYPE_UINT64);
 	ret |= OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, machine, machine,
 			OTF2_UNDEFINED_SYSTEM_TREE_NODE);
 	for (uint32_t c = 0; c < ncpu; c++)
 		ret |= OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 1 + c, cname[c],
 				cpu_class, 0);
 	/* Location groups, numbered in order: one per process, then one per
-	 * CPU; then the locations. */
+	 * CPU, then one per disk; then the locations. */
 	for (size_t i = 0; i < w->nth; i++) {
 		size_t first = i;
 
@@ -437,6 +532,12 @@ static int global_defs(struct writer *w)
 		ret |= OTF2_GlobalDefWriter_WriteLocationGroup(g, ngrp + c, cname[c],
 				OTF2_LOCATION_GROUP_TYPE_PROCESS, 1 + c,
 				OTF2_UNDEFINED_LOCATION_GROUP);
+	for (size_t k = 0; k < w->nlane; k++)
+		if (!k || dgrp[k] > dgrp[k - 1])	/* a disk's first lane */
+			ret |= OTF2_GlobalDefWriter_WriteLocationGroup(g,
+					ngrp + ncpu + dgrp[k], dname[k],
+					OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+					OTF2_UNDEFINED_LOCATION_GROUP);
 	for (size_t i = 0; i < w->nth; i++)
 		ret |= OTF2_GlobalDefWriter_WriteLocation(g, i, lname[i],
 				OTF2_LOCATION_TYPE_CPU_THREAD, w->nevents[i], grp[i]);
@@ -444,6 +545,10 @@ static int global_defs(struct writer *w)
 		ret |= OTF2_GlobalDefWriter_WriteLocation(g, cpu_loc(w, (int)c),
 				cname[c], OTF2_LOCATION_TYPE_CPU_THREAD,
 				w->nevents[cpu_loc(w, (int)c)], ngrp + c);
+	for (size_t k = 0; k < w->nlane; k++)
+		ret |= OTF2_GlobalDefWriter_WriteLocation(g, lane_loc(w, k),
+				lnname[k], OTF2_LOCATION_TYPE_CPU_THREAD,
+				w->nevents[lane_loc(w, k)], ngrp + ncpu + dgrp[k]);
 	for (size_t i = 0; i < w->nreg; i++)
 		ret |= OTF2_GlobalDefWriter_WriteRegion(g, (uint32_t)i,
 				w->reg[i].name, w->reg[i].name, pdesc[i],
@@ -454,6 +559,9 @@ static int global_defs(struct writer *w)
 	free(cname);
 	free(pdesc);
 	free(grp);
+	free(dname);
+	free(lnname);
+	free(dgrp);
 	return ret ? fail(w, "global definitions", OTF2_ERROR_FILE_INTERACTION) : 0;
 }
 
@@ -463,7 +571,7 @@ static int write_all(struct writer *w)
 {
 	const struct ex_model *m = w->v->m;
 	uint32_t state_reg[3];		/* by enum ex_state */
-	size_t nloc = w->nth + (size_t)m->ncpu;
+	size_t nloc;
 
 	state_reg[ST_RUNNING] = region_id(w, "running", OTF2_REGION_ROLE_ARTIFICIAL,
 					  "running on a CPU");
@@ -471,6 +579,10 @@ static int write_all(struct writer *w)
 					   "runnable: waiting for a CPU");
 	state_reg[ST_BLOCKED] = region_id(w, "blocked", OTF2_REGION_ROLE_ARTIFICIAL,
 					  "blocked: waiting (sleep, lock, I/O)");
+	w->rq = tl_requests(w->v, &w->nrq);
+	for (size_t i = 0; i < w->nrq; i++)
+		lane_index(w, &w->rq[i]);
+	nloc = w->nth + (size_t)m->ncpu + w->nlane;
 	w->nevents = ex_xcalloc(nloc + 1, sizeof(*w->nevents));
 	if (OTF2_Archive_SetFlushCallbacks(w->ar, &flush_cb, NULL) != OTF2_SUCCESS ||
 	    OTF2_Archive_SetSerialCollectiveCallbacks(w->ar) != OTF2_SUCCESS ||
@@ -482,6 +594,9 @@ static int write_all(struct writer *w)
 			return -1;
 	for (int c = 0; c < m->ncpu; c++)
 		if (cpu_events(w, c))
+			return -1;
+	for (size_t k = 0; k < w->nlane; k++)
+		if (lane_events(w, k))
 			return -1;
 	if (OTF2_Archive_CloseEvtFiles(w->ar) != OTF2_SUCCESS)
 		return fail(w, "event files", OTF2_ERROR_FILE_INTERACTION);
@@ -526,6 +641,8 @@ int tl_write_otf2(const char *dir, const char *name, const struct tl_view *v,
 	free(w.reg);
 	free(w.reg_of);
 	free(w.th);
+	free(w.rq);
+	free(w.lane);
 	free(w.nevents);
 	return ret;
 }
