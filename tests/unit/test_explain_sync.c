@@ -13,7 +13,8 @@
  *  - the synchronisation class of every blocking call of ex_sync.h, and
  *    what is not one;
  *  - the application-wide lock view (waiters, releasers, held time) in
- *    text, JSON and DOT, and the application chosen by pid or comm;
+ *    text, JSON and DOT, and the application chosen by pid or comm: a
+ *    file lock, futexes, a System V semaphore (semop, semtimedop);
  *  - the stacks of our offcpu/syscall alert events on the node they
  *    explain.
  */
@@ -424,6 +425,99 @@ static void test_lockview_futex(void)
 }
 
 /*
+ * A System V semaphore (semid 7) shared by processes 500 and 600, each
+ * thread on its own CPU (0: t500, 1: t501 of process 500, 2: t502 of
+ * process 600):
+ *
+ *   1000-1010  t500 semop(7) acquires it (returns 0)
+ *   2000       t501 semop(7) waits: blocked 2010 .. 5050
+ *   3000       t502 semtimedop(7) waits: blocked 3010 .. 7050
+ *   5000-5100  t500 semop(7) releases it: wakes t501 at 5050
+ *   5200-5300  t501 runs, its semop returns (acquired at 5300)
+ *   7000-7100  t501 semop(7) releases it: wakes t502 at 7050
+ *   7200-7300  t502 runs, its semtimedop returns
+ *
+ * Lock view, by hand: one lock "semaphore 7"; waits 501: 5050 - 2010 =
+ * 3040, 502: 7050 - 3010 = 4040; total 7080, longest 4040, two waiters
+ * (502 first).  Releasers by the waits they ended: t501 (502's 4040) then
+ * t500 (501's 3040).  t501 held it from its semop's return, 5300, to its
+ * release at 7050: 1750 ns, all of it running (on CPU 1 since 5200); t500
+ * from 1010 to 5050: 4040 ns, running throughout (never switched out).
+ */
+static void test_lockview_semaphore(void)
+{
+	struct ex_report r = { 0 };
+	const struct ex_lv_lock *l;
+	const struct ex_lv_releaser *r0, *r1;
+	int pids[] = { 500, 600 };
+	struct ex_app app = { .pids = pids, .npids = 2 };
+	static char buf[65536];
+
+	ex_model_init(&m);
+	sw(0, 0, 0, 0, 500);
+	sw(0, 1, 0, 0, 501);
+	sw(0, 2, 0, 0, 502);
+	call(1000, 0, 500, 500, "semop", ARGS(.id = 7), 0);
+	enter(2000, 1, 501, 500, "semop", ARGS(.id = 7));
+	sw(2010, 1, 501, 1, 0);
+	enter(3000, 2, 502, 600, "semtimedop", ARGS(.id = 7));
+	sw(3010, 2, 502, 1, 0);
+	enter(5000, 0, 500, 500, "semop", ARGS(.id = 7));
+	wake(5050, 1, 501, 500);
+	leave(5100, 0, 500, 500, "semop", 0);
+	sw(5200, 1, 0, 0, 501);
+	leave(5300, 1, 501, 500, "semop", 0);
+	enter(7000, 1, 501, 500, "semop", ARGS(.id = 7));
+	wake(7050, 2, 502, 501);
+	leave(7100, 1, 501, 500, "semop", 0);
+	sw(7200, 2, 0, 0, 502);
+	leave(7300, 2, 502, 600, "semtimedop", 0);
+	sw(9000, 0, 500, 1, 0);
+	sw(9000, 1, 501, 1, 0);
+	sw(9000, 2, 502, 1, 0);
+	ex_model_finish(&m);
+
+	ex_report_build_app(&r, &m, "synthetic", 501, 2000, 5300, &app);
+	l = r.lv.n ? &r.lv.locks[0] : NULL;
+	tap_eq(r.lv.n, 1, "semaphore lock view: one lock");
+	tap_ok(l && l->kind == SY_SEM && !strcmp(l->label, "semaphore 7"),
+	       "semaphore lock view: semaphore 7 (%s)", l ? l->label : "none");
+	tap_eq(l ? l->ns : 0, 3040 + 4040, "semaphore lock view: total wait 7080 ns");
+	tap_eq(l ? l->max_ns : 0, 4040, "semaphore lock view: longest wait 4040 ns");
+	tap_eq(l ? l->nwaiters : 0, 2, "semaphore lock view: two waiters (semop, semtimedop)");
+	tap_ok(l && l->nwaiters == 2 && l->waiters[0].tid == 502 &&
+	       l->waiters[0].ns == 4040 && l->waiters[1].tid == 501 &&
+	       l->waiters[1].ns == 3040,
+	       "semaphore lock view: waiters t502 4040 ns, t501 3040 ns");
+	r0 = l && l->nreleasers > 0 ? &l->releasers[0] : NULL;
+	r1 = l && l->nreleasers > 1 ? &l->releasers[1] : NULL;
+	tap_eq(l ? l->nreleasers : 0, 2, "semaphore lock view: two releasers");
+	tap_ok(r0 && r0->tid == 501 && r0->ns == 4040 && r0->releases == 1,
+	       "semaphore lock view: t501 released it first by waits ended (4040 ns)");
+	tap_ok(r0 && r0->held_ns == 7050 - 5300 && r0->held_exact == 1 &&
+	       r0->ran_ns == 1750,
+	       "semaphore lock view: t501 held it 1750 ns from its semop's return, running");
+	tap_ok(r1 && r1->tid == 500 && r1->ns == 3040 && r1->releases == 1,
+	       "semaphore lock view: then t500 (3040 ns)");
+	tap_ok(r1 && r1->held_ns == 5050 - 1010 && r1->held_exact == 1 &&
+	       r1->ran_ns == 4040,
+	       "semaphore lock view: t500 held it 4040 ns from its semop at 1010");
+	tap_ok(r.cr.ncauses && r.cr.causes[0].cls == C_SYNC &&
+	       strstr(r.cr.causes[0].what, "semaphore 7 released by t500 [500]"),
+	       "semaphore: t501's wait is synchronisation released by t500 (%s)",
+	       r.cr.ncauses ? r.cr.causes[0].what : "none");
+	render(&r, buf, sizeof(buf));
+	tap_ok(strstr(buf, "\"kind\":\"semaphore\",\"name\":\"semaphore 7\"") &&
+	       strstr(buf, "\"held_ns\":1750") && strstr(buf, "\"held_ns\":4040"),
+	       "semaphore lock view: JSON");
+	tap_ok(strstr(buf, "t501 -> l0") && strstr(buf, "t502 -> l0") &&
+	       strstr(buf, "l0 -> t500") && strstr(buf, "l0 -> t501"),
+	       "semaphore lock view: DOT waiters -> lock -> releasers");
+	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
+/*
  * Thread 50 of process 50 calls exit_group at 5000 (sched_process_exit at
  * 5100, last switch at 5200 with prev_state Z); the trace goes on until
  * 1000000.
@@ -690,6 +784,7 @@ int main(void)
 	test_fd_over_time();
 	test_lockview_app();
 	test_lockview_futex();
+	test_lockview_semaphore();
 	test_exit();
 	test_pid_reuse();
 	test_classes();
