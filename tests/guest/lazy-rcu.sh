@@ -9,18 +9,33 @@
 # wakeup tracker with 2048 slots sees 4 threads sleeping 1 ms in a loop
 # for 8 s: at one event per wakeup, the slots ended within two ordinary
 # grace periods fit (the sizing rule in include/latency_tracker.h); those
-# ended within 10 s do not.  A named skip on kernels without lazy RCU.
+# ended within 10 s do not.  A named skip on kernels without lazy RCU;
+# a kernel whose config cannot be found fails (the check did not run).
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
 TRK=wakeup TRK_MOD=latency_tracker_wakeup
-CONFIG=$LT_KMODS/../../../boot/config-$LT_KVER
-tap_plan 5
+tap_plan 6
 
+# The kernel's config, from its unpacked packages ($LT_KMODS, see
+# tests/vm/kernel.sh): Debian's bookworm packages install it as
+# /boot/config-<kver>, trixie's merged-/usr ones (the current lines) as
+# /usr/lib/modules/<kver>/config, i.e. $LT_KMODS/config.
+config=
+for f in "$LT_KMODS/config" "$LT_KMODS/../../../boot/config-$LT_KVER"; do
+	[ -r "$f" ] && { config=$f; break; }
+done
+tap_ok "the kernel's config is readable (${config:-none in $LT_KMODS or its boot/})" \
+	test -n "$config"
 tap_ok "booted with rcu_nocbs=all" grep -qw 'rcu_nocbs=all' /proc/cmdline
-if ! grep -qx 'CONFIG_RCU_LAZY=y' "$CONFIG" 2>/dev/null; then
-	tap_skip 4 "no lazy RCU (CONFIG_RCU_LAZY) in $LT_KVER"
+if [ -z "$config" ]; then
+	tap_skip 4 "no kernel config: lazy RCU unknown"
 	tap_done
 fi
+if ! grep -qx 'CONFIG_RCU_LAZY=y' "$config"; then
+	tap_skip 4 "no lazy RCU (CONFIG_RCU_LAZY) in $LT_KVER ($config)"
+	tap_done
+fi
+tap_diag "$config: $(grep -E '^CONFIG_RCU_(LAZY|NOCB_CPU)=' "$config" | tr '\n' ' ')"
 tap_ok "load (max_events 2048, threshold 1 s)" \
 	trk_load max_events=2048 threshold=1000000000
 $LTPROG wakers 4 8 >/dev/null
