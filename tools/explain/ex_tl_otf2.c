@@ -28,10 +28,12 @@
  *                 category the tracker), on the thread's location, with
  *                 the alert's delay in its text
  *
- * Wakeups are not arrows: OTF2 has no event for a causal link between two
- * locations other than MPI messages (and Vampir draws only those), which a
- * wakeup is not; the first state after a waking carries the waker in its
- * "waker_tid" attribute instead (the JSON timeline draws flow arrows).
+ * Wakeups are not arrows: OTF2 links two locations only in its paradigms'
+ * records (MPI messages and collectives, RMA, thread creation) and Vampir
+ * draws lines between timelines only for MPI communication; a wakeup is
+ * none of these and is not disguised as one.  The first state after a
+ * waking carries the waker in its "waker_tid" attribute instead (the JSON
+ * timeline draws flow arrows).
  *
  * Timestamps: the trace's CLOCK_MONOTONIC ns (timer resolution 1e9 per
  * second), the global offset its first event.
