@@ -9,7 +9,8 @@
 #  (b) partial completions: scsi_debug's short-transfer injection (opts
 #      0x100, every_nth 2) completes half of a read, which the SCSI layer
 #      requeues; block_rq_complete fires for the first half before the
-#      request is done;
+#      request is done; the run must show one (a completion of fewer
+#      sectors than remain), else (b) was not exercised;
 #  (c) requeues (the same, and scsi_debug's "host busy", opts 0x8000): a
 #      requeue is cancelled (stats: cancelled), never matched, in no
 #      histogram bucket; the re-issued request is measured anew.
@@ -19,7 +20,7 @@
 . tests/guest/progs/trk.sh
 TRK=block TRK_MOD=latency_tracker_block
 T=/sys/kernel/tracing
-tap_plan 16
+tap_plan 17
 
 ftrace_on() {
 	echo 0 >$T/tracing_on
@@ -38,10 +39,11 @@ ftrace_off() {
 }
 # ftrace_expect DEV ("M,m"): from the kernel's trace of one request at a
 # time (dd, direct I/O), what the tracker must count: "issues requeues
-# completions matched cancelled".  A request is pending from its issue;
-# a requeue cancels it if it is pending (a requeue before the issue, e.g.
-# host busy at dispatch, cancels nothing); a completion of fewer sectors
-# than remain is partial, one of at least the rest is final (matched).
+# completions partial matched cancelled".  A request is pending from its
+# issue; a requeue cancels it if it is pending (a requeue before the
+# issue, e.g. host busy at dispatch, cancels nothing); a completion of
+# fewer sectors than remain is partial, one of at least the rest is final
+# (matched).
 ftrace_expect() {
 	awk -v dev="$1" '
 	$0 ~ ": block_rq_issue: " dev " " {
@@ -56,9 +58,12 @@ ftrace_expect() {
 		completes++
 		for (i = 1; i < NF; i++) if ($i == "+") n = $(i + 1)
 		if (pending && n >= rest) { matched++; pending = 0 }
-		else if (pending) rest -= n
+		else if (pending) { partial++; rest -= n }
 	}
-	END { print issues + 0, requeues + 0, completes + 0, matched + 0, cancelled + 0 }
+	END {
+		print issues + 0, requeues + 0, completes + 0, partial + 0,
+			matched + 0, cancelled + 0
+	}
 	' $T/trace
 }
 
@@ -102,7 +107,9 @@ sd=$(cat /sys/block/$disk/dev)
 sdf=${sd%:*},${sd#*:}
 tap_ok "load (threshold 10 ms)" trk_load threshold=10000000
 
-scenario() { # label opts
+# scenario LABEL OPTS: one dd under scsi_debug's OPTS; sets partial (the
+# partial completions in its trace).
+scenario() {
 	local m0 c0 issues requeues completes matched cancelled
 	m0=$(trk_stat matched) c0=$(trk_stat cancelled)
 	ftrace_on
@@ -116,8 +123,8 @@ scenario() { # label opts
 	echo 0 >$D/opts
 	sleep 0.5
 	ftrace_off
-	read -r issues requeues completes matched cancelled <<<"$(ftrace_expect "$sdf")"
-	tap_diag "$1: trace: $issues issues, $requeues requeues, $completes completions -> $matched final completions, $cancelled requeues of issued requests; tracker: matched +$(( $(trk_stat matched) - m0 )), cancelled +$(( $(trk_stat cancelled) - c0 ))"
+	read -r issues requeues completes partial matched cancelled <<<"$(ftrace_expect "$sdf")"
+	tap_diag "$1: trace: $issues issues, $requeues requeues, $completes completions ($partial partial) -> $matched final completions, $cancelled requeues of issued requests; tracker: matched +$(( $(trk_stat matched) - m0 )), cancelled +$(( $(trk_stat cancelled) - c0 ))"
 	tap_cmp "$1: the trace shows requeues of issued requests" "$cancelled" -ge 1
 	tap_is "$1: matched == final completions in the trace" \
 		"$(( $(trk_stat matched) - m0 ))" "$matched"
@@ -125,6 +132,7 @@ scenario() { # label opts
 		"$(( $(trk_stat cancelled) - c0 ))" "$cancelled"
 }
 scenario "short transfer (partial completion, requeue)" 0x100
+tap_cmp "short transfer: the trace shows partial completions" "$partial" -ge 1
 scenario "host busy (requeue after issue)" 0x8000
 hist=$(awk '{ s += $3 } END { print s + 0 }' "$(trk_dir)/histogram")
 tap_is "histogram holds the matched requests only" "$hist" "$(trk_stat matched)"
