@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # run.sh - run every built host unit test (each build variant) and print one
-# TAP line per test binary: ok when it exits 0, planned all its assertions
-# and printed no "not ok".  Sanitizer options come from tests/unit/Makefile.
+# TAP line per test binary: ok when it exits 0, declared its plan ("1..N",
+# tap.h's tap_plan) before its first assertion, then made exactly N
+# assertions and printed no "not ok".  A plan printed at the end, from the
+# running count, does not count: a test that stops early or skips a loop
+# must fail.  Sanitizer options come from tests/unit/Makefile.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$top/build/unit}
@@ -20,7 +23,10 @@ for bin in "$build"/*/test_*; do
 	timeout 300 "$bin" >"$out" 2>&1
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	plan=$(sed -n 's/^1\.\.\([0-9]\+\)$/\1/p' "$out" | tail -n 1)
+	# The first TAP line must be the plan, and the only one.
+	plan=$(grep -m 1 -E '^(1\.\.[0-9]+|ok|not ok)( |$)' "$out" |
+		sed -n 's/^1\.\.\([0-9]\+\)$/\1/p')
+	[ "$(grep -cE '^1\.\.[0-9]+$' "$out")" = 1 ] || plan=
 	oks=$(grep -cE '^ok ' "$out")
 	bad=$(grep -cE '^not ok ' "$out")
 	n=$((n + 1))
@@ -28,7 +34,7 @@ for bin in "$build"/*/test_*; do
 		echo "ok $n - $name ($oks assertions, $ms ms)"
 	else
 		failed=$((failed + 1))
-		echo "not ok $n - $name (exit $rc, plan ${plan:-none}, $oks ok, $bad not ok)"
+		echo "not ok $n - $name (exit $rc, plan ${plan:-none first}, $oks ok, $bad not ok)"
 		grep -E '^not ok|^#' "$out" | head -n 20 | sed 's/^/#   /'
 		tail -n 25 "$out" | grep -vE '^(ok|not ok|#)' | sed 's/^/#   /'
 	fi

@@ -182,6 +182,7 @@ static void test_overflow(void)
 
 int main(void)
 {
+	tap_plan(14);
 	test_fields();
 	test_every_byte();
 	test_overflow();

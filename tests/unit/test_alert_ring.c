@@ -322,6 +322,7 @@ static void test_lost_once(void)
 
 int main(void)
 {
+	tap_plan(47);
 	test_init();
 	test_cursors();
 	test_lost_once();

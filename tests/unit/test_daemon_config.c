@@ -193,6 +193,7 @@ static void test_filter_opts(void)
 
 int main(void)
 {
+	tap_plan(38);
 	test_flags();
 	test_filter_opts();
 	test_defaults();

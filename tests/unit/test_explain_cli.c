@@ -204,6 +204,7 @@ static void test_app(void)
 
 int main(void)
 {
+	tap_plan(19);
 	(void)edge;
 	(void)sys;
 	test_window();

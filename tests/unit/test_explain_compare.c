@@ -112,6 +112,7 @@ static void test_compare(void)
 
 int main(void)
 {
+	tap_plan(18);
 	test_kmeans();
 	test_boldness();
 	test_compare();

@@ -585,6 +585,7 @@ static void test_cli(void)
 
 int main(void)
 {
+	tap_plan(104);
 	(void)edge;		/* explain_feed.h's graph helper: no graph here */
 	test_lock_default();
 	test_lock_thresholds();

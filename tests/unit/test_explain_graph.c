@@ -228,6 +228,7 @@ static void test_graph_merge(void)
 
 int main(void)
 {
+	tap_plan(36);
 	test_lock();
 	test_cpu();
 	test_disk();

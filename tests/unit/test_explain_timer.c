@@ -325,6 +325,7 @@ static void test_not_covered(void)
 
 int main(void)
 {
+	tap_plan(36);
 	test_hrtimer_events();
 	test_timer_softirq();
 	test_no_irq_events_idle();

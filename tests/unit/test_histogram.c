@@ -14,6 +14,7 @@ int main(void)
 	unsigned int b;
 	u64 p;
 
+	tap_plan(15);
 	tap_eq(LT_HIST_BUCKETS, 65, "65 buckets");
 	tap_eq(lt_hist_bucket(0), 0, "0 ns -> bucket 0");
 	tap_eq(lt_hist_low(0), 0, "bucket 0 low 0");

@@ -500,6 +500,7 @@ static void test_resize(void)
 
 int main(void)
 {
+	tap_plan(134);
 	rcu_register_thread();
 	test_args();
 	test_basic(1);

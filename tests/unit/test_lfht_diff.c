@@ -662,6 +662,7 @@ int main(void)
 	struct timespec t0, t1;
 	int t;
 
+	tap_plan(8);
 	env = getenv("LT_SEED");
 	seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	if (!seed)

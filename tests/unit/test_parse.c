@@ -81,6 +81,7 @@ int main(void)
 	u64 out;
 	int ret;
 
+	tap_plan(92);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		c = &cases[i];
 		out = UNTOUCHED;

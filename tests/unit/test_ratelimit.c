@@ -168,6 +168,7 @@ static void test_never_dropped(void)
 
 int main(void)
 {
+	tap_plan(29);
 	test_basic();
 	test_no_limit();
 	test_interval_change();

@@ -218,6 +218,7 @@ static void test_causes(void)
 
 int main(void)
 {
+	tap_plan(14);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();

@@ -163,6 +163,7 @@ int main(void)
 {
 	int fd = mkstemp(conf);
 
+	tap_plan(40);
 	if (fd < 0)
 		return 1;
 	close(fd);

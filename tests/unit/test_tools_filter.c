@@ -69,6 +69,7 @@ int main(void)
 	size_t i;
 	int ret;
 
+	tap_plan(29);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct filter_case *c = &cases[i];
 

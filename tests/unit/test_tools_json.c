@@ -262,6 +262,7 @@ int main(void)
 {
 	char cmd[300];
 
+	tap_plan(43);
 	test_utf8();
 	test_json_escapes();
 	test_dot_escapes();

@@ -132,6 +132,7 @@ static void test_format(void)
 
 int main(void)
 {
+	tap_plan(75);
 	run("duration", durations, N(durations), lt_parse_duration);
 	run("size", sizes, N(sizes), lt_parse_size);
 	run("decimal", decimals, N(decimals), lt_parse_u64);

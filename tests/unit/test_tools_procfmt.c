@@ -113,6 +113,7 @@ static void test_fake_tree(void)
 
 int main(void)
 {
+	tap_plan(31);
 	test_stats();
 	test_hist();
 	test_fake_tree();

@@ -179,6 +179,7 @@ static void test_json_str(void)
 
 int main(void)
 {
+	tap_plan(55);
 	test_good();
 	test_bad();
 	test_json_str();

@@ -351,6 +351,7 @@ int main(void)
 	struct ltd_config cfg;
 	int st;
 
+	tap_plan(23);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.snapshot = true;
 	snprintf(cfg.session_name, sizeof(cfg.session_name), "latency-trackerd");
