@@ -27,6 +27,10 @@ that share no code with its writers, and check it.
       The two formats of one snapshot agree: the same threads with the
       same state totals, the same wakeups, the same CPU slices, the same
       block requests.
+  check_timeline.py requests FILE.json NAME.otf2
+      compare's checks and line, then the block requests: lines
+      "requests TID N" (per submitter, OTF2; compare says the JSON has
+      the same) and "lanes DISK N" (the OTF2 archive's lanes per disk).
   check_timeline.py both FILE.json NAME.otf2 TID CPU TID2 FROM TO
       All of the above for one snapshot, each file read once: lines
       "json|otf2 [window] <summary>" (over the trace, then over [FROM, TO]),
@@ -315,6 +319,20 @@ def main(argv):
         win = (int(argv[6]), int(argv[7])) if len(argv) == 8 else (0, 1 << 64)
         print(summary(tl, int(argv[3]), int(argv[4]), int(argv[5]), *win))
         tl.check_nesting()
+    elif len(argv) == 3 and argv[0] == "requests":
+        j, o = read_json(argv[1]), read_otf2(argv[2])
+        for tl in (j, o):
+            tl.check_nesting()
+        compare(argv[1], argv[2], j, o)
+        per, lanes = {}, {}
+        for r in o.requests:
+            per[r[0]] = per.get(r[0], 0) + 1
+        for disk, lane, _, _ in o.lanes:
+            lanes[disk] = max(lanes.get(disk, 0), lane + 1)
+        for tid, n in sorted(per.items()):
+            print("requests %d %d" % (tid, n))
+        for disk, n in sorted(lanes.items()):
+            print("lanes %s %d" % (disk, n))
     elif len(argv) == 8 and argv[0] == "both":
         j, o = read_json(argv[1]), read_otf2(argv[2])
         args = [int(x) for x in argv[3:8]]

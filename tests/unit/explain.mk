@@ -29,9 +29,6 @@ UNIT_TESTS += test_explain_sync
 test_explain_sync_SRCS := tests/unit/test_explain_sync.c $(EXPLAIN_CORE)
 test_explain_sync_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
 test_explain_sync_LDLIBS := -lm
-# Its TAP plan (tap.h), declared here while the test does not call tap_plan().
-test_explain_sync_CFLAGS += -DTAP_PLAN=98
-$(foreach v,$(VARIANTS),$(BUILD)/$(v)/test_explain_sync): $(TOP)/tests/unit/explain.mk
 
 # The options of issue 17 through lt_explain_main, the trace reader
 # replaced by the test's (synthetic snapshot).

@@ -15,7 +15,3 @@ test_explain_timeline_SRCS := tests/unit/test_explain_timeline.c $(EXPLAIN_CORE)
 test_explain_timeline_CFLAGS := $(EXPLAIN_UNIT_CFLAGS) -DLT_TOP='"$(TOP)"'
 test_explain_timeline_LDLIBS := -lm \
 	$(shell pkg-config --libs otf2 2>/dev/null || echo -lopen-trace-format2)
-# Its TAP plan (tap.h), declared here while the test does not call tap_plan().
-test_explain_timeline_CFLAGS += -DTAP_PLAN=59
-$(foreach v,$(VARIANTS),$(BUILD)/$(v)/test_explain_timeline): \
-	$(TOP)/tests/unit/explain_timeline.mk

@@ -781,6 +781,7 @@ static void test_stacks(void)
 
 int main(void)
 {
+	tap_plan(98);
 	test_fd_over_time();
 	test_lockview_app();
 	test_lockview_futex();

@@ -291,6 +291,10 @@ static void test_writers(void)
 	       "OTF2 (otf2-print): the same totals, wakers and block requests (disk 8:0 lanes 0, 1, 0; 8:16 lane 0: each on the first free lane); regions nest");
 	tap_eq(run(CHECK " compare %s %s >/dev/null", json, otf2), 0,
 	       "JSON and OTF2: every thread, wakeup, CPU slice and block request the same");
+	tap_eq(run(CHECK " requests %s %s | grep -v '^[0-9]' | tr '\\n' ' ' | "
+		   "grep -qx 'requests 100 1 requests 101 2 requests 200 1 lanes 8:0 2 lanes 8:16 1 '",
+		   json, otf2), 0,
+	       "check_timeline.py requests (the guest's question): per submitter 1, 2, 1; disk 8:0 2 lanes, 8:16 1");
 	summary("json", json, s, sizeof(s));
 	tap_ok(!strcmp(s, "running=2200 runnable=900 blocked=400 overlap=900"),
 	       "JSON: t101 runnable on CPU 1 while t200 ran there: 900 ns (%s)", s);
@@ -430,6 +434,7 @@ static void test_cli(void)
 
 int main(void)
 {
+	tap_plan(60);
 	(void)edge;			/* explain_feed.h's, for graph tests */
 	if (!mkdtemp(dir)) {
 		tap_ok(0, "mkdtemp");
