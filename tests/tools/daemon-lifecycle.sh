@@ -9,6 +9,8 @@
 # snapshot names that survive a clock step, SIGHUP and the log, trackers=
 # naming an unknown tracker, refused configurations.
 . "$(dirname "$0")/lib.sh"
+# The 512 kB tmpfs part makes 9 of them (1, a failure, when it cannot mount).
+tap_plan 54
 
 root=$T_WORK/proc
 snaps=$T_WORK/snaps

@@ -11,6 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
+tap_plan 25
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 

@@ -12,11 +12,29 @@ T_BUILD=${LT_TOOLS_TEST_BUILD:-$LT_TOP/build/tools-test}
 DAEMON=$T_BUILD/asan/latency-trackerd
 FAKE_SO=$T_BUILD/fake_lttng.so
 
+# TAP: tap_plan N before the first assertion (the number the script makes),
+# then tap_ok ...; tap_end fails unless exactly N ran, none failing, so a
+# script that stops short or skips assertions fails (run.sh checks it too).
 tap_n=0
 tap_failed=0
+tap_planned=
+tap_misuse=0
+tap_plan() {
+	if [ -n "$tap_planned" ] || [ $tap_n != 0 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
+		echo "# tap_plan $1: must be called once, with a count, before any assertion"
+		tap_misuse=1
+		return 1
+	fi
+	tap_planned=$1
+	echo "1..$1"
+}
 tap_ok() {
 	local desc=$1
 	shift
+	if [ -z "$tap_planned" ] && [ $tap_misuse = 0 ]; then
+		echo "# assertion before tap_plan"
+		tap_misuse=1
+	fi
 	tap_n=$((tap_n + 1))
 	if "$@"; then
 		echo "ok $tap_n - $desc"
@@ -27,8 +45,9 @@ tap_ok() {
 }
 tap_diag() { echo "# $*"; }
 tap_end() {
-	echo "1..$tap_n"
-	[ "$tap_failed" = 0 ]
+	echo "# ran $tap_n of ${tap_planned:-?} planned"
+	[ -n "$tap_planned" ] && [ "$tap_n" = "$tap_planned" ] &&
+		[ $tap_misuse = 0 ] && [ "$tap_failed" = 0 ]
 }
 
 # wait_for SECONDS COMMAND...: poll every 50 ms.

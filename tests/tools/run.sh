@@ -4,7 +4,8 @@
 # run.sh [TEST...] - the host tests of latency-trackerd (the `daemon` suite
 # of tests/check.sh): builds the daemon with ASan+UBSan and the fake
 # session daemon (fake_lttng.so) into build/tools-test, then runs each
-# tests/tools/daemon-*.sh (or the ones named), whose TAP lines it passes on.
+# tests/tools/daemon-*.sh (or the ones named), whose TAP lines it passes on;
+# a script fails unless it declared its plan first and made that many.
 # Needs root (a tmpfs is mounted) and the `tools` packages.
 set -u
 . "$(dirname "$0")/../vm/common.sh"
@@ -32,7 +33,15 @@ for t in "${tests[@]}"; do
 	trc=$?
 	# Each script's own TAP lines, named after it; its plan line dropped.
 	sed -n 's/^\(\(not \)\{0,1\}ok\) [0-9]* - /\1 - '"$t"': /p; /^#/p' "$out"
-	if [ $trc != 0 ] && ! grep -q '^not ok' "$out"; then
+	# Its plan (lib.sh's tap_plan), declared before its first assertion,
+	# and exactly that many assertions made.
+	plan=$(grep -m 1 -E '^(1\.\.[0-9]+|ok|not ok)( |$)' "$out" |
+		sed -n 's/^1\.\.\([0-9]\+\)$/\1/p')
+	ran=$(grep -cE '^(not )?ok ' "$out")
+	if [ -z "$plan" ] || [ "$plan" != "$ran" ]; then
+		echo "not ok - $t: plan ${plan:-none before the first assertion}, $ran assertions made"
+		trc=1
+	elif [ $trc != 0 ] && ! grep -q '^not ok' "$out"; then
 		echo "not ok - $t: exited $trc"
 		tail -n 20 "$out" | sed 's/^/#   /'
 	fi
