@@ -78,6 +78,16 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		    bool *check_only, char *err, size_t errlen);
 bool ltd_output_is_net(const struct ltd_config *cfg);
 /*
+ * The names the command line and the config file take, for the man page's
+ * test (tests/unit/test_daemon_man.c): key i (NULL past the last; *on_off: it also works as a flag), and
+ * the options that are not keys (--config, --check, ...; *alias or NULL).
+ */
+const char *ltd_config_key_name(size_t i, bool *on_off);
+/* Key i (below the number of keys) has the same value in a and b. */
+bool ltd_config_key_equal(const struct ltd_config *a,
+			  const struct ltd_config *b, size_t i);
+const char *ltd_config_option_name(size_t i, const char **alias);
+/*
  * Writes the configured filters into the trackers' files, logging one
  * "filter" line each (with the error when the kernel refused it or the
  * tracker is not loaded).

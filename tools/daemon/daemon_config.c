@@ -65,6 +65,69 @@ static const struct ltd_key ltd_keys[] = {
 
 #define LTD_NKEYS	(sizeof(ltd_keys) / sizeof(ltd_keys[0]))
 
+/* The command-line options that are not keys (read before the keys). */
+enum { OPT_CONFIG, OPT_CHECK, OPT_HELP, OPT_VERSION, OPT_NR };
+
+static const struct ltd_option {
+	const char *name, *alias, *arg, *help;
+} ltd_options[OPT_NR] = {
+	[OPT_CONFIG] = { "--config", NULL, "FILE", "configuration file (default " LTD_DEFAULT_CONFIG ", if it exists)" },
+	[OPT_CHECK] = { "--check", NULL, NULL, "validate the configuration and exit" },
+	[OPT_HELP] = { "--help", "-h", NULL, "print this help and exit" },
+	[OPT_VERSION] = { "--version", NULL, NULL, "print the version and exit" },
+};
+
+const char *ltd_config_key_name(size_t i, bool *on_off)
+{
+	if (i >= LTD_NKEYS)
+		return NULL;
+	if (on_off)
+		*on_off = ltd_keys[i].type == KT_BOOL;
+	return ltd_keys[i].name;
+}
+
+bool ltd_config_key_equal(const struct ltd_config *a,
+			  const struct ltd_config *b, size_t i)
+{
+	const struct ltd_key *k = &ltd_keys[i];
+	const char *pa = (const char *)a + k->off, *pb = (const char *)b + k->off;
+
+	switch (k->type) {
+	case KT_STRING:
+		return !strcmp(pa, pb);
+	case KT_BOOL:
+		return *(const bool *)pa == *(const bool *)pb;
+	default:
+		return *(const uint64_t *)pa == *(const uint64_t *)pb;
+	}
+}
+
+const char *ltd_config_option_name(size_t i, const char **alias)
+{
+	if (i >= OPT_NR)
+		return NULL;
+	if (alias)
+		*alias = ltd_options[i].alias;
+	return ltd_options[i].name;
+}
+
+static bool is_option(const char *arg, int opt)
+{
+	const struct ltd_option *o = &ltd_options[opt];
+
+	return !strcmp(arg, o->name) || (o->alias && !strcmp(arg, o->alias));
+}
+
+/* --config=FILE: the file, or NULL when @arg is not that form. */
+static const char *option_value(const char *arg, int opt)
+{
+	size_t n = strlen(ltd_options[opt].name);
+
+	if (strncmp(arg, ltd_options[opt].name, n) || arg[n] != '=')
+		return NULL;
+	return arg + n + 1;
+}
+
 /* Defaults. */
 #define LTD_DEF_OUTPUT		"/var/lib/latency-tracker/snapshots"
 #define LTD_DEF_SESSION_NAME	"latency-trackerd"
@@ -442,8 +505,18 @@ static void usage(void)
 	       LTD_DEFAULT_CONFIG);
 	for (i = 0; i < LTD_NKEYS; i++)
 		printf("  %-15s %s\n", ltd_keys[i].name, ltd_keys[i].help);
-	printf("  --check         validate the configuration and exit\n");
+	printf("  TRACKER.FILTER  a tracker's filter (offcpu.filter_tgid = 1234)\n");
 	printf("On/off keys also work as flags: --explain alone means on, --no-explain off.\n");
+	printf("Options:\n");
+	for (i = 0; i < OPT_NR; i++) {
+		const struct ltd_option *o = &ltd_options[i];
+		char name[32];
+
+		snprintf(name, sizeof(name), "%s%s%s%s%s", o->alias ? o->alias : "",
+			 o->alias ? ", " : "", o->name, o->arg ? " " : "",
+			 o->arg ? o->arg : "");
+		printf("  %-15s %s\n", name, o->help);
+	}
 }
 
 int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
@@ -458,24 +531,24 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 	defaults(&c);
 	/* First pass: --config, --help, --version, --check. */
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		if (is_option(argv[i], OPT_HELP)) {
 			usage();
 			return 1;
 		}
-		if (!strcmp(argv[i], "--version")) {
+		if (is_option(argv[i], OPT_VERSION)) {
 			printf("%s %s\n", LTD_NAME, LTD_VERSION);
 			return 1;
 		}
-		if (!strcmp(argv[i], "--check")) {
+		if (is_option(argv[i], OPT_CHECK)) {
 			*check_only = true;
-		} else if (!strcmp(argv[i], "--config")) {
+		} else if (is_option(argv[i], OPT_CONFIG)) {
 			if (i + 1 >= argc) {
 				snprintf(err, errlen, "--config: missing file name");
 				return -1;
 			}
 			file = argv[++i];
-		} else if (!strncmp(argv[i], "--config=", 9)) {
-			file = argv[i] + 9;
+		} else if (option_value(argv[i], OPT_CONFIG)) {
+			file = option_value(argv[i], OPT_CONFIG);
 		}
 	}
 	if (load_file(&c, file ? file : LTD_DEFAULT_CONFIG, file != NULL, err,
@@ -485,13 +558,13 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		const char *a = argv[i], *eq, *val;
 		const struct ltd_key *k;
 
-		if (!strcmp(a, "--check"))
+		if (is_option(a, OPT_CHECK))
 			continue;
-		if (!strcmp(a, "--config")) {
+		if (is_option(a, OPT_CONFIG)) {
 			i++;
 			continue;
 		}
-		if (!strncmp(a, "--config=", 9))
+		if (option_value(a, OPT_CONFIG))
 			continue;
 		if (strncmp(a, "--", 2)) {
 			snprintf(err, errlen, "unexpected argument '%s' (see --help)", a);
