@@ -7,8 +7,14 @@
 #               build root, tests/vm/buildroot.sh);
 #   checkpatch  the kernel's checkpatch.pl --strict (from Debian's
 #               linux-source-6.1) over our kernel sources;
-#   cppcheck    cppcheck over the userspace tools.
-# Default: all three.  A finding fails its check unless
+#   cppcheck    cppcheck over the userspace tools;
+#   prototypes  LT_PROBE_TPS's build-time check of a probe against its
+#               tracepoint's prototype, against one kernel line's headers
+#               (LT_PROTO_LINE, default 6.12): tests/kmod/proto_check/
+#               must build with its probe's right prototype and fail, in
+#               check_trace_callback_type_sched_switch() and nowhere
+#               else, with a wrong one.
+# Default: all four.  A finding fails its check unless
 # tests/lint-exceptions.txt justifies it: one line
 # "<tool> <file> <regex> # why", the regex matched against the finding's text.
 # A check that could not run fails too: its tool missing, its input empty,
@@ -155,12 +161,68 @@ lint_cppcheck() {
 	result "$name" "$work/cppcheck.out" "$checked files"
 }
 
+# proto_build KVER DIR WRONG: tests/kmod/proto_check/ and the headers it uses
+# copied into DIR (under the cache: a build root sees it at the same
+# path), its object built against KVER with LT_PROTO_WRONG=WRONG; the
+# log in DIR/log.
+proto_build() {
+	local d=$2
+	mkdir -p "$d/tracker" "$d/probes" "$d/tests/kmod" &&
+		cp -r "$LT_TOP/include" "$d/" &&
+		cp "$LT_TOP"/tracker/*.h "$d/tracker/" &&
+		cp "$LT_TOP"/probes/*.h "$d/probes/" &&
+		cp -r "$LT_TOP/tests/kmod/proto_check" "$d/tests/kmod/" ||
+		{ echo "cannot copy the sources" >"$d/log"; return 2; }
+	lt_kmake "$1" M="$d/tests/kmod/proto_check" LT_PROTO_WRONG="$3" \
+		lt_proto_check.o >"$d/log" 2>&1
+}
+
+lint_prototypes() {
+	local line=${LT_PROTO_LINE:-6.12} kver b rc
+	local name="probe prototypes checked at build time"
+	local want='error: passing argument 1 of .check_trace_callback_type_sched_switch. from incompatible pointer type'
+	if ! kver=$("$LT_TOP/tests/vm/kernel.sh" headers "$line" 2>"$work/err"); then
+		not_run "$name on $line" "cannot get the kernel line's headers: $(tail -n 1 "$work/err")"
+		return
+	fi
+	[ -e "$(lt_kdir "$kver")/Makefile" ] ||
+		{ not_run "$name on $kver" "no headers at $(lt_kdir "$kver")"; return; }
+	: >"$work/proto.out"
+	# The right prototype builds: the wrong one's failure is its own.
+	b=$kwork/proto-right
+	proto_build "$kver" "$b" 0
+	rc=$?
+	[ $rc = 0 ] && [ -s "$b/tests/kmod/proto_check/lt_proto_check.o" ] ||
+		{ echo "the right prototype did not build (exit $rc):"
+		  grep -E 'error|Error' "$b/log" | head -n 10; } >>"$work/proto.out"
+	b=$kwork/proto-wrong
+	proto_build "$kver" "$b" 1
+	rc=$?
+	if [ $rc = 0 ]; then
+		echo "a probe with a wrong prototype built (LT_PROBE_TPS checked nothing)" >>"$work/proto.out"
+	elif ! grep -qE "$want" "$b/log"; then
+		{ echo "the wrong prototype failed (exit $rc) but not as it must ($want):"
+		  tail -n 10 "$b/log"; } >>"$work/proto.out"
+	elif grep -E '(^|: )(fatal )?error: ' "$b/log" | grep -vqE "$want"; then
+		{ echo "the wrong prototype failed with other errors too:"
+		  grep -E '(^|: )(fatal )?error: ' "$b/log" | grep -vE "$want" | head -n 10; } >>"$work/proto.out"
+	fi
+	n=$((n + 1))
+	if [ -s "$work/proto.out" ]; then
+		failed=$((failed + 1))
+		echo "not ok $n - $name on $kver"
+		sed 's/^/#   /' "$work/proto.out"
+	else
+		echo "ok $n - $name on $kver (the right prototype builds; the wrong one fails: $(grep -m 1 -oE "$want" "$b/log"))"
+	fi
+}
+
 checks=("$@")
-[ ${#checks[@]} = 0 ] && checks=(sparse checkpatch cppcheck)
+[ ${#checks[@]} = 0 ] && checks=(sparse checkpatch cppcheck prototypes)
 for c in "${checks[@]}"; do
 	case $c in
-	sparse | checkpatch | cppcheck) "lint_$c" ;;
-	*) lt_die "unknown check '$c' (known: sparse checkpatch cppcheck)" ;;
+	sparse | checkpatch | cppcheck | prototypes) "lint_$c" ;;
+	*) lt_die "unknown check '$c' (known: sparse checkpatch cppcheck prototypes)" ;;
 	esac
 done
 echo "1..$n"

@@ -42,6 +42,7 @@
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <trace/events/sched.h>
 
 #include <latency_tracker.h>
 #include <latency_tracker_compat.h>
@@ -921,6 +922,16 @@ static void ltt_probe_switch(void *data, bool preempt,
 			     unsigned int prev_state)
 {
 	atomic_inc(data);
+}
+
+/*
+ * Never called: attached by name (latency_tracker_tp_attach() takes the
+ * probe as a plain pointer), the probe is checked here against
+ * sched_switch's prototype; a kernel that changes it fails the build.
+ */
+static inline void __maybe_unused ltt_check_probe_types(void)
+{
+	check_trace_callback_type_sched_switch(ltt_probe_switch);
 }
 
 static void ltt_test_tracepoints(void)
