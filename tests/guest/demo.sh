@@ -42,9 +42,11 @@ sleep 0.5
 
 say "outlier 1: a SCHED_FIFO hog takes CPU 1 for 400 ms from a task that wakes every 10 ms"
 rm -f /tmp/victim.ready
+# The victim writes its own pid (the alerts' pid=), the wrapper's is $!.
 taskset -c 1 bash -c "$(declare -f named); named victim '
-import time
-open(\"/tmp/victim.ready\", \"w\").close()
+import os, time
+with open(\"/tmp/victim.tmp\", \"w\") as f: f.write(str(os.getpid()))
+os.rename(\"/tmp/victim.tmp\", \"/tmp/victim.ready\")
 for _ in range(150): time.sleep(0.01)'" &
 victim=$!
 # Under emulation python can take a second to start: wait until it runs.
@@ -55,7 +57,7 @@ import time
 end = time.monotonic() + 0.4
 while time.monotonic() < end: pass'"
 wait $victim
-echo "   victim pid $victim"
+echo "   victim pid $(cat /tmp/victim.ready)"
 
 say "outlier 2: a task sleeps 400 ms (off CPU in state S)"
 sleep 0.4 &
