@@ -204,6 +204,7 @@ def main():
     res = {k: v for k, v in ht.items() if k.startswith("ht_")}
     res["measured_on"] = where
     res["kernel"] = kv.get("kernel")
+    res["clocksource"] = kv.get("clocksource")
     res["date"] = time.strftime("%Y-%m-%d")
     problems = list(fails)
     if "kernel" not in kv:

@@ -58,7 +58,13 @@ else
 	# Two vCPUs really in parallel (one host thread each): the figures
 	# are about concurrent CPUs.  The bench attaches its probes with the
 	# guest idle, away from the text-patching hazard (tests/vm/qemu.sh).
-	d=$(LT_TCG_THREAD=${LT_TCG_THREAD:-multi} LT_GUEST_MEM=${LT_GUEST_MEM:-6G} \
+	# tsc=reliable: under emulation the clocksource watchdog marks the
+	# TSC unstable, at any time of the run (4 of the last 8 runs), and
+	# switches to the HPET, an emulated device: every clock read (ours,
+	# LTTng's, the bench's own) costs differently from then on.
+	# bench.sh fails if the clocksource changes anyway.
+	d=$(LT_GUEST_APPEND="${LT_GUEST_APPEND:-} tsc=reliable" \
+		LT_TCG_THREAD=${LT_TCG_THREAD:-multi} LT_GUEST_MEM=${LT_GUEST_MEM:-6G} \
 		"$LT_TOP/tests/vm/guest-script.sh" "$line" bench 3000) || exit 1
 	cp "$d/bench.tap" "$work/kernel.out"
 	rc=$(cat "$d/bench.rc" 2>/dev/null || echo "none")

@@ -34,6 +34,9 @@
 #     N live keys and 1 or 2 CPUs producing;
 #  4. alert path: an alert appended in hardirq context -> a blocked reader
 #     of `alerts` returns (the record's ts against CLOCK_MONOTONIC).
+#  5. profile (opt-in): perf's profiles of lt_bench running ours alone
+#     and the equal-work rhashtable peer alone, and of hackbench with ours
+#     and with LTTng (equal work).
 # LTG_BENCH_PARTS (default "pair hackbench scaling alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (5),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3) choose a
@@ -55,6 +58,12 @@ part() { [[ $PARTS == *" $1 "* ]]; }
 
 out "kernel $(uname -r)"
 out "guest_cpus $(nproc)"
+# Every figure reads the clock; the clocksource must not change under them
+# (under emulation the watchdog may mark the TSC unstable and switch to the
+# HPET, an emulated device: run.sh boots with tsc=reliable).
+CS=/sys/devices/system/clocksource/clocksource0/current_clocksource
+CLOCKSOURCE=$(cat $CS)
+out "clocksource $CLOCKSOURCE"
 lt_load latency_tracker || { fail "all: cannot load latency_tracker"; exit 1; }
 
 # --- 1. per-pair cost ------------------------------------------------------------
@@ -393,6 +402,81 @@ if part hackbench; then
 	[ -n "$LTTNG_READY" ] && { lttng destroy -a >/dev/null; }
 fi
 
+# --- 5. profile (opt-in: LTG_BENCH_PARTS=profile) -------------------------------
+# Where the time goes: perf samples the whole guest (cpu-clock at 4 kHz,
+# sample-rate throttling off) while one thing runs, and prints
+# "note profile NAME PERCENT SYMBOL" lines, the symbols above 0.5 %.
+#   pair_ours, pair_rht_ew: lt_bench running that implementation alone,
+#     with the pair part's parameters but 100 rounds (about 10^4 samples);
+#     the harness's own clock reads between pairs are in both;
+#   hackbench_ours, hackbench_lttng: one hackbench run (the workloads'
+#     arguments) with that equal-work configuration on.
+# The samples come from a timer interrupt (an emulated CPU has no PMU, so
+# no NMI): the time of a region that runs with interrupts off (a scheduler
+# tracepoint's probes run under the runqueue lock) is charged to where
+# they are enabled again (finish_task_switch, _raw_spin_unlock_irqrestore).
+# prof_report NAME DATA: the lines of one profile, by symbol (above
+# 0.5 %), then summed by kernel module as /proc/kallsyms names each
+# symbol's ("note profile NAME module PERCENT [module]", above 0.1 %;
+# [kernel] and [user] for the rest).
+prof_report() {
+	perf report -i "$2" --kallsyms=/proc/kallsyms --no-children \
+		--sort sym --stdio -q 2>/dev/null >"$2.txt"
+	awk -v n="$1" '$1 + 0 >= 0.5 && NF >= 3 { p = $1; $1 = ""; $2 = "";
+		sub(/^ +/, ""); print "note profile " n " " p " " $0 }' "$2.txt"
+	awk -v n="$1" 'NR == FNR { if ($4 ~ /^\[/) mod[$3] = $4; next }
+		NF >= 3 { m = ($3 in mod) ? mod[$3] : ($2 == "[k]" ? "[kernel]" : "[user]");
+			tot[m] += $1 }
+		END { for (m in tot) if (tot[m] >= 0.1)
+			printf "note profile %s module %.2f%% %s\n", n, tot[m], m }' \
+		/proc/kallsyms "$2.txt" | sort -k5 -rn
+	rm -f "$2" "$2.txt"
+}
+prof_pair() {
+	local ko data=/tmp/lt_prof.pair_$1
+	ko=$(lt_ko lt_bench) || { fail "profile pair_$1: no lt_bench.ko"; return; }
+	if perf record -q -a -e cpu-clock -F 4000 -o "$data" -- \
+		insmod "$ko" impls="$2" rounds=100 2>/dev/null; then
+		# Reported while loaded: lt_bench's own symbols resolve.
+		prof_report "pair_$1" "$data"
+		lt_unload lt_bench
+	else
+		fail "profile pair_$1: lt_bench did not load: $(dmesg | grep lt_bench | tail -n 1)"
+	fi
+}
+prof_hackbench() {
+	local data=/tmp/lt_prof.hackbench_$1
+	if ! cfg_on "$1"; then
+		cfg_off "$1"
+		fail "profile hackbench_$1: could not be turned on"
+		return
+	fi
+	perf record -q -a -e cpu-clock -F 4000 -o "$data" -- \
+		hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" >/dev/null 2>&1 ||
+		fail "profile hackbench_$1: perf record failed"
+	cfg_off "$1"
+	prof_report "hackbench_$1" "$data"
+}
+if part profile; then
+	if command -v perf >/dev/null; then
+		sysctl -q kernel.perf_cpu_time_max_percent=0
+		sysctl -q kernel.perf_event_max_sample_rate=100000
+		sysctl -q kernel.kptr_restrict=0
+		prof_pair ours 1
+		prof_pair rht_ew 2
+		prof_hackbench ours
+		if why=$(lttng_setup); then
+			LTTNG_READY=1
+			prof_hackbench lttng
+			lttng destroy -a >/dev/null
+		else
+			fail "profile hackbench_lttng: $why"
+		fi
+	else
+		fail "profile: no perf in this guest"
+	fi
+fi
+
 # --- 4. alert path -------------------------------------------------------------------
 if part alert && lt_load lt_core_test selftest=0; then
 	d=/proc/latency_tracker/lt_core_test
@@ -428,6 +512,8 @@ elif part alert; then
 fi
 rmdir $CG/lt_bench_empty
 lt_unload latency_tracker
+[ "$(cat $CS)" = "$CLOCKSOURCE" ] ||
+	fail "clocksource: changed from $CLOCKSOURCE to $(cat $CS) during the run: figures before and after are not comparable"
 if [ -n "$FAILED" ]; then
 	echo "# bench: failed:$FAILED" >&2
 	exit 1
