@@ -348,7 +348,7 @@ def fci(c, unit=""):
 
 def print_table(res, kv):
     print(f"\nlatency-tracker benchmarks, {res['date']}, kernel parts on {res['measured_on']}"
-          f" (guest kernel {res['kernel']})\n")
+          f" (guest kernel {res['kernel']}, clocksource {res.get('clocksource')})\n")
     print("hash table, host (ours / cds_lfht throughput; >1 = ours faster)")
     for k in sorted(k for k in res if k.startswith("ht_ratio")):
         print(f"  {k:44s} {f(res[k])}")
