@@ -16,15 +16,16 @@
 TRK=wakeup TRK_MOD=latency_tracker_wakeup
 tap_plan 6
 
-# The kernel's config, from its unpacked packages ($LT_KMODS, see
-# tests/vm/kernel.sh): Debian's bookworm packages install it as
-# /boot/config-<kver>, trixie's merged-/usr ones (the current lines) as
-# /usr/lib/modules/<kver>/config, i.e. $LT_KMODS/config.
+# The kernel's config, in the root its packages were unpacked into
+# ($LT_KMODS is its lib/modules/<kver>, see tests/vm/kernel.sh): Debian's
+# bookworm packages (and debug-kernel.sh) put it in boot/config-<kver>,
+# trixie's merged-/usr ones (the current lines) in lib/modules/<kver>/config.
 config=
-for f in "$LT_KMODS/config" "$LT_KMODS/../../../boot/config-$LT_KVER"; do
+for f in "$LT_KMODS/config" \
+	"${LT_KMODS%/lib/modules/*}/boot/config-$LT_KVER"; do
 	[ -r "$f" ] && { config=$f; break; }
 done
-tap_ok "the kernel's config is readable (${config:-none in $LT_KMODS or its boot/})" \
+tap_ok "kernel config readable (${config:-none found from $LT_KMODS})" \
 	test -n "$config"
 tap_ok "booted with rcu_nocbs=all" grep -qw 'rcu_nocbs=all' /proc/cmdline
 if [ -z "$config" ]; then
@@ -35,7 +36,7 @@ if ! grep -qx 'CONFIG_RCU_LAZY=y' "$config"; then
 	tap_skip 4 "no lazy RCU (CONFIG_RCU_LAZY) in $LT_KVER ($config)"
 	tap_done
 fi
-tap_diag "$config: $(grep -E '^CONFIG_RCU_(LAZY|NOCB_CPU)=' "$config" | tr '\n' ' ')"
+tap_diag "$(grep -E '^CONFIG_RCU_(LAZY|NOCB_CPU)=' "$config" | tr '\n' ' ')"
 tap_ok "load (max_events 2048, threshold 1 s)" \
 	trk_load max_events=2048 threshold=1000000000
 $LTPROG wakers 4 8 >/dev/null
