@@ -20,6 +20,10 @@ named() { # NAME CODE
 $2"
 }
 show() { sed 's/^/   /'; }
+failed=0
+check() { # WHAT CMD...: a property the demo shows; a failure fails the demo
+	"${@:2}" || { echo "   DEMO CHECK FAILED: $1"; failed=1; }
+}
 
 say "kernel $(uname -r) on $(nproc) CPUs"
 lt_load latency_tracker || { echo "cannot load latency_tracker.ko"; exit 1; }
@@ -84,7 +88,7 @@ if dmesg | grep -q "latency_tracker_offcpu: sleep ($sleeper) "; then
 	dmesg | grep -A 12 "latency_tracker_offcpu: sleep ($sleeper) " |
 		awk 'NR > 1 && !/offcpu:   /{ exit } 1' | show
 else
-	echo "   (no stack report for the sleeper: this is a bug)"
+	check "a stack report for the sleeper in dmesg" false
 fi
 echo "   offcpu: $(awk '$1 == "filtered" { print $2 }' /proc/latency_tracker/offcpu/stats) blockings of kernel threads filtered out (kthreads=0)"
 say "wakeup latency histogram (cat /proc/latency_tracker/wakeup/histogram: low_ns high_ns count)"
@@ -137,10 +141,6 @@ echo "   snapshot: $snap"
 say "what babeltrace2 shows around our event in it"
 babeltrace2 "$snap" 2>/dev/null | grep -B 3 -A 3 -m 1 'latency_tracker_wakeup' | cut -c 1-200 | show
 
-failed=0
-check() { # WHAT CMD...: a property the demo shows; a failure fails the demo
-	"${@:2}" || { echo "   DEMO CHECK FAILED: $1"; failed=1; }
-}
 start=$((ats - adelay))
 say "the victim before the hog: its sleeps are timer waits"
 echo "   latency-tracker explain $snap --tid $victim --at $start --window 200ms"
