@@ -58,6 +58,12 @@ struct region {
 	const char *desc;
 };
 
+/* A lane of a disk: one OTF2 location (see tl_requests()). */
+struct lane_ref {
+	uint64_t dev;
+	int lane;
+};
+
 struct writer {
 	const struct tl_view *v;
 	OTF2_Archive *ar;
@@ -73,7 +79,7 @@ struct writer {
 	size_t nth, capth;
 	struct tl_request *rq;		/* the requests shown (tl_requests()) */
 	size_t nrq;
-	struct { uint64_t dev; int lane; } *lane;	/* lane location = nth + ncpu + index */
+	struct lane_ref *lane;	/* lane location = nth + ncpu + index */
 	size_t nlane, caplane;
 	uint64_t *nevents;		/* per location */
 	OTF2_AttributeList *attrs;
@@ -170,12 +176,14 @@ static size_t lane_index(struct writer *w, const struct tl_request *q)
 {
 	size_t k;
 
+	struct lane_ref *l;
+
 	for (k = 0; k < w->nlane; k++)
 		if (w->lane[k].dev == q->r->dev && w->lane[k].lane == q->lane)
 			return k;
-	EX_PUSH(w->lane, w->nlane, w->caplane);
-	w->lane[k].dev = q->r->dev;
-	w->lane[k].lane = q->lane;
+	l = EX_PUSH(w->lane, w->nlane, w->caplane);
+	l->dev = q->r->dev;
+	l->lane = q->lane;
 	return k;
 }
 
