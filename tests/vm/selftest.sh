@@ -28,6 +28,10 @@ set -u
 k=${1:-6.1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The plan, declared before the first assertion: a check that is never
+# reached fails the self-test (the count is compared at the end).
+PLAN=36
+echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
 	local desc=$1
@@ -186,5 +190,8 @@ if [ $failed != 0 ]; then
 		indent <"$f"
 	done
 fi
-echo "1..$n"
+if [ $n != $PLAN ]; then
+	echo "# ran $n of $PLAN planned"
+	exit 1
+fi
 [ $failed = 0 ]
