@@ -70,7 +70,8 @@ all_tests() {
 #    behaviour tests that the Debian lines run (block, offcpu, syscalls,
 #    wakeup, security, rt-timers, syscalls-ends, timeout-change,
 #    wakeup-contended: what they prove does not depend on the sanitizers,
-#    and they took about 20 of the debug kernel's guest minutes), without
+#    and they took most of the debug kernel's guest time when it ran
+#    them), without
 #    lazy-rcu (a named skip on a 6.1 kernel, at the
 #    cost of a boot), core-procfs (fuzz-procfs writes the same files under
 #    the sanitizers) and block-requests.

@@ -79,8 +79,9 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 bool ltd_output_is_net(const struct ltd_config *cfg);
 /*
  * The names the command line and the config file take, for the man page's
- * test (tests/unit/test_daemon_man.c): key i (NULL past the last; *on_off: it also works as a flag), and
- * the options that are not keys (--config, --check, ...; *alias or NULL).
+ * test (tests/unit/test_daemon_man.c): key i (NULL past the last; *on_off:
+ * it also works as a flag), and the options that are not keys (--config,
+ * --check, ...; *alias or NULL).
  */
 const char *ltd_config_key_name(size_t i, bool *on_off);
 /* Key i (below the number of keys) has the same value in a and b. */
