@@ -23,8 +23,9 @@
  * disabled, including tracepoint probes, but not NMI.
  *
  * Concurrency with destroy: the owner of a tracker must stop every caller
- * of event_in/event_out/get_event/alert (unregister its probes and wait for
- * them) before calling latency_tracker_destroy().
+ * of event_in/event_out/get_event/find_event/alert (unregister its probes
+ * and wait for them), and drop every get_event() reference, before calling
+ * latency_tracker_destroy().
  *
  * Clock: every timestamp is ktime_get_mono_fast_ns(), i.e. CLOCK_MONOTONIC
  * nanoseconds, the clock of LTTng's default channel and of userspace.
@@ -124,7 +125,8 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	events plus the recently ended ones: an ended event's slot goes back
  *	to the pool with a per-CPU batch, one to two RCU grace periods after
  *	the event ended (at most one batch per CPU waits for a grace period
- *	while the next one fills).  Sizing rule: max_events >= peak pending
+ *	while the next one fills), or when its last get_event() reference
+ *	is dropped, if later.  Sizing rule: max_events >= peak pending
  *	events + peak ending rate (events/s) x 2 x the grace-period length.
  *	A grace period takes a few ms on an idle machine and tens of ms on a
  *	busy one; the batches are queued with call_rcu_hurry(), so lazy RCU
@@ -285,6 +287,8 @@ void latency_tracker_count_filtered(struct latency_tracker *t);
 struct latency_tracker_event *
 latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len);
 void latency_tracker_put_event(struct latency_tracker_event *ev);
+struct latency_tracker_event *
+latency_tracker_find_event(struct latency_tracker *t, const void *key, u32 len);
 void *latency_tracker_event_priv(struct latency_tracker_event *ev);
 const void *latency_tracker_event_key(struct latency_tracker_event *ev,
 				      u32 *len);

@@ -161,7 +161,11 @@ static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
 
 	if (!pid)
 		return;
-	ev = latency_tracker_get_event(lt_offcpu.t, &pid, sizeof(pid));
+	/*
+	 * try_to_wake_up() runs with preemption disabled (also on
+	 * PREEMPT_RT): an RCU reader, in which ev stays valid.
+	 */
+	ev = latency_tracker_find_event(lt_offcpu.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
 	priv = latency_tracker_event_priv(ev);
@@ -173,7 +177,6 @@ static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
 		priv->waker_pid = current->pid;
 		memcpy(priv->waker_comm, current->comm, TASK_COMM_LEN);
 	}
-	latency_tracker_put_event(ev);
 }
 
 #define LT_OFFCPU_TPS(X)						\

@@ -389,9 +389,10 @@ u64 lt_task_cgroup_id(struct task_struct *tsk)
 {
 	u64 id;
 
-	rcu_read_lock();
+	/* A preemption-disabled reader, as in lt_probe_track_task(). */
+	rcu_read_lock_sched_notrace();
 	id = cgroup_id(task_dfl_cgroup(tsk));
-	rcu_read_unlock();
+	rcu_read_unlock_sched_notrace();
 	return id;
 }
 
@@ -419,8 +420,14 @@ bool lt_probe_track_task(struct lt_probe *p, struct task_struct *tsk,
 
 	if (is_idle_task(tsk) || !tsk->pid)
 		return false;
-	rcu_read_lock();
-	f = rcu_dereference(p->filter);
+	/*
+	 * On every system call and switch: a preemption-disabled reader
+	 * costs a preempt count, where rcu_read_lock() is two calls on
+	 * preemptible-RCU kernels.  Since the RCU flavours were merged (v5.0)
+	 * the filter set's kfree_rcu() waits for such readers too.
+	 */
+	rcu_read_lock_sched_notrace();
+	f = rcu_dereference_sched(p->filter);
 	if (!f->kthreads && (tsk->flags & PF_KTHREAD))
 		track = false;
 	if (track && f->nr_tgids) {
@@ -436,7 +443,7 @@ bool lt_probe_track_task(struct lt_probe *p, struct task_struct *tsk,
 		if (cgid)
 			*cgid = cgroup_id(cgrp);
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_sched_notrace();
 	if (!track)
 		latency_tracker_count_filtered(p->t);
 	return track;

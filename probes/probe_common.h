@@ -58,7 +58,10 @@
  * The filters in force are one immutable struct lt_filter_set, published
  * with rcu_assign_pointer() by a writer (procfs write or module load,
  * serialised by lt_probe.filter_lock, process context) and freed with
- * kfree_rcu() when replaced; the probes read it inside rcu_read_lock().
+ * kfree_rcu() when replaced; the probes read it inside rcu_read_lock(),
+ * or rcu_read_lock_sched() in lt_probe_track_task() and
+ * lt_task_cgroup_id() (since v5.0 one grace period covers both kinds of
+ * reader).
  * The cgroup filter is the cgroup's id and level, never a pointer to it,
  * and a task's cgroup is compared through its ancestors[] under RCU (a
  * cgroup and its ancestors stay allocated for a grace period after the

@@ -351,21 +351,21 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		}
 		c->pid = 0;
 	}
+	/* Interrupts are off here (an RCU reader): events found stay valid. */
 	if (prev_pending) {
 		pid = prev->pid;
-		ev = latency_tracker_get_event(lt_syscalls.t, &pid,
-					       sizeof(pid));
+		ev = latency_tracker_find_event(lt_syscalls.t, &pid,
+						sizeof(pid));
 		if (ev) {
 			if (!now)
 				now = ktime_get_mono_fast_ns();
 			lt_syscalls_take_stack(ev, prev, now);
-			latency_tracker_put_event(ev);
 		}
 	}
 	pid = next->pid;
 	if (!pid || (next->flags & PF_KTHREAD))
 		return;
-	ev = latency_tracker_get_event(lt_syscalls.t, &pid, sizeof(pid));
+	ev = latency_tracker_find_event(lt_syscalls.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
 	/* next runs here with its event pending: see prev_pending. */
@@ -373,7 +373,6 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	if (!now)
 		now = ktime_get_mono_fast_ns();
 	lt_syscalls_take_stack(ev, next, now);
-	latency_tracker_put_event(ev);
 }
 
 /*
@@ -385,11 +384,19 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
  */
 static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 {
-	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
+	struct lt_syscalls_cur *c;
 	pid_t pid = p->pid;
 
+	/*
+	 * Preemptible here on kernels whose tracepoints no longer disable
+	 * preemption (7.3: SRCU-fast): the slot is this CPU's only with
+	 * preemption off, as in the sys_enter/sys_exit probes.
+	 */
+	preempt_disable_notrace();
+	c = this_cpu_ptr(&lt_syscalls_cur);
 	if (c->pid == pid)
 		c->pid = 0;
+	preempt_enable_notrace();
 	latency_tracker_event_cancel(lt_syscalls.t, &pid, sizeof(pid));
 }
 
@@ -403,7 +410,7 @@ static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
 				   pid_t old_pid, struct linux_binprm *bprm)
 {
-	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
+	struct lt_syscalls_cur *c;
 	struct latency_tracker_event *ev;
 	struct lt_syscalls_priv priv;
 	struct latency_tracker_in_opts opts = {
@@ -414,21 +421,25 @@ static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
 
 	if (old_pid == pid)
 		return;
+	/* Preemptible on 7.3, as sched_process_exit above. */
+	preempt_disable_notrace();
+	c = this_cpu_ptr(&lt_syscalls_cur);
 	if (c->pid == old_pid) {
 		c->pid = pid;
-		return;
+		goto out;
 	}
-	ev = latency_tracker_get_event(lt_syscalls.t, &old_pid,
-				       sizeof(old_pid));
+	ev = latency_tracker_find_event(lt_syscalls.t, &old_pid,
+					sizeof(old_pid));
 	if (!ev)
-		return;
+		goto out;
 	memcpy(&priv, latency_tracker_event_priv(ev), opts.priv_len);
 	opts.ts_ns = latency_tracker_event_start(ev);
-	latency_tracker_put_event(ev);
 	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
 	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
 	/* p runs here (it is current) with its event pending. */
 	c->pending = pid;
+out:
+	preempt_enable_notrace();
 }
 
 #define LT_SYSCALLS_TPS(X)						\

@@ -162,14 +162,18 @@ static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 	curr = per_cpu(lt_wakeup_curr, task_cpu(p));
 	if (!curr)
 		return;
-	ev = latency_tracker_get_event(lt_wakeup.t, &pid, sizeof(pid));
+	/*
+	 * sched_wakeup fires with preemption disabled (in try_to_wake_up(),
+	 * or in the IPI that ends a remote wakeup; also on PREEMPT_RT): an
+	 * RCU reader, in which ev stays valid.
+	 */
+	ev = latency_tracker_find_event(lt_wakeup.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
 	priv = latency_tracker_event_priv(ev);
 	priv->holder.pid = curr->pid;
 	priv->holder.prio = curr->prio;
 	lt_comm_get(priv->holder.comm, curr);
-	latency_tracker_put_event(ev);
 }
 
 static void lt_wakeup_probe_switch(void *data, bool preempt,

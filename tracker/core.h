@@ -18,28 +18,41 @@
  * Event lifetime.  A pending event holds one reference for its presence in
  * the hash table ("table reference").  Whoever removes it from the table
  * (the winner of lt_lfht_del(), or the replacer in unique mode, or a drain)
- * first unlinks it from its timeout FIFO, then drops that reference.
- * get_event() users take extra references with atomic_inc_not_zero() (the
- * event may have ended since their lookup); the timeout timer takes one
- * with atomic_inc() under the FIFO lock, where the table reference is
- * known to be held.  The last reference hands the slot to reclaim.c,
- * which gives it back to the pool after an RCU grace period, because
- * lock-free lookups may still be reading it.  The FIFO link and the
- * reclaim link share storage: an event is always off its FIFO before its
- * last reference drops.  The probe path's read-side sections are
- * rcu_read_lock_sched() ones (see event.c); grace periods wait for them.
+ * first unlinks it from its timeout FIFO, then hands it to reclaim.c
+ * without touching the count: the table reference is dropped by the
+ * reclaim batch's callback, one RCU grace period later, when no lock-free
+ * lookup can find the event any more.  get_event() users take extra
+ * references with atomic_inc() after a lookup under RCU (the count is at
+ * least 1 until a grace period after the removal); the timeout timer
+ * takes one with atomic_inc() under the FIFO lock: an event on a FIFO has
+ * not been handed to reclaim yet (its remover unlinks it from the FIFO
+ * first), so its table reference is held.  Neither can happen once the
+ * grace period has passed (the timer's collection runs with interrupts
+ * off, an RCU reader), so from then on the count only goes down: the
+ * callback reads it (acquire), and a count of 1 means the table
+ * reference is the last one, and the slot goes back to the pool with no
+ * atomic operation; otherwise the callback drops the table reference with
+ * atomic_dec_and_test(), and whoever drops the last one (callback,
+ * put_event(), the timer) gives the slot back.  So ending an event costs
+ * no atomic operation on its count.  The probe path's read-side sections
+ * are rcu_read_lock_sched() ones (see event.c); grace periods wait for
+ * them.  The reclaim link has its own storage: the timer may still walk
+ * its private batch through tlist after the event was handed to reclaim.
  *
  * Reclaim batches (reclaim.c).  Each CPU keeps, per tracker, a list of
- * ended events ("next", filled by this_cpu_cmpxchg() by whoever drops a
- * last reference on that CPU) and at most one batch in flight, handed to
- * call_rcu() as a whole: one call_rcu() per CPU and grace period instead of
- * one per event.  When nothing is in flight, an ended event is handed over
- * at once; when the batch's callback has returned its slots to the pool
- * (all at once, lt_pool_put_chain()), the CPU's "next" list, if any,
- * becomes the following batch.  So a slot is free again one to two grace
- * periods after its event ended, and is counted as in use meanwhile: the
- * slots in use are the pending events plus the events ended during about
- * the last two grace periods (see max_events in latency_tracker.h).
+ * ended events ("next", filled by this_cpu_cmpxchg() by whoever removes
+ * an event from the table on that CPU) and at most one batch in flight,
+ * handed to call_rcu() as a whole: one call_rcu() per CPU and grace period
+ * instead of one per event.  When nothing is in flight, an ended event is
+ * handed over at once; when the batch's callback has dropped its table
+ * references and returned the free slots to the pool (all at once,
+ * lt_pool_put_chain()), the CPU's "next" list, if any, becomes the
+ * following batch.  So a slot is free again one to two grace periods
+ * after its event ended (or when its last extra reference drops, if
+ * later), and is counted as in use meanwhile: the slots in use are the
+ * pending events, the events ended during about the last two grace
+ * periods and the ended events still referenced (see max_events in
+ * latency_tracker.h).
  *
  * Synchronisation of the event's fields and lists (NMI: never anywhere,
  * the pool and the FIFOs take raw spinlocks):
@@ -52,18 +65,24 @@
  * priv                     | event_in initialises it      | publication as
  *                          | before the insertion; then   | above; after it,
  *                          | read and written by whoever  | the tracker module
- *                          | holds a reference (callback, | serialises its own
- *                          | get_event users: offcpu's    | accesses (the core
- *                          | waking probe, syscalls'      | never reads priv)
- *                          | switch probe)                |
+ *                          | holds it: a reference (call- | serialises its own
+ *                          | back, get_event users) or an | accesses (the core
+ *                          | RCU read-side section (find_ | never reads priv)
+ *                          | event users: wakeup's sched_ |
+ *                          | wakeup and offcpu's sched_   |
+ *                          | waking probes, syscalls'     |
+ *                          | switch and exec probes)      |
  * table membership         | event_in adds; event_out,    | lock-free table;
  *                          | replace, drain delete (any   | one winner per
  *                          | ctx / process for drain)     | node (lt_lfht_del)
  * ref                      | table ref: set by event_in,  | atomic_t;
- *                          | dropped by the winner; extra | inc_not_zero after
- *                          | refs: timer, get_event       | a lookup under RCU
- *                          |                              | (timer: inc under
- *                          |                              | the FIFO lock)
+ *                          | dropped by the reclaim call- | inc after a lookup
+ *                          | back a grace period after    | under RCU
+ *                          | the end; extra refs: timer,  | (timer: inc under
+ *                          | get_event; dropped by their  | the FIFO lock);
+ *                          | holders (any ctx)            | only decrements
+ *                          |                              | after that grace
+ *                          |                              | period
  * tlist on a FIFO,         | event_in adds on its CPU;    | that FIFO's raw
  *   fifo_cpu               | winner / timer remove (any   | spinlock, irqs off
  *                          | CPU, any ctx)                | (an unlocked read
@@ -73,11 +92,12 @@
  *                          |                              | lock it names:
  *                          |                              | lt_timeout_remove)
  * tlist on a timer batch   | the timeout timer only       | private list, ref
- * free_next (same storage) | last reference (any ctx)     | event off its FIFO
+ * free_next                | the remover (any ctx), then  | reclaim lists (see
+ *                          | reclaim.c                    | below)
  *                          |                              |
  * struct lt_reclaim (one per tracker and CPU):
  * next                     | the owning CPU only: pushed  | push: preemption
- *                          | by a last reference (any     | off, this_cpu_
+ *                          | by a remover (any            | off, this_cpu_
  *                          | ctx), taken whole by a       | cmpxchg(), retried
  *                          | submission (see busy); also  | if it moved; take:
  *                          | emptied by lt_reclaim_flush  | interrupts off;
@@ -85,7 +105,7 @@
  *                          |                              | the CPU is idle
  *                          |                              | and nothing ends
  * busy                     | the owning CPU only: a sub-  | interrupts off on
- *                          | mission by a last reference  | that CPU (busy is
+ *                          | mission by a remover         | that CPU (busy is
  *                          | (any ctx), the batch call-   | also cleared by a
  *                          | back run there, or the kick  | callback elsewhere
  *                          | (IPI) sent to it by a call-  | when the owner is
@@ -93,8 +113,9 @@
  * inflight, rcu, kick      | set by the owner with busy;  | call_rcu(): one
  *                          | read by the batch callback   | batch in flight,
  *                          | (which may send the kick)    | so one kick
- * slot back to the pool    | batch callback (softirq, or  | grace period
- *                          | the rcuo kthread if offload) |
+ * slot back to the pool    | batch callback (softirq, or  | grace period, then
+ *                          | the rcuo kthread if offload) | the count (see
+ *                          | or the last extra reference  | "Event lifetime")
  */
 #ifndef _LT_CORE_H
 #define _LT_CORE_H
@@ -141,14 +162,12 @@
 
 struct latency_tracker_event {
 	struct lt_lfht_node node;
-	union {
-		struct list_head tlist;	/* timeout FIFO (or timer batch) */
-		/* after the last reference: next in a reclaim list */
-		struct latency_tracker_event *free_next;
-	};
+	struct list_head tlist;		/* timeout FIFO (or timer batch) */
 	struct latency_tracker *t;
 	u64 start_ns;
 	u64 threshold_ns;		/* 0: the tracker's */
+	/* once removed from the table: next in a reclaim list */
+	struct latency_tracker_event *free_next;
 	atomic_t ref;
 	u16 key_len;
 	u16 fifo_cpu;			/* LT_NO_FIFO or the FIFO's CPU */
@@ -178,11 +197,15 @@ struct lt_fifo {
 /*
  * Per-CPU statistics.  Only the owning CPU writes (this_cpu_*() ops, which
  * are safe against interrupts on the same CPU); readers sum all CPUs.
- * pending = sum(tracked) - sum(removed).
+ * Every event counted in tracked leaves as exactly one of matched (ended
+ * by event_out, or an interval of event_record), cancelled, or unlinked
+ * (replaced in unique mode, or drained), so pending = sum(tracked) -
+ * sum(matched + cancelled + unlinked): no counter of its own on the paths
+ * that end events.
  */
 struct lt_stats {
 	u64 tracked;
-	u64 removed;
+	u64 unlinked;
 	u64 matched;
 	u64 over_threshold;
 	u64 timeouts;
@@ -256,25 +279,26 @@ void lt_reclaim_flush(struct latency_tracker *t);
 void lt_reclaim_fini(struct latency_tracker *t);
 
 /**
- * lt_reclaim_free() - give back the slot of an event whose last reference
- * was dropped.
+ * __lt_reclaim_free() - hand a removed event to reclaim.
  * @t: the event's tracker.
- * @ev: the event: off the table and off its timeout FIFO.
+ * @ev: the event: off the table and off its timeout FIFO; the caller
+ *	owns its table reference (it won the removal).
  *
  * Pushes @ev on this CPU's next list (this_cpu_cmpxchg(), retried when an
  * interrupt on this CPU changed the list meanwhile: reclaim.c says why
- * that is ABA-free) and, if no batch is in flight, starts one.  The slot
- * is back in the pool one or two RCU grace periods later.
+ * that is ABA-free) and, if no batch is in flight, starts one.  The table
+ * reference is dropped by the batch's callback, one or two RCU grace
+ * periods later; the slot goes back to the pool then, or with the last
+ * extra reference (see "Event lifetime" above).
  *
- * Context: any context but NMI; never sleeps.
+ * Context: any context but NMI, preemption disabled; never sleeps.
  */
-static inline void lt_reclaim_free(struct latency_tracker *t,
-				   struct latency_tracker_event *ev)
+static inline void __lt_reclaim_free(struct latency_tracker *t,
+				     struct latency_tracker_event *ev)
 {
 	struct latency_tracker_event *old, *seen;
 	struct lt_reclaim *r;
 
-	preempt_disable_notrace();
 	r = this_cpu_ptr(t->reclaim);
 	old = READ_ONCE(r->next);
 	for (;;) {
@@ -292,17 +316,18 @@ static inline void lt_reclaim_free(struct latency_tracker *t,
 	 */
 	if (unlikely(!smp_load_acquire(&r->busy)))
 		lt_reclaim_start(r);
-	preempt_enable_notrace();
 }
 
 /*
- * Drops one reference to an event; the last one hands the slot to
- * reclaim.c, which returns it to the pool after a grace period.
+ * Drops an extra reference (get_event(), the timer).  The last one gives
+ * the slot back: it can be the last only after the reclaim callback
+ * dropped the table reference, a grace period after the event left the
+ * table, so nothing can find the event any more.
  */
 static inline void lt_event_put(struct latency_tracker_event *ev)
 {
 	if (atomic_dec_and_test(&ev->ref))
-		lt_reclaim_free(ev->t, ev);
+		lt_pool_put(&ev->t->pool, ev);
 }
 
 /* timeout.c */

@@ -86,6 +86,36 @@ static inline void lt_key_copy(u8 *dst, const void *key, u32 len)
 }
 
 /*
+ * Private data of a new event: @len bytes copied from @src (any
+ * alignment), the rest of the @size-byte area zeroed; @dst is 8-byte
+ * aligned.  By 8-byte words where it can, inline: a probe's private data
+ * is a few dozen bytes, for which memcpy() and memset() mostly pay their
+ * call and the start-up of a string instruction (and under emulation,
+ * TCG, where make bench runs, an iteration per byte).  The stores are
+ * WRITE_ONCE()s so that the compiler keeps the loops instead of turning
+ * them back into those calls.
+ */
+static __always_inline void lt_priv_init(u8 *dst, const u8 *src, u32 len,
+					 u32 size)
+{
+	u32 i;
+	u64 w;
+
+	for (i = 0; i + sizeof(w) <= len; i += sizeof(w)) {
+		memcpy(&w, src + i, sizeof(w));
+		WRITE_ONCE(*(u64 *)(dst + i), w);
+	}
+	for (; i < len; i++)
+		WRITE_ONCE(dst[i], src[i]);
+	for (; i < size && (i & (sizeof(w) - 1)); i++)
+		WRITE_ONCE(dst[i], 0);
+	for (; i + sizeof(w) <= size; i += sizeof(w))
+		WRITE_ONCE(*(u64 *)(dst + i), 0);
+	for (; i < size; i++)
+		WRITE_ONCE(dst[i], 0);
+}
+
+/*
  * Hash of a key of at most 8 bytes: the bytes as one word, the seed and
  * the length folded in, then two multiply/xor-shift rounds (the finalizer
  * of the MurmurHash3 family), so that every key bit reaches every hash
@@ -129,13 +159,13 @@ static inline unsigned long lt_hash(const struct latency_tracker *t,
 	return jhash(key, len, t->seed);
 }
 
-/* Caller removed @ev from the table: drop the table reference. */
+/* Caller removed @ev from the table: hand it to reclaim (preemption off). */
 static void lt_event_unlinked(struct latency_tracker *t,
 			      struct latency_tracker_event *ev)
 {
 	lt_timeout_remove(t, ev);
-	this_cpu_inc(t->stats->removed);
-	lt_event_put(ev);
+	this_cpu_inc(t->stats->unlinked);
+	__lt_reclaim_free(t, ev);
 }
 
 /**
@@ -178,7 +208,7 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 		ret = LATENCY_TRACKER_DISABLED;
 		goto out;
 	}
-	ev = lt_pool_get(&t->pool);
+	ev = __lt_pool_get(&t->pool);
 	if (unlikely(!ev)) {
 		this_cpu_inc(t->stats->dropped);
 		ret = LATENCY_TRACKER_FULL;
@@ -190,13 +220,9 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 	ev->start_ns = (opts && opts->ts_ns) ? opts->ts_ns :
 		       ktime_get_mono_fast_ns();
 	ev->threshold_ns = opts ? opts->threshold_ns : 0;
-	if (t->priv_size) {
-		u8 *priv = ev->data + t->key_area;
-
-		if (priv_len)
-			memcpy(priv, opts->priv, priv_len);
-		memset(priv + priv_len, 0, t->priv_size - priv_len);
-	}
+	if (t->priv_size)
+		lt_priv_init(ev->data + t->key_area, opts ? opts->priv : NULL,
+			     priv_len, t->priv_size);
 	atomic_set(&ev->ref, 1);
 	ev->fifo_cpu = LT_NO_FIFO;
 	/* On the FIFO before it is visible: whoever ends it finds it there. */
@@ -250,8 +276,7 @@ static __always_inline void lt_event_end(struct latency_tracker *t,
 			t->callback(&r);
 		}
 	}
-	this_cpu_inc(t->stats->removed);
-	lt_event_put(ev);
+	__lt_reclaim_free(t, ev);
 }
 
 /* The caller won the removal of @ev and ends it without a measurement. */
@@ -260,8 +285,7 @@ static void lt_event_cancelled(struct latency_tracker *t,
 {
 	lt_timeout_remove(t, ev);
 	this_cpu_inc(t->stats->cancelled);
-	this_cpu_inc(t->stats->removed);
-	lt_event_put(ev);
+	__lt_reclaim_free(t, ev);
 }
 
 /*
@@ -403,10 +427,50 @@ bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
 		return false;
 	this_cpu_inc(t->stats->tracked);
 	lt_stats_matched(t, delay);
-	this_cpu_inc(t->stats->removed);
 	return true;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_record);
+
+/**
+ * latency_tracker_find_event() - look up a pending event, without a reference
+ * @t: the tracker.
+ * @key: key bytes.
+ * @len: key length.
+ *
+ * For probes that read or update a pending event's private data while
+ * they run (e.g. on a wakeup, the waker of a blocked task): cheaper than
+ * latency_tracker_get_event() and latency_tracker_put_event(), with no
+ * atomic operation.  The event may be ended meanwhile, but its slot is
+ * not reused before the caller's RCU read-side critical section ends.
+ * In duplicate mode the first duplicate found is returned.
+ *
+ * The result holds no reference: never pass it to
+ * latency_tracker_put_event().
+ *
+ * Context: any context but NMI, inside an RCU read-side critical section
+ * that covers every use of the result: rcu_read_lock(), or preemption or
+ * interrupts disabled.  A tracepoint probe is not in one by itself on
+ * every kernel (on 7.3 tracepoints run their probes under SRCU-fast, the
+ * system call ones under RCU Tasks Trace): sched_waking, sched_wakeup
+ * and sched_switch fire with preemption disabled by the scheduler; a
+ * probe on another tracepoint (sched_process_exec, ...) takes
+ * rcu_read_lock_sched() or disables preemption itself.  Never sleeps.
+ * Return: the event, or NULL if none is pending.
+ */
+struct latency_tracker_event *
+latency_tracker_find_event(struct latency_tracker *t, const void *key, u32 len)
+{
+	struct lt_key k = { .data = key, .len = len, .t = t };
+	struct lt_lfht_node *node;
+	struct lt_lfht_iter iter;
+
+	if (unlikely(!len || len > t->key_size))
+		return NULL;
+	lfht_lookup_op(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
+	node = lt_lfht_iter_get_node(&iter);
+	return node ? lt_node_event(node) : NULL;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_find_event);
 
 /**
  * latency_tracker_get_event() - look up a pending event and reference it
@@ -425,26 +489,18 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_record);
 struct latency_tracker_event *
 latency_tracker_get_event(struct latency_tracker *t, const void *key, u32 len)
 {
-	struct latency_tracker_event *ev, *found = NULL;
-	struct lt_key k = { .data = key, .len = len, .t = t };
-	struct lt_lfht_node *node;
-	struct lt_lfht_iter iter;
-
-	if (unlikely(!len || len > t->key_size))
-		return NULL;
+	struct latency_tracker_event *ev;
 
 	rcu_read_lock_sched();
-	lfht_lookup_op(t->ht, lt_hash(t, key, len), lt_match, &k, &iter);
-	while ((node = lt_lfht_iter_get_node(&iter))) {
-		ev = lt_node_event(node);
-		if (atomic_inc_not_zero(&ev->ref)) {
-			found = ev;
-			break;
-		}
-		lfht_next_duplicate_op(t->ht, lt_match, &k, &iter);
-	}
+	ev = latency_tracker_find_event(t, key, len);
+	/*
+	 * Found under RCU: its table reference is dropped only a grace
+	 * period after its removal (core.h), so the count is at least 1.
+	 */
+	if (ev)
+		atomic_inc(&ev->ref);
 	rcu_read_unlock_sched();
-	return found;
+	return ev;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_get_event);
 
@@ -462,7 +518,8 @@ EXPORT_SYMBOL_GPL(latency_tracker_put_event);
 
 /**
  * latency_tracker_event_priv() - private data of an event
- * @ev: an event the caller holds (callback argument or get_event result).
+ * @ev: an event the caller holds (callback argument, get_event result,
+ *	or find_event result within the caller's RCU read-side section).
  *
  * Context: any context.
  * Return: the priv_size bytes of private data (NULL if priv_size is 0).
@@ -516,8 +573,11 @@ void lt_event_drain(struct latency_tracker *t)
 	lt_lfht_first(t->ht, &iter);
 	while ((node = lt_lfht_iter_get_node(&iter))) {
 		lt_lfht_next(t->ht, &iter);
-		if (!lt_lfht_del(t->ht, node))
+		if (!lt_lfht_del(t->ht, node)) {
+			preempt_disable();
 			lt_event_unlinked(t, lt_node_event(node));
+			preempt_enable();
+		}
 	}
 	rcu_read_unlock();
 }

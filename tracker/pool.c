@@ -279,7 +279,8 @@ static u32 lt_pool_get_once(struct lt_pool *pool)
 	if (nr) {
 		/*
 		 * Not empty any more: an interrupt put slots here since the
-		 * fast path saw it empty, or this task moved to another CPU.
+		 * fast path saw it empty (the fast path and this run with
+		 * preemption off: no migration in between).
 		 */
 		idx = lt_pool_cache_idx(c, nr - 1);
 		lt_pool_cache_set_nr(c, nr - 1);

@@ -31,8 +31,10 @@
  * done that way: it writes the entry at the count it read before it
  * publishes it, and an interrupt that pushed in between would have
  * published that very entry, which the resumed push would overwrite.
- * Puts are not on the probe path anyway: the core gives slots back in
- * batches, from its RCU callbacks, with lt_pool_put_chain().
+ * Puts are rarely on the probe path anyway: the core gives slots back
+ * in batches, from its RCU callbacks, with lt_pool_put_chain(); one at a
+ * time (lt_pool_put()) only when an extra reference (a get_event() user,
+ * the timeout timer) outlives that.
  *
  * Slow paths, with interrupts off and the cache's lock held:
  * lt_pool_put() stores into the local cache; into a full one, it first
@@ -308,29 +310,47 @@ static inline u32 lt_pool_cache_take(struct lt_pool_cache *c, u64 *last)
 }
 
 /**
+ * __lt_pool_get() - take a free slot, preemption already disabled.
+ * @pool: the pool.
+ *
+ * The top of this CPU's cache (one cmpxchg; an empty or busy cache reads
+ * as empty: busy is never seen here, since the owner's slow paths run
+ * with interrupts off), else lt_pool_get_slow().  Never allocates, sleeps
+ * or prints.  The slot keeps whatever its previous user left in it (all
+ * zero the first time).
+ *
+ * Context: Any context except NMI (see the table above), with preemption
+ * disabled (the probe path's rcu_read_lock_sched() section).
+ * Return: a slot, or NULL when no slot is free anywhere in the pool.
+ */
+static inline void *__lt_pool_get(struct lt_pool *pool)
+{
+	u64 last;
+	u32 idx;
+
+	idx = lt_pool_cache_take(this_cpu_ptr(pool->cache), &last);
+	if (likely(idx != LT_POOL_NIL))
+		return lt_pool_slot(pool, idx);
+	return lt_pool_get_slow(pool);
+}
+
+/**
  * lt_pool_get() - take a free slot.
  * @pool: the pool.
  *
- * The top of this CPU's cache (preemption off, one cmpxchg; an empty or
- * busy cache reads as empty: busy is never seen here, since the owner's
- * slow paths run with interrupts off), else lt_pool_get_slow().  Never
- * allocates, sleeps or prints.  The slot keeps whatever its previous user
- * left in it (all zero the first time).
+ * __lt_pool_get() for callers that may be preemptible.
  *
  * Context: Any context except NMI (see the table above).
  * Return: a slot, or NULL when no slot is free anywhere in the pool.
  */
 static inline void *lt_pool_get(struct lt_pool *pool)
 {
-	u64 last;
-	u32 idx;
+	void *slot;
 
 	preempt_disable_notrace();
-	idx = lt_pool_cache_take(this_cpu_ptr(pool->cache), &last);
+	slot = __lt_pool_get(pool);
 	preempt_enable_notrace();
-	if (likely(idx != LT_POOL_NIL))
-		return lt_pool_slot(pool, idx);
-	return lt_pool_get_slow(pool);
+	return slot;
 }
 
 #endif /* _LT_POOL_H */

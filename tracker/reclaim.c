@@ -15,14 +15,16 @@
  * a lock prefix and no interrupt disabled; the generic version disables
  * interrupts around it):
  *
- *  - lt_reclaim_free() (core.h, inline: the last reference of an event,
- *    any context but NMI): push on next with this_cpu_cmpxchg(); an
- *    interrupt on the same CPU that pushes too, or takes next as a batch,
- *    makes it retry.  If no batch is in flight, next becomes the batch at
- *    once (lt_reclaim_start(), with interrupts off: once per batch), so
- *    that a lone event is back one grace period later.
- *  - the batch callback: returns the whole batch to the pool with one
- *    pool operation, then, on the owning CPU, makes next (if not empty)
+ *  - __lt_reclaim_free() (core.h, inline: whoever removed an event from
+ *    the table, any context but NMI): push on next with
+ *    this_cpu_cmpxchg(); an interrupt on the same CPU that pushes too, or
+ *    takes next as a batch, makes it retry.  If no batch is in flight,
+ *    next becomes the batch at once (lt_reclaim_start(), with interrupts
+ *    off: once per batch), so that a lone event is back one grace period
+ *    later.
+ *  - the batch callback: drops the table reference of each event of the
+ *    batch (lt_reclaim_release()), returns the free ones to the pool with
+ *    one pool operation, then, on the owning CPU, makes next (if not empty)
  *    the following batch, or marks the CPU idle.  A callback that runs on
  *    another CPU (callbacks offloaded to rcuo kthreads, or migrated off a
  *    CPU going offline) asks the owner to do that with an IPI
@@ -48,8 +50,10 @@
  * found again is an empty list either way.)
  *
  * A slot thus waits one or two grace periods (one batch in flight, one
- * filling) after its event ended.  lt_reclaim_flush() waits until every
- * ended event is back in the pool; it needs no new ones to be coming.
+ * filling) after its event ended, or later if a get_event() reference
+ * outlives that.  lt_reclaim_flush() waits until every ended event's table
+ * reference is dropped (so every unreferenced one is back in the pool); it
+ * needs no new ones to be coming.
  */
 #include <linux/cpumask.h>
 #include <linux/smp.h>
@@ -57,6 +61,33 @@
 #include "core.h"
 
 static void lt_reclaim_rcu(struct rcu_head *head);
+
+/*
+ * Drops the table reference of each event of @batch, a grace period after
+ * they left the table: no lookup can find them, so nobody can take a
+ * reference any more and the counts only go down (core.h, "Event
+ * lifetime").  A count of 1 is the table reference alone: read with
+ * acquire, which orders the slot's reuse after the accesses of the holder
+ * that dropped the count to 1.  Returns the events that are now free, as a
+ * list for lt_pool_put_chain(); the others are given back by the holder of
+ * their last reference (lt_event_put()).
+ */
+static struct latency_tracker_event *
+lt_reclaim_release(struct latency_tracker_event *batch)
+{
+	struct latency_tracker_event *ev, *free = NULL, **tail = &free;
+
+	while ((ev = batch)) {
+		batch = ev->free_next;
+		if (atomic_read_acquire(&ev->ref) != 1 &&
+		    !atomic_dec_and_test(&ev->ref))
+			continue;
+		*tail = ev;
+		tail = &ev->free_next;
+	}
+	*tail = NULL;
+	return free;
+}
 
 /* Make next the batch in flight, or mark idle.  Owner CPU, irqs off. */
 static void lt_reclaim_submit(struct lt_reclaim *r)
@@ -83,7 +114,7 @@ static void lt_reclaim_rcu(struct rcu_head *head)
 	struct lt_reclaim *r = container_of(head, struct lt_reclaim, rcu);
 	unsigned long flags;
 
-	lt_pool_put_chain(&r->t->pool, r->inflight,
+	lt_pool_put_chain(&r->t->pool, lt_reclaim_release(r->inflight),
 			  offsetof(struct latency_tracker_event, free_next));
 	local_irq_save(flags);
 	if (r->cpu == smp_processor_id())
@@ -108,7 +139,7 @@ static void lt_reclaim_kick(void *arg)
 /**
  * lt_reclaim_start() - make this CPU's ended events a batch, if none is in
  * flight.
- * @r: this CPU's reclaim state, on which lt_reclaim_free() just pushed an
+ * @r: this CPU's reclaim state, on which __lt_reclaim_free() just pushed an
  *	event and saw no batch in flight.
  *
  * Context: any context but NMI, preemption disabled; never sleeps.
@@ -149,7 +180,8 @@ int lt_reclaim_init(struct latency_tracker *t)
 }
 
 /**
- * lt_reclaim_flush() - wait until every ended event is back in the pool.
+ * lt_reclaim_flush() - wait until every ended event's table reference is
+ * dropped.
  * @t: the tracker; nothing may end events any more (probes stopped,
  *	tracking disabled and drained).
  *
@@ -192,7 +224,7 @@ void lt_reclaim_flush(struct latency_tracker *t)
 		}
 	} while (busy);
 	synchronize_rcu();
-	lt_pool_put_chain(&t->pool, left,
+	lt_pool_put_chain(&t->pool, lt_reclaim_release(left),
 			  offsetof(struct latency_tracker_event, free_next));
 }
 

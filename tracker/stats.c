@@ -47,7 +47,7 @@ void lt_stats_fini(struct latency_tracker *t)
 void latency_tracker_get_stats(struct latency_tracker *t,
 			       struct latency_tracker_stats *s)
 {
-	u64 removed = 0, sum = 0, min_ns = U64_MAX;
+	u64 ended = 0, sum = 0, min_ns = U64_MAX;
 	int cpu;
 
 	memset(s, 0, sizeof(*s));
@@ -55,7 +55,7 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 		const struct lt_stats *c = per_cpu_ptr(t->stats, cpu);
 
 		s->tracked += READ_ONCE(c->tracked);
-		removed += READ_ONCE(c->removed);
+		ended += READ_ONCE(c->unlinked);
 		s->matched += READ_ONCE(c->matched);
 		s->over_threshold += READ_ONCE(c->over_threshold);
 		s->timeouts += READ_ONCE(c->timeouts);
@@ -70,7 +70,8 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 	}
 	/* Records refused (bad payload) plus those the readers missed. */
 	s->alerts_lost += lt_alert_ring_lost(&t->ring);
-	s->pending = s->tracked > removed ? s->tracked - removed : 0;
+	ended += s->matched + s->cancelled;
+	s->pending = s->tracked > ended ? s->tracked - ended : 0;
 	s->slot_bytes = lt_pool_bytes_per_slot(&t->pool);
 	s->alert_records = t->ring.mask + 1ULL;
 	if (s->matched) {

@@ -86,7 +86,8 @@ static bool lt_timeout_collect(struct lt_fifo *f, u64 now, u64 timeout,
 		/*
 		 * An event on a FIFO still holds its table reference: whoever
 		 * removes it from the table unlinks it from this FIFO, under
-		 * this lock, before dropping that reference (core.h).  So the
+		 * this lock, before handing it to reclaim, whose callback
+		 * drops that reference a grace period later (core.h).  So the
 		 * count is at least one here, and a plain increment is enough.
 		 */
 		atomic_inc(&ev->ref);

@@ -247,7 +247,8 @@ EXPORT_SYMBOL_GPL(latency_tracker_create);
  * probes: latency_tracker_tp_detach()).  Blocked `alerts` readers are
  * released (their read returns 0), the procfs directory is removed,
  * including files added by the owner, and every slot is back in the pool
- * (the reclaim batches have completed) before the memory is freed.
+ * (the reclaim batches have completed; the caller dropped its get_event()
+ * references) before the memory is freed.
  *
  * Context: process context, may sleep.
  */
@@ -269,7 +270,7 @@ void latency_tracker_destroy(struct latency_tracker *t)
 	lt_alerts_release_pollers(t);
 
 	lt_event_drain(t);
-	lt_reclaim_flush(t);	/* every slot is back in the pool */
+	lt_reclaim_flush(t);	/* every unreferenced slot is back */
 	WARN_ON_ONCE(lt_lfht_destroy(t->ht));
 	lt_pool_destroy(&t->pool);
 	lt_reclaim_fini(t);

@@ -46,6 +46,7 @@ pa=$(in_cg lt_a lt_sleep_a)
 pb=$(in_cg lt_b lt_sleep_b)
 tap_ok "filter_cgroup /sys/fs/cgroup/lt_a accepted" trk_set filter_cgroup $CG/lt_a
 tap_is "filter_cgroup reads the path back" "$(cat $D/filter_cgroup)" "$CG/lt_a"
+sleep 0.5	# a sleep lt_b's sleeper started before the filter ends, unread
 f0=$(trk_stat filtered)
 watch 2
 tap_cmp "lt_a's sleeper tracked" "$(cnt pid=$pa)" -ge 2

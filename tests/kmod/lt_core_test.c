@@ -187,6 +187,32 @@ static int ltt_out(struct latency_tracker *t, u64 key)
 	return latency_tracker_event_out(t, &key, sizeof(key), 0, NULL);
 }
 
+/* Unique-mode event_in of keys @first..@first + @nr - 1: how many fit. */
+static int ltt_in_many(struct latency_tracker *t, u64 first, int nr)
+{
+	int i, ok = 0;
+
+	for (i = 0; i < nr; i++)
+		ok += ltt_in(t, first + i, LATENCY_TRACKER_UNIQUE) ==
+		      LATENCY_TRACKER_OK;
+	return ok;
+}
+
+/*
+ * Waits until the events ended so far are back in the pool: their
+ * reclaim batches, up to two chained ones per CPU (the second submitted
+ * by the first one's callback, or by its IPI), each after a grace period.
+ */
+static void ltt_reclaim_settle(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		synchronize_rcu();
+		rcu_barrier();
+	}
+}
+
 static u64 ltt_now(void)
 {
 	return ktime_get_mono_fast_ns();
@@ -499,13 +525,12 @@ static void ltt_test_pool(void)
 	struct latency_tracker_stats st;
 	struct latency_tracker *t;
 	struct ltt_state s;
-	int i, ok = 0;
+	int i, ok;
 
 	t = ltt_create("ltt_pool", &s, NSEC_PER_SEC, NSEC_PER_SEC, 16, 0);
 	if (!t)
 		return;
-	for (i = 0; i < 16; i++)
-		ok += ltt_in(t, i, LATENCY_TRACKER_UNIQUE) == LATENCY_TRACKER_OK;
+	ok = ltt_in_many(t, 0, 16);
 	ltt_check(ok == 16, "pool: 16 events fit in 16 slots (%d)", ok);
 	ltt_check(ltt_in(t, 99, LATENCY_TRACKER_UNIQUE) == LATENCY_TRACKER_FULL,
 		  "pool: 17th event refused as full");
@@ -515,8 +540,7 @@ static void ltt_test_pool(void)
 		  st.pending);
 	ltt_out(t, 3);
 	/* The slot comes back after a grace period. */
-	synchronize_rcu();
-	rcu_barrier();
+	ltt_reclaim_settle();
 	ltt_check(ltt_in(t, 99, LATENCY_TRACKER_UNIQUE) == LATENCY_TRACKER_OK,
 		  "pool: a slot is reusable after event_out");
 	/* Destroy with 16 pending events and a timeout armed. */
@@ -543,6 +567,7 @@ static void ltt_test_stateful(void)
 	struct ltt_state s;
 	u64 key = 5, missing = 6;
 	const u64 *k;
+	int i, n;
 	u32 len;
 	char *priv;
 
@@ -562,12 +587,36 @@ static void ltt_test_stateful(void)
 		  "stateful: key and start time readable");
 	ltt_check(!latency_tracker_get_event(t, &missing, 8),
 		  "stateful: get_event of an absent key is NULL");
+	rcu_read_lock_sched();
+	ev2 = latency_tracker_find_event(t, &key, sizeof(key));
+	rcu_read_unlock_sched();
+	ltt_check(ev2 == ev, "stateful: find_event finds the same event");
+	rcu_read_lock_sched();
+	ev2 = latency_tracker_find_event(t, &missing, sizeof(missing));
+	rcu_read_unlock_sched();
+	ltt_check(!ev2, "stateful: find_event of an absent key is NULL");
 	ltt_check(ltt_out(t, key) == 1, "stateful: event_out while referenced");
 	ltt_check(!memcmp(priv, "hello", 6),
 		  "stateful: data still readable while referenced");
 	ev2 = latency_tracker_get_event(t, &key, sizeof(key));
 	ltt_check(!ev2, "stateful: ended event no longer found");
+	/*
+	 * The reclaim callback runs a grace period after the end; the slot
+	 * still referenced must not go back to the pool (16 slots: 15 free).
+	 */
+	ltt_reclaim_settle();
+	n = ltt_in_many(t, 100, 16);
+	ltt_check(n == 15 && !memcmp(priv, "hello", 6),
+		  "stateful: a referenced slot outlives its grace period (%d of 16 taken)",
+		  n);
+	for (i = 0; i < 16; i++)
+		ltt_out(t, 100 + i);
+	ltt_reclaim_settle();
+	/* The last reference gives the slot back at once. */
 	latency_tracker_put_event(ev);
+	n = ltt_in_many(t, 200, 16);
+	ltt_check(n == 16, "stateful: put_event gives the slot back (%d of 16)",
+		  n);
 out:
 	latency_tracker_destroy(t);
 }

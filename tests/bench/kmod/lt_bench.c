@@ -80,7 +80,7 @@
 static unsigned int pairs = 16384;
 module_param(pairs, uint, 0400);
 MODULE_PARM_DESC(pairs, "timed pairs per CPU per round and implementation");
-static unsigned int rounds = 7;
+static unsigned int rounds = 21;
 module_param(rounds, uint, 0400);
 MODULE_PARM_DESC(rounds, "measured rounds (implementations interleaved in each), after one warm-up round");
 static unsigned int impls = ~0U;
