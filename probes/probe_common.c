@@ -277,27 +277,43 @@ static unsigned int lt_report_first_frame(const struct lt_report *r)
 	return first < r->nr_entries ? first : 0;
 }
 
+/*
+ * One frame as "%pS" prints it (sprint_symbol(): function+off/size
+ * [module]), or "?" for an address kallsyms cannot name, which "%pS"
+ * would print raw: e.g. a module's init function once the init has
+ * returned (do_init_module() drops the init symbols at once), while the
+ * stack was saved inside it and is formatted later.  No kernel address
+ * reaches dmesg or a trace.
+ */
+static const char *lt_frame_name(char name[KSYM_SYMBOL_LEN],
+				 unsigned long addr)
+{
+	sprint_symbol(name, addr);
+	return str_has_prefix(name, "0x") ? "?" : name;
+}
+
 /**
  * lt_report_stack_text() - the stack of a report as one line of text
  * @r: the report being handled.
  *
- * Frames as "%pS" separated by ';' (empty when there is no stack), for
- * the stack field of our tracepoints.  The buffer is the work item's and
- * is valid until the handler returns.
+ * Frames as lt_frame_name() gives them, separated by ';' (empty when
+ * there is no stack), for the stack field of our tracepoints.  The buffer
+ * is the work item's and is valid until the handler returns.
  *
  * Context: process context (the report handler).
  * Return: the text.
  */
 const char *lt_report_stack_text(struct lt_report *r)
 {
-	char *buf = r->owner->text;
+	char *buf = r->owner->text, name[KSYM_SYMBOL_LEN];
 	unsigned int i, first = lt_report_first_frame(r);
 	size_t len = 0;
 
 	buf[0] = '\0';
 	for (i = first; i < r->nr_entries && len < LT_STACK_TEXT_MAX - 1; i++)
-		len += scnprintf(buf + len, LT_STACK_TEXT_MAX - len, "%s%pS",
-				 i > first ? ";" : "", (void *)r->entries[i]);
+		len += scnprintf(buf + len, LT_STACK_TEXT_MAX - len, "%s%s",
+				 i > first ? ";" : "",
+				 lt_frame_name(name, r->entries[i]));
 	return buf;
 }
 
@@ -305,14 +321,17 @@ const char *lt_report_stack_text(struct lt_report *r)
  * lt_report_print_stack() - print the frames of a report, one per line
  * @r: the report being handled.
  *
+ * Frames as lt_frame_name() gives them.
+ *
  * Context: process context (the report handler).
  */
 void lt_report_print_stack(const struct lt_report *r)
 {
+	char name[KSYM_SYMBOL_LEN];
 	unsigned int i;
 
 	for (i = lt_report_first_frame(r); i < r->nr_entries; i++)
-		pr_info("  %pS\n", (void *)r->entries[i]);
+		pr_info("  %s\n", lt_frame_name(name, r->entries[i]));
 }
 
 /**

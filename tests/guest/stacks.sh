@@ -15,10 +15,15 @@
 # progs/preempted.py): the syscalls tracker takes that stack in its switch
 # probe, on the task itself; it must start at the reading code too, not
 # in the probe.
+# Last, a frame kallsyms can no longer name: insmod of lt_core_test with
+# init_sleep_ms=600, a slow finit_module whose stack is saved while it
+# sleeps in the module's init function and formatted after the call
+# returned, when the init symbols are gone (do_init_module() drops them
+# as soon as the init returns): that frame is "?", never a raw address.
 . tests/guest/lib.sh
 LTPROG="python3 tests/guest/progs/ltprog.py"
 T=/sys/kernel/tracing
-tap_plan 10
+tap_plan 13
 
 tap_ok "core loads" lt_load latency_tracker
 tap_ok "offcpu loads (threshold 300 ms)" lt_load latency_tracker_offcpu threshold=300000000
@@ -67,6 +72,23 @@ tap_diag "syscalls stack of the preempted reader $pid: $(echo $relock)"
 tap_ok "syscalls gave the reader's stack" test -n "$relock"
 tap_ok "taken on the task itself: no probe or scheduler frame first, no frame of ours" \
 	first_ok "$relock"
+
+echo >$T/trace
+echo 1 >$T/events/latency_tracker/syscall/enable
+echo 1 >$T/tracing_on
+tap_ok "lt_core_test loads after sleeping 600 ms in its init" \
+	lt_load lt_core_test selftest=0 init_sleep_ms=600
+sleep 0.5
+echo 0 >$T/tracing_on
+echo 0 >$T/events/latency_tracker/syscall/enable
+lt_unload lt_core_test
+init=$(grep ": syscall: cause=threshold .* comm=insmod " $T/trace | grep -m 1 'do_one_initcall' |
+	sed -n 's/.* stack=//p' | tr ';' '\n')
+tap_diag "syscalls stack of the slow insmod: $(echo $init)"
+tap_ok "the slow insmod's stack goes through do_one_initcall" grep -q '^do_one_initcall' <<<"$init"
+tap_ok "the init function's frame is '?', and no frame is a raw address" \
+	test "$(grep -x -B1 'do_one_initcall.*' <<<"$init" | head -n 1)" = "?" -a \
+	-z "$(grep -iE '(0x)?ffff[0-9a-f]{12}' <<<"$init")"
 lt_unload latency_tracker_syscalls
 lt_unload latency_tracker_offcpu
 lt_unload latency_tracker

@@ -23,7 +23,9 @@
  *	events N	emit each latency_tracker trace event N times
  * Its callback appends an alert for every threshold/timeout report.
  * Module parameters threshold, timeout, max_events (checked with
- * latency_tracker_check_param()), alert_records, selftest.
+ * latency_tracker_check_param()), alert_records, selftest, and
+ * init_sleep_ms: the init function sleeps that long first (a frame of
+ * module init code in the stack of a slow finit_module call, stacks.sh).
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -68,6 +70,10 @@ MODULE_PARM_DESC(alert_records, "alert ring size of the lt_core_test tracker");
 static bool selftest = true;
 module_param(selftest, bool, 0400);
 MODULE_PARM_DESC(selftest, "run the self-tests at load time");
+#define LTT_INIT_SLEEP_MAX_MS	10000
+static unsigned int init_sleep_ms;
+module_param(init_sleep_ms, uint, 0400);
+MODULE_PARM_DESC(init_sleep_ms, "sleep this long (ms, up to 10000) in the module's init function");
 
 /* ---- results ---------------------------------------------------------- */
 
@@ -1180,6 +1186,12 @@ static int __init ltt_init(void)
 					  LTT_NAME, max_events);
 	if (ret)
 		return ret;
+	if (init_sleep_ms > LTT_INIT_SLEEP_MAX_MS) {
+		pr_err(LTT_NAME ": invalid init_sleep_ms=%u (accepted: 0..%u)\n",
+		       init_sleep_ms, LTT_INIT_SLEEP_MAX_MS);
+		return -EINVAL;
+	}
+	msleep(init_sleep_ms);
 	ltt_res = vzalloc(LTT_RESULTS_SIZE);
 	if (!ltt_res)
 		return -ENOMEM;
