@@ -112,7 +112,8 @@ static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
 /*
  * Pop up to @max (>= 1) indices from the shared stack into @out with one
  * cmpxchg; returns how many, 0 when empty: then *empty_head is the head
- * value that was seen empty.  Called with irqs off.
+ * value that was seen empty.  @out[] may be written several times (once
+ * per try) and is nobody else's meanwhile.  Called with irqs off.
  *
  * Ordering.  The first load of head is an acquire.  A failed cmpxchg
  * orders nothing (Documentation/atomic_t.txt; arm64's LL/SC and POWER
@@ -129,7 +130,7 @@ static void lt_pool_stack_push(struct lt_pool *pool, u32 idx)
  * if it fails, what was read is dropped (a stale link is still <
  * nr_slots or LT_POOL_NIL, a valid array index).
  */
-static u32 lt_pool_stack_pop(struct lt_pool *pool, u32 *out, u32 max,
+static u32 lt_pool_stack_pop(struct lt_pool *pool, atomic_t *out, u32 max,
 			     s64 *empty_head)
 {
 	s64 old, seen;
@@ -145,7 +146,7 @@ static u32 lt_pool_stack_pop(struct lt_pool *pool, u32 *out, u32 max,
 			return 0;
 		}
 		for (n = 0; n < max && idx != LT_POOL_NIL; n++) {
-			out[n] = idx;
+			atomic_set(&out[n], (int)idx);
 			idx = (u32)atomic_read(&pool->next[idx]);
 		}
 		seen = atomic64_cmpxchg(&pool->head, old,
@@ -166,15 +167,15 @@ static u32 lt_pool_refill(struct lt_pool *pool, struct lt_pool_cache *c,
 			  s64 *empty_head)
 {
 	u32 batch = pool->cache_cap / 2;
-	u32 popped[LT_POOL_CACHE_MAX / 2 + 1];
+	atomic_t one;
 	s64 head;
-	u32 idx, n, i;
+	u32 n;
 
 	if (!batch) {
-		if (!lt_pool_stack_pop(pool, &idx, 1, empty_head))
+		if (!lt_pool_stack_pop(pool, &one, 1, empty_head))
 			return LT_POOL_NIL;
 		c->shared_delta--;
-		return idx;
+		return (u32)atomic_read(&one);
 	}
 	/*
 	 * An empty stack leaves @c untouched (its generation too), as a
@@ -189,18 +190,17 @@ static u32 lt_pool_refill(struct lt_pool *pool, struct lt_pool_cache *c,
 	/*
 	 * Popped slots are in neither place until the final count is
 	 * written: say so first (ordered before the pop by its cmpxchg).
-	 * c->idx[] is empty: the popped slots go into it, the last one is
-	 * handed out.
+	 * c->idx[] is empty and only ours (interrupts off, lock held: no
+	 * pop on this CPU, no stealer): the pop writes the slots straight
+	 * into it, and the last one is handed out.
 	 */
 	lt_pool_cache_set(c, 0, LT_POOL_BUSY);
-	n = lt_pool_stack_pop(pool, popped, batch + 1, empty_head);
-	for (i = 0; i + 1 < n; i++)
-		lt_pool_cache_store(c, i, popped[i]);
+	n = lt_pool_stack_pop(pool, c->idx, batch + 1, empty_head);
 	lt_pool_cache_set_nr(c, n ? n - 1 : 0);
 	if (!n)
 		return LT_POOL_NIL;
 	c->shared_delta -= n;
-	return popped[n - 1];
+	return lt_pool_cache_idx(c, n - 1);
 }
 
 /*

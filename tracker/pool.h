@@ -60,8 +60,8 @@
  * any pool operation to its end, and it may race with a stealer
  * elsewhere (which races with the owner's pops in turn, hence the
  * stealer's cmpxchg): either changes the state word, so the cmpxchg
- * fails.  The generation is 57 bits wide: a cmpxchg could succeed wrongly
- * only after 2^57 changes of one cache during one read-to-cmpxchg window.
+ * fails.  The generation is 54 bits wide: a cmpxchg could succeed wrongly
+ * only after 2^54 changes of one cache during one read-to-cmpxchg window.
  *
  * The cache capacity is nr_slots / (LT_POOL_CACHE_SHARE * nr_cpu_ids),
  * at most LT_POOL_CACHE_MAX: the caches together never hold more than a
@@ -83,11 +83,11 @@
  *
  * Every change of the stack bumps the tag in head, and every change of a
  * cache bumps the generation in its state word.  The sums cannot hide a
- * change: a state word is generation * 2^7 + busy * 2^6 + count, so k >= 1
- * changes of one cache add k * 2^7 to it and change its low seven bits by
- * less than 2^7; over all caches, K >= 1 changes move the sum by at least
- * K * 2^7 minus less than K * 2^7, never by 0 (short of the sum wrapping,
- * which needs more than 2^56 changes).  So an unchanged head and an unchanged sum mean nothing
+ * change: a state word is generation * 2^10 + busy * 2^9 + count, so
+ * k >= 1 changes of one cache add k * 2^10 to it and change its low ten
+ * bits by less than 2^10; over all caches, K >= 1 changes move the sum by
+ * at least K * 2^10 minus less than K * 2^10, never by 0 (short of the
+ * sum wrapping, which needs more than 2^53 changes).  So an unchanged head and an unchanged sum mean nothing
  * changed in between, and at the instant between the two collects the
  * stack and every cache were empty.  A slot can also be in transit,
  * neither on the stack nor in a cache, only inside a refill, under that
@@ -112,7 +112,7 @@
  * case), each of those updates incremented the tag, so head is
  * {i, t' != t} and the cmpxchg fails.  It could only succeed wrongly after
  * a multiple of 2^32 updates of head within one pop's read-to-cmpxchg
- * window: at most 17 dependent loads with interrupts off (minutes of
+ * window: at most 129 dependent loads with interrupts off (minutes of
  * updates even if a hypervisor stalls the vCPU in between).  A push needs no
  * tag (the pushed index is owned by the pusher) but bumps it too, so that
  * every change of the stack is visible to the exhaustion check above.
@@ -183,12 +183,22 @@
 
 /* Slots lt_pool_put_chain() gives back per interrupts-off section. */
 #define LT_POOL_CHAIN_ROUND	64
-/* Most slot indices one per-CPU cache holds. */
-#define LT_POOL_CACHE_MAX	32
+/*
+ * Most slot indices one per-CPU cache holds.  A refill pops half of it
+ * from the shared stack in one run: the larger the run, the longer the
+ * stretches of slots a CPU takes in the order they were given back, so
+ * the less the order in which a CPU walks the pool's memory scatters as
+ * the CPUs' batches interleave on the shared stack.  With 32, the bench's
+ * per-pair cost grew round after round (a tracker made afresh each round
+ * did not: 0.85-0.90x the equal-work rhashtable, rising to 0.93-1.02x by
+ * the last round, against a flat 0.77-0.80x), with 256 it stays flat
+ * (0.75-0.77x, README "Performance").
+ */
+#define LT_POOL_CACHE_MAX	256
 /* The caches together hold at most 1/LT_POOL_CACHE_SHARE of the pool. */
 #define LT_POOL_CACHE_SHARE	4
 /* Low bits of a cache's state word holding its count (up to CACHE_MAX). */
-#define LT_POOL_NR_BITS		6
+#define LT_POOL_NR_BITS		9
 /* Slot sizes are rounded up to this (alignment of every slot). */
 #define LT_POOL_SLOT_ALIGN	8
 /* A cache's state word: generation | busy | count (see "Layout"). */

@@ -697,16 +697,18 @@ static void test_interrupts(void)
 
 int main(void)
 {
-	static const u32 sizes[] = { 1, 2, 7, 64, 100, 4096 };
+	static const u32 sizes[] = { 1, 2, 7, 64, 100, 4096, 16384 };
 	unsigned int i, cached = 0;
 
 	/*
-	 * test_exhaustion() checks the per-CPU caches of the sizes that
-	 * have any (cache_cap > 0): one assertion more for each of them.
+	 * 59 assertions, and 18 per size (test_exhaustion(), test_chain());
+	 * test_exhaustion() checks the per-CPU caches of the sizes that have
+	 * any (cache_cap > 0): one assertion more for each of them.  16384
+	 * slots fill caches to LT_POOL_CACHE_MAX on up to 16 CPUs.
 	 */
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		cached += sizes[i] / (LT_POOL_CACHE_SHARE * nr_cpu_ids) > 0;
-	tap_plan(167 + cached);
+	tap_plan(59 + 18 * ARRAY_SIZE(sizes) + cached);
 	test_init_errors();
 	test_layout();
 	test_budget();
