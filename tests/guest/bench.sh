@@ -38,13 +38,13 @@
 #     and the equal-work rhashtable peer alone, and of hackbench with ours
 #     and with LTTng (equal work).
 # LTG_BENCH_PARTS (default "pair hackbench scaling alert"),
-# LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (5),
+# LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3) choose a
 # smaller run (e.g. while profiling one change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
-REPS=${LTG_BENCH_REPS:-5}
+REPS=${LTG_BENCH_REPS:-9}
 PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
