@@ -282,14 +282,15 @@ static unsigned int lt_report_first_frame(const struct lt_report *r)
  * [module]), or "?" for an address kallsyms cannot name, which "%pS"
  * would print raw: e.g. a module's init function once the init has
  * returned (do_init_module() drops the init symbols at once), while the
- * stack was saved inside it and is formatted later.  No kernel address
- * reaches dmesg or a trace.
+ * stack was saved inside it and is formatted later.  Also "?" for the
+ * empty name of a kernel without kallsyms.  No kernel address reaches
+ * dmesg or a trace.
  */
 static const char *lt_frame_name(char name[KSYM_SYMBOL_LEN],
 				 unsigned long addr)
 {
 	sprint_symbol(name, addr);
-	return str_has_prefix(name, "0x") ? "?" : name;
+	return !name[0] || str_has_prefix(name, "0x") ? "?" : name;
 }
 
 /**

@@ -86,20 +86,20 @@
  * change: a state word is generation * 2^10 + busy * 2^9 + count, so
  * k >= 1 changes of one cache add k * 2^10 to it and change its low ten
  * bits by less than 2^10; over all caches, K >= 1 changes move the sum by
- * at least K * 2^10 minus less than K * 2^10, never by 0 (short of the
- * sum wrapping, which needs more than 2^53 changes).  So an unchanged head and an unchanged sum mean nothing
- * changed in between, and at the instant between the two collects the
- * stack and every cache were empty.  A slot can also be in transit,
- * neither on the stack nor in a cache, only inside a refill, under that
- * cache's lock: the refill marks the cache busy before its pops, and the
- * failing get read H after them (with acquire, or from a failed cmpxchg
- * followed by smp_rmb(): a failed cmpxchg orders nothing), so step 2 sees
- * the mark and waits for the lock.  A pop moves a slot from a cache to its caller
- * in one cmpxchg, with nothing in transit; a spill pushes its half to the
- * stack before it lowers the count (its slots are never in neither
- * place), and the slots of a put are not free before the write that
- * publishes them.  So no slot is ever stranded in another CPU's cache
- * while a get fails.  A failing get costs two reads of
+ * at least K * 2^10 minus less than K * 2^10, never by 0 (short of the sum
+ * wrapping, which needs more than 2^53 changes).  So an unchanged head and
+ * an unchanged sum mean nothing changed in between, and at the instant
+ * between the two collects the stack and every cache were empty.  A slot
+ * can also be in transit, neither on the stack nor in a cache, only inside
+ * a refill, under that cache's lock: the refill marks the cache busy
+ * before its pops, and the failing get read H after them (with acquire, or
+ * from a failed cmpxchg followed by smp_rmb(): a failed cmpxchg orders
+ * nothing), so step 2 sees the mark and waits for the lock.  A pop moves a
+ * slot from a cache to its caller in one cmpxchg, with nothing in transit;
+ * a spill pushes its half to the stack before it lowers the count (its
+ * slots are never in neither place), and the slots of a put are not free
+ * before the write that publishes them.  So no slot is ever stranded in
+ * another CPU's cache while a get fails.  A failing get costs two reads of
  * each CPU's state word; a pool without caches (see above) stops at
  * step 1.
  *
@@ -112,10 +112,11 @@
  * case), each of those updates incremented the tag, so head is
  * {i, t' != t} and the cmpxchg fails.  It could only succeed wrongly after
  * a multiple of 2^32 updates of head within one pop's read-to-cmpxchg
- * window: at most 129 dependent loads with interrupts off (minutes of
- * updates even if a hypervisor stalls the vCPU in between).  A push needs no
- * tag (the pushed index is owned by the pusher) but bumps it too, so that
- * every change of the stack is visible to the exhaustion check above.
+ * window: at most 129 dependent loads per try with interrupts off
+ * (minutes of updates even if a hypervisor stalls the vCPU in between).
+ * A push needs no tag (the pushed index is owned by the pusher) but bumps
+ * it too, so that every change of the stack is visible to the exhaustion
+ * check above.
  * Indices are always < nr_slots or LT_POOL_NIL, so a stale next[i] read by
  * a pop that will fail is still a valid array index: nothing is
  * dereferenced through it.  Caches: the same, with the generation of the
@@ -189,10 +190,11 @@
  * stretches of slots a CPU takes in the order they were given back, so
  * the less the order in which a CPU walks the pool's memory scatters as
  * the CPUs' batches interleave on the shared stack.  With 32, the bench's
- * per-pair cost grew round after round (a tracker made afresh each round
- * did not: 0.85-0.90x the equal-work rhashtable, rising to 0.93-1.02x by
- * the last round, against a flat 0.77-0.80x), with 256 it stays flat
- * (0.75-0.77x, README "Performance").
+ * per-pair cost grew round after round, and a tracker made afresh each
+ * round did not; with 256 it stays flat (README "Performance").  The
+ * price: a refill follows up to 129 links of next[] with interrupts off
+ * (each try; a failed cmpxchg walks them again), and each cache is about
+ * 1 KiB per CPU and pool, allocated even when cache_cap is 0.
  */
 #define LT_POOL_CACHE_MAX	256
 /* The caches together hold at most 1/LT_POOL_CACHE_SHARE of the pool. */

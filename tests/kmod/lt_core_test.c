@@ -1191,7 +1191,8 @@ static int __init ltt_init(void)
 		       init_sleep_ms, LTT_INIT_SLEEP_MAX_MS);
 		return -EINVAL;
 	}
-	msleep(init_sleep_ms);
+	if (init_sleep_ms)	/* msleep(0) still sleeps a jiffy */
+		msleep(init_sleep_ms);
 	ltt_res = vzalloc(LTT_RESULTS_SIZE);
 	if (!ltt_res)
 		return -ENOMEM;
