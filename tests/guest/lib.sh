@@ -141,6 +141,10 @@ lt_loaded() { grep -q "^$1 " /proc/modules; }
 # blank); iflag=nonblock ends the read at the newest record.
 _kmsg() { dd if=/dev/kmsg iflag=nonblock bs=64k status=none 2>/dev/null; }
 
+# A raw kernel address, as text (grep -E, case-insensitive): none may
+# leave our modules (security.sh, stacks.sh).
+LT_RAW_PTR='(0x)?ffff[0-9a-f]{12}'
+
 # kmsg_mark: the sequence number of the newest kernel log record.
 kmsg_mark() {
 	_kmsg | awk -F'[,;]' '/^[0-9]/ { s = $2 } END { print s + 0 }'

@@ -88,7 +88,7 @@ count() {
 held_by_hog() {
 	awk -v comm="$1" -v hog="$hog_pid" '
 		function f(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
-		{ rec[NR] = $0; c[NR] = f("comm"); d[NR] = f("delay") + 0; prev[NR] = f("prev_pid")
+		{ c[NR] = f("comm"); d[NR] = f("delay") + 0; prev[NR] = f("prev_pid")
 		  pid[NR] = f("pid"); byhog[NR] = f("holder_pid") == hog || prev[NR] == hog
 		  if (d[NR] >= 200000000 && byhog[NR]) slow_by_hog[pid[NR]] = 1 }
 		END { for (i = 1; i <= NR; i++)

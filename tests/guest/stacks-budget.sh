@@ -64,8 +64,9 @@ tap_cmp "no filter, $NOISY noisy processes: the sleep's stack in >= 19 of $REPS"
 # interval's lines can carry the last grants of the one before) up to the
 # log's reading; that is at most (elapsed + 1) / interval + 3 intervals
 # ($SECONDS counts whole seconds: elapsed is short by less than one).
-# Without the per-process budget a noisy process gets about 5 per
-# interval (one per 400 ms sleep, under the global cap of 48).
+# Without the per-process budget a noisy process gets about 4 per
+# interval (one per 400 ms sleep: 5, the 12 of them sharing the global
+# cap of 48).
 most=0 least=1000000
 for p in "${noisy[@]}"; do
 	n=$(grep -c "$(hdr lt_noise "$p")" <<<"$log")

@@ -88,7 +88,7 @@ tap_diag "syscalls stack of the slow insmod: $(echo $init)"
 tap_ok "the slow insmod's stack goes through do_one_initcall" grep -q '^do_one_initcall' <<<"$init"
 tap_ok "the init function's frame is '?', and no frame is a raw address" \
 	test "$(grep -x -B1 'do_one_initcall.*' <<<"$init" | head -n 1)" = "?" -a \
-	-z "$(grep -iE '(0x)?ffff[0-9a-f]{12}' <<<"$init")"
+	-z "$(grep -iE "$LT_RAW_PTR" <<<"$init")"
 lt_unload latency_tracker_syscalls
 lt_unload latency_tracker_offcpu
 lt_unload latency_tracker
