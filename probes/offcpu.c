@@ -143,14 +143,16 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 		state_index = __task_state_index(prev_state, prev->exit_state);
 		priv.state = task_index_to_char(state_index);
 		memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
+		/* The clock of this switch, shared with the other trackers. */
+		opts.ts_ns = latency_tracker_switch_ns(prev, next);
 		/* The waker fields are zeroed by the core (beyond priv_len). */
 		latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);
 	}
 
 	pid = next->pid;
 	if (pid)
-		latency_tracker_event_out(lt_offcpu.t, &pid, sizeof(pid), 0,
-					  next);
+		latency_tracker_event_out_switch(lt_offcpu.t, &pid, sizeof(pid),
+						 prev, next, 0, next);
 }
 
 static void lt_offcpu_probe_waking(void *data, struct task_struct *p)

@@ -28,11 +28,12 @@
  * slow by its own sys_exit is started and ended there, reported at once;
  * where sys_exit probes are preemptible (>= 6.14), the thread may be
  * switched out between the two and is then not looked up -- that switch
- * only loses a blocked stack of a call already over.)  So the switch probe looks prev up only when
- * pending names it (or it leaves the CPU slow in a call noted in the
- * slot), and next only when it is not a kernel thread (which makes no
- * system call): one lookup per switch instead of two, and one clock
- * read.
+ * only loses a blocked stack of a call already over.)  So the switch
+ * probe looks prev up only when pending names it (or it leaves the CPU
+ * slow in a call noted in the slot), and next only when it is not a
+ * kernel thread (which makes no system call): one lookup per switch
+ * instead of two, and the time of the switch that every tracker's
+ * sched_switch probe shares (latency_tracker_switch_ns()).
  *
  * When a thread is switched out inside a system call that already lasted
  * longer than the threshold, its stack is saved once for that call
@@ -321,10 +322,11 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
  * A slow syscall going off CPU (prev), or coming back after blocking
  * longer than the threshold (next: a single long sleep is switched out
  * before it is slow), gets its stack saved.  The runqueue lock keeps next
- * from running meanwhile.  One clock read serves both: an event found
- * here started before the switch (prev's: at its sys_enter or an earlier
- * switch; next's: when next left a CPU, which completed before this
- * switch could pick it).
+ * from running meanwhile.  The time of the switch serves both (read once
+ * for every tracker's probes, latency_tracker_switch_ns()): an event
+ * found here started before the switch (prev's: at its sys_enter or an
+ * earlier switch; next's: when next left a CPU, which completed before
+ * this switch could pick it).
  */
 static void lt_syscalls_probe_switch(void *data, bool preempt,
 				     struct task_struct *prev,
@@ -334,7 +336,6 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	struct latency_tracker_event *ev;
 	bool prev_pending;
-	u64 now = 0;
 	pid_t pid;
 
 	/* prev had a pending event when switched in (or got one by exec). */
@@ -345,8 +346,8 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		if (c->pid == prev->pid) {
 			lt_syscalls_start(prev, c);
 			/* Freshly started: slow (stack wanted) only if long. */
-			now = ktime_get_mono_fast_ns();
-			prev_pending = now - c->start_ns >
+			prev_pending = latency_tracker_switch_ns(prev, next) -
+				       c->start_ns >
 				       latency_tracker_threshold(lt_syscalls.t);
 		}
 		c->pid = 0;
@@ -356,11 +357,9 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		pid = prev->pid;
 		ev = latency_tracker_find_event(lt_syscalls.t, &pid,
 						sizeof(pid));
-		if (ev) {
-			if (!now)
-				now = ktime_get_mono_fast_ns();
-			lt_syscalls_take_stack(ev, prev, now);
-		}
+		if (ev)
+			lt_syscalls_take_stack(ev, prev,
+					       latency_tracker_switch_ns(prev, next));
 	}
 	pid = next->pid;
 	if (!pid || (next->flags & PF_KTHREAD))
@@ -370,9 +369,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		return;
 	/* next runs here with its event pending: see prev_pending. */
 	c->pending = pid;
-	if (!now)
-		now = ktime_get_mono_fast_ns();
-	lt_syscalls_take_stack(ev, next, now);
+	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev, next));
 }
 
 /*

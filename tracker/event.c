@@ -24,6 +24,10 @@
 #include "core.h"
 #include "lfht_ops.h"
 
+DEFINE_PER_CPU(struct latency_tracker_switch_clock,
+	       latency_tracker_switch_clock);
+EXPORT_PER_CPU_SYMBOL_GPL(latency_tracker_switch_clock);
+
 /* What the table's match function is given as the key. */
 struct lt_key {
 	const void *data;
@@ -291,13 +295,16 @@ static void lt_event_cancelled(struct latency_tracker *t,
 /*
  * Removes every pending event with this key (one in unique mode, all the
  * duplicates otherwise) and ends each one this caller removed: measured
- * (event_out) or cancelled.  Inlined into both callers, so event_out's
- * path has no test of @cancel.
+ * (event_out) or cancelled.  Measured at the context switch from @prev to
+ * @next if @prev is not NULL (a sched_switch probe's), else now.  Inlined
+ * into every caller, so event_out's path has no test of @cancel or @prev.
  */
 static __always_inline int lt_event_end_key(struct latency_tracker *t,
 					    const void *key, u32 len,
 					    unsigned int out_id, void *ctx,
-					    bool cancel)
+					    bool cancel,
+					    const struct task_struct *prev,
+					    const struct task_struct *next)
 {
 	struct lt_key k = { .data = key, .len = len, .t = t };
 	struct lt_lfht_node *node;
@@ -320,7 +327,8 @@ static __always_inline int lt_event_end_key(struct latency_tracker *t,
 	 * The lookup is a few hundred ns at most, well below any threshold.
 	 */
 	if (!cancel)
-		now = ktime_get_mono_fast_ns();
+		now = prev ? latency_tracker_switch_ns(prev, next) :
+			     ktime_get_mono_fast_ns();
 	/*
 	 * Duplicates exist only if some event_in asked for them; its flag
 	 * store is ordered before the fully ordered cmpxchg that linked its
@@ -370,9 +378,38 @@ out:
 int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 			      u32 len, unsigned int out_id, void *ctx)
 {
-	return lt_event_end_key(t, key, len, out_id, ctx, false);
+	return lt_event_end_key(t, key, len, out_id, ctx, false, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_out);
+
+/**
+ * latency_tracker_event_out_switch() - event_out at a context switch
+ * @t: the tracker.
+ * @key: key bytes given to latency_tracker_event_in().
+ * @len: key length.
+ * @prev: sched_switch's prev.
+ * @next: sched_switch's next.
+ * @out_id: free value passed to the callback.
+ * @ctx: free pointer passed to the callback.
+ *
+ * latency_tracker_event_out() for a sched_switch probe: the events end at
+ * latency_tracker_switch_ns(@prev, @next), the clock read once for the
+ * switch by whichever probe needed it first (none is read if nothing is
+ * pending under @key).
+ *
+ * Context: a sched_switch probe only, with the tracepoint's own @prev and
+ * @next; never sleeps.
+ * Return: as latency_tracker_event_out().
+ */
+int latency_tracker_event_out_switch(struct latency_tracker *t,
+				     const void *key, u32 len,
+				     const struct task_struct *prev,
+				     const struct task_struct *next,
+				     unsigned int out_id, void *ctx)
+{
+	return lt_event_end_key(t, key, len, out_id, ctx, false, prev, next);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_out_switch);
 
 /**
  * latency_tracker_event_cancel() - end the events of a key, unmeasured
@@ -392,7 +429,7 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_out);
 int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
 				 u32 len)
 {
-	return lt_event_end_key(t, key, len, 0, NULL, true);
+	return lt_event_end_key(t, key, len, 0, NULL, true, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
 

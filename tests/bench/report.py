@@ -23,9 +23,12 @@ import sys
 import time
 
 BOOT = 1000
-EQUAL_WORK = ("ours", "ftrace", "bpftrace", "lttng")
+EQUAL_WORK = ("ours", "ftrace", "bpftrace", "lttng", "floor")
 WAKEUP_ONLY = ("ours_wakeup", "ftrace_wakeup", "bpftrace_wakeup", "lttng_wakeup")
 PEERS = ("ftrace", "bpftrace", "lttng")
+# Not a peer: empty probes on the equal-work tracepoints (lt_floor.ko), the
+# part of every equal-work slowdown that no implementation can remove.
+FLOOR = "floor"
 PAIR_IMPLS = ("ours", "rht_ew", "rht", "hlist", "clock2")
 # A scaling cell is "not flat" when the pair median is this much above the
 # 10-pending cell on the same CPUs, or the hackbench slowdown this many
@@ -175,22 +178,27 @@ def workload(series, work, cfgs, rng):
     return pct, pct_ci, spread
 
 
-def vs_cheapest(series, work, ours, peers, pct, rng):
-    """ours' slowdown / the cheapest peer's, with its interval."""
+def vs_cheapest(series, work, ours, peers, pct, rng, floor=None):
+    """ours' slowdown / the cheapest peer's, with its interval; with
+    floor, both slowdowns less the floor configuration's (what each adds
+    above the price of the tracepoints themselves)."""
     cand = [(pct[p], p) for p in peers if p in pct]
-    if ours not in pct or not cand:
+    if ours not in pct or not cand or (floor and floor not in pct):
         return None
     low, peer = min(cand)
-    if low <= 0:
+    base = pct[floor] if floor else 0.0
+    if low - base <= 0:
         return {"peer": peer, "ratio": None, "ci95": None,
-                "why": f"{peer} measured no slowdown ({low:+.2f} %)"}
-    n = min(len(series.get(f"{work}_{c}", [])) for c in ("none", ours, peer))
+                "why": f"{peer} measured no slowdown ({low:+.2f} %"
+                       f"{f', floor {base:+.2f} %' if floor else ''})"}
+    n = min(len(series.get(f"{work}_{c}", [])) for c in ("none", ours, peer) + ((floor,) if floor else ()))
 
     def r(reps):
         a, b = slowdown(series, work, ours, reps), slowdown(series, work, peer, reps)
-        return a / b if b and b > 0 else None
+        z = slowdown(series, work, floor, reps) if floor else 0.0
+        return (a - z) / (b - z) if b is not None and a is not None and b - z > 0 else None
     reps = list(range(n))
-    return {"peer": peer, "ratio": round(pct[ours] / low, 3),
+    return {"peer": peer, "ratio": round((pct[ours] - base) / (low - base), 3),
             "ci95": ci(r([rng.choice(reps) for _ in reps]) for _ in range(BOOT)) if n >= 2 else None}
 
 
@@ -245,7 +253,7 @@ def main():
     reps = max((len(v) for k, v in series.items() if k.startswith("hackbench_")), default=0)
     for cfg in configs:
         works = ["hackbench", "messaging"] if cfg not in ("ours_excl", "ours_incl") else []
-        if cfg in ("none", "ours", "ours_excl", "ours_incl"):
+        if cfg in ("none", "ours", "ours_excl", "ours_incl", FLOOR):
             works.append("sysloop")
         for w in works:
             if w == "messaging" and "messaging_args" not in kv:
@@ -261,6 +269,8 @@ def main():
             res[f"{work}_{row}_runs"] = spread
         res[f"{work}_ours_vs_cheapest_peer_equal_work"] = vs_cheapest(
             series, work, "ours", PEERS, res[f"{work}_equal_work_pct"], rng)
+        res[f"{work}_ours_vs_cheapest_peer_above_floor"] = vs_cheapest(
+            series, work, "ours", PEERS, res[f"{work}_equal_work_pct"], rng, FLOOR)
         res[f"{work}_ours_vs_cheapest_peer_wakeup_only"] = vs_cheapest(
             series, work, "ours_wakeup", [p + "_wakeup" for p in PEERS],
             res[f"{work}_wakeup_only_pct"], rng)
@@ -383,13 +393,14 @@ def print_table(res, kv):
                 sp = res[f"{work}_{row}_runs"][cfg]
                 print(f"    {cfg:46s} {pct:+7.2f} % {fci(res[f'{work}_{row}_pct_ci95'].get(cfg), ' %'):22s}"
                       f" {sp['min_s']:.3f}-{sp['max_s']:.3f} s")
-            v = res[f"{work}_ours_vs_cheapest_peer_{row}"]
-            if v:
-                print(f"    {'ours / cheapest peer (' + v['peer'] + ')':46s} {f(v['ratio'])} "
-                      f"{fci(v['ci95'])} {v.get('why', '')}")
+            for key, what in ((row, ""), ("above_floor", ", both less the floor")):
+                v = res.get(f"{work}_ours_vs_cheapest_peer_{key}") if key == row or row == "equal_work" else None
+                if v:
+                    print(f"    {'ours / cheapest peer (' + v['peer'] + what + ')':46s} {f(v['ratio'])} "
+                          f"{fci(v['ci95'])} {v.get('why', '')}")
     if res["probe_ns_per_syscall"]:
         print("\nprobe cost per system call (600000 calls; ours: no filter, ours_excl: a filter"
-              " excluding every task, ours_incl: one including every task), ns")
+              " excluding every task, ours_incl: one including every task; floor: empty probes), ns")
         for cfg, ns in res["probe_ns_per_syscall"].items():
             print(f"  {cfg:44s} {ns}")
     if res["scaling_pair"] or res["scaling_hackbench_pct"]:

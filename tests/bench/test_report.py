@@ -10,10 +10,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIGS = ("none ours ftrace bpftrace lttng ours_wakeup ftrace_wakeup bpftrace_wakeup "
+CONFIGS = ("none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup "
            "lttng_wakeup ours_excl ours_incl").split()
 # Workload seconds per configuration (every repetition +-1 %).
-HB = {"none": 2.0, "ours": 2.1, "ftrace": 2.2, "bpftrace": 2.6, "lttng": 2.4,
+HB = {"none": 2.0, "ours": 2.1, "ftrace": 2.2, "bpftrace": 2.6, "lttng": 2.4, "floor": 2.04,
       "ours_wakeup": 2.04, "ftrace_wakeup": 2.08, "bpftrace_wakeup": 2.2, "lttng_wakeup": 2.1}
 PAIR_MED = {"ours": 200, "rht_ew": 250, "rht": 100, "hlist": 80, "clock2": 60}
 failed = 0
@@ -49,7 +49,7 @@ def guest_output(drop=None, extra=(), pair_failures=None, reps=5):
             if c in HB:
                 lines.append(f"hackbench_{c} {HB[c] * j:.4f}\n")
                 lines.append(f"messaging_{c} {HB[c] * j / 2:.4f}\n")
-            if c in ("none", "ours", "ours_excl", "ours_incl"):
+            if c in ("none", "ours", "ours_excl", "ours_incl", "floor"):
                 lines.append(f"sysloop_{c} {1000 + 60 * (c != 'none')}\n")
     for n, scale in ((10, 1), (1000, 1), (100000, 3)):
         for c in (1, 2):
@@ -93,13 +93,16 @@ def main():
     check("complete output: exit 0", rc == 0, out[-600:])
     ew = res["hackbench_equal_work_pct"]
     check("hackbench_equal_work_pct has every equal-work configuration",
-          sorted(ew) == ["bpftrace", "ftrace", "lttng", "ours"], ew)
+          sorted(ew) == ["bpftrace", "floor", "ftrace", "lttng", "ours"], ew)
     check("ours +5 %, lttng +20 %", near(ew["ours"], 5.0) and near(ew["lttng"], 20.0), ew)
     check("every equal-work slowdown has an interval around it",
           all(inside(res["hackbench_equal_work_pct_ci95"][c], ew[c]) for c in ew),
           res["hackbench_equal_work_pct_ci95"])
     v = res["hackbench_ours_vs_cheapest_peer_equal_work"]
     check("ours / cheapest equal-work peer: ftrace, 0.5", v["peer"] == "ftrace" and near(v["ratio"], 0.5), v)
+    v = res["hackbench_ours_vs_cheapest_peer_above_floor"]
+    check("above the floor (+2 %): ours 3 / ftrace 8 = 0.375, inside its interval",
+          v["peer"] == "ftrace" and near(v["ratio"], 0.375) and inside(v["ci95"], v["ratio"]), v)
     check("wakeup-only row kept", sorted(res["hackbench_wakeup_only_pct"]) == sorted(
         ["ours_wakeup", "ftrace_wakeup", "bpftrace_wakeup", "lttng_wakeup"]), res["hackbench_wakeup_only_pct"])
     check("messaging rows", near(res["messaging_equal_work_pct"]["ours"], 5.0), res["messaging_equal_work_pct"])
@@ -134,6 +137,9 @@ def main():
     rc, out, res = run(guest_output(extra=["fail lttng: raw_syscalls probe not built\n"]))
     check("a failed configuration fails the report, named",
           rc == 1 and "lttng: raw_syscalls probe not built" in out and res["failed"], out[-300:])
+    rc, out, _ = run(guest_output(drop=("floor", 1)))
+    check("a missing floor run fails the report, named", rc == 1 and "floor: 4 of 5 hackbench runs" in out,
+          out[-300:])
     rc, out, _ = run(guest_output(drop=("bpftrace", 3)))
     check("a missing run fails the report, named", rc == 1 and "bpftrace: 4 of 5 hackbench runs" in out, out[-300:])
     rc, out, _ = run(guest_output(pair_failures={"ours": 3}))

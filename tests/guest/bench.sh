@@ -19,14 +19,19 @@
 #       lttng     a flight-recorder session with exactly sched_waking,
 #                 sched_switch and the raw sys_enter/sys_exit tracepoints
 #                 (tests/bench/lttng: lttng-modules has no probe for them);
+#       floor     not a peer: an empty probe on each of those four
+#                 tracepoints (tests/bench/kmod/lt_floor.c), the price
+#                 every configuration pays before doing any work;
 #     wakeup only (today's row): ours_wakeup (the wakeup tracker),
 #     ftrace_wakeup (the histogram.rst wakeup recipe), bpftrace_wakeup
 #     (runqlat-style), lttng_wakeup (sched_waking and sched_switch);
+#     one tracker alone (not in the default list: LTG_BENCH_CONFIGS=...):
+#     ours_offcpu, ours_syscalls (and ours_wakeup above);
 #     filters (system-call loop only): ours_excl (the three trackers with a
 #     filter that excludes every task: filter_cgroup on an empty cgroup),
 #     ours_incl (one that includes every task: filter_cgroup on the root).
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
-#     (threads, pipes), and for none/ours/ours_excl/ours_incl a loop of
+#     (threads, pipes), and for none/ours/ours_excl/ours_incl/floor a loop of
 #     600000 system calls (dd, 1-byte blocks), in ms;
 #  3. scaling (run before 2.): with N threads asleep in a system call (tests/bench/
 #     lt_pending.c; N pending events in each of ours' offcpu and syscalls
@@ -46,7 +51,7 @@ set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
 PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling alert} "
-ALL_CONFIGS="none ours ftrace bpftrace lttng ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
+ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
 PENDING=$LT_TOP/build/bench/lt_pending
@@ -258,8 +263,11 @@ cfg_on() {
 	none) ;;
 	ours) ours_on ;;
 	ours_wakeup) lt_load latency_tracker_wakeup $NEVER kthreads=1 ;;
+	ours_offcpu) lt_load latency_tracker_offcpu $NEVER kthreads=1 ;;
+	ours_syscalls) lt_load latency_tracker_syscalls $NEVER kthreads=1 ;;
 	ours_excl) ours_on filter_cgroup=/lt_bench_empty ;;
 	ours_incl) ours_on filter_cgroup=/ ;;
+	floor) lt_load lt_floor ;;
 	ftrace) ftrace_set on FT_EW ;;
 	ftrace_wakeup) ftrace_set on FT_WK ;;
 	bpftrace) bpf_on "$BPF_EW" ;;
@@ -272,17 +280,20 @@ cfg_on() {
 cfg_check() {
 	case $1 in
 	ours) ours_check wakeup offcpu syscalls ;;
-	ours_wakeup) ours_check wakeup ;;
+	ours_wakeup | ours_offcpu | ours_syscalls) ours_check "${1#ours_}" ;;
 	ftrace) ftrace_check wakeup_lat offcpu_lat syscall_lat ;;
 	ftrace_wakeup) ftrace_check wakeup_latency ;;
 	bpftrace) bpf_check wakeup_ns offcpu_ns syscall_ns ;;
 	bpftrace_wakeup) bpf_check usecs ;;
+	floor) [ "$(cat /sys/module/lt_floor/parameters/events)" -gt 0 ] ||
+		{ echo "lt_floor's probes never ran"; return 1; } ;;
 	*) return 0 ;;
 	esac
 }
 cfg_off() {
 	case $1 in
-	ours | ours_wakeup | ours_excl | ours_incl) ours_off ;;
+	ours | ours_wakeup | ours_offcpu | ours_syscalls | ours_excl | ours_incl) ours_off ;;
+	floor) lt_loaded lt_floor && lt_unload lt_floor ;;
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
 	bpftrace | bpftrace_wakeup) bpf_off ;;
@@ -311,11 +322,12 @@ run_config() {
 		;;
 	esac
 	case $c in
-	none | ours | ours_excl | ours_incl) out "sysloop_$c $(sysloop)" ;;
+	none | ours | ours_excl | ours_incl | floor) out "sysloop_$c $(sysloop)" ;;
 	esac
-	# The histograms are read before they are taken down.
-	[ "${c#ftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
-	[ "${c#ours}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
+	# The histograms (and the floor's count) are read before they are taken down.
+	case $c in
+	ftrace* | ours* | floor) why=$(cfg_check "$c") || fail "$c: $why" ;;
+	esac
 	cfg_off "$c"
 	[ "${c#bpftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
 	return 0

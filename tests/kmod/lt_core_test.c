@@ -1021,6 +1021,97 @@ static void ltt_test_tracepoints(void)
 		  "tracepoint: no probe left registered after the failure");
 }
 
+/*
+ * The clock of a context switch, shared by the probes of one switch
+ * (latency_tracker_switch_ns()): two probes on sched_switch, attached one
+ * after the other, so the first runs first in every switch that runs
+ * both, and detached in the reverse order, so the second never runs
+ * without the first before it.  The first notes the value it got and the
+ * clock read around it; the second must get the same value.  Per CPU, a
+ * switch's value must be later than the previous switch's (never a stale
+ * one) and between the reads around the first probe's call.
+ */
+struct ltt_swclk {
+	u64 last;		/* the first probe's value at this CPU's last switch */
+};
+
+static DEFINE_PER_CPU(struct ltt_swclk, ltt_swclk);
+static atomic_t ltt_swclk_calls, ltt_swclk_calls2, ltt_swclk_same,
+	ltt_swclk_stale, ltt_swclk_outside;
+
+static void ltt_probe_swclk_first(void *data, bool preempt,
+				  struct task_struct *prev,
+				  struct task_struct *next,
+				  unsigned int prev_state)
+{
+	struct ltt_swclk *c = this_cpu_ptr(&ltt_swclk);
+	u64 before, ns, after;
+
+	before = ktime_get_mono_fast_ns();
+	ns = latency_tracker_switch_ns(prev, next);
+	after = ktime_get_mono_fast_ns();
+	atomic_inc(&ltt_swclk_calls);
+	if (c->last && ns <= c->last)
+		atomic_inc(&ltt_swclk_stale);
+	if (ns < before || ns > after)
+		atomic_inc(&ltt_swclk_outside);
+	c->last = ns;
+}
+
+static void ltt_probe_swclk_second(void *data, bool preempt,
+				   struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state)
+{
+	atomic_inc(&ltt_swclk_calls2);
+	if (latency_tracker_switch_ns(prev, next) ==
+	    this_cpu_read(ltt_swclk.last))
+		atomic_inc(&ltt_swclk_same);
+}
+
+static inline void __maybe_unused ltt_check_swclk_types(void)
+{
+	check_trace_callback_type_sched_switch(ltt_probe_swclk_first);
+	check_trace_callback_type_sched_switch(ltt_probe_swclk_second);
+}
+
+static void ltt_test_switch_clock(void)
+{
+	struct latency_tracker_tp first[] = {
+		{ "sched_switch", ltt_probe_swclk_first, NULL },
+	};
+	struct latency_tracker_tp second[] = {
+		{ "sched_switch", ltt_probe_swclk_second, NULL },
+	};
+	int ret, calls2, i;
+
+	ret = latency_tracker_tp_attach(first, 1);
+	if (!ret) {
+		ret = latency_tracker_tp_attach(second, 1);
+		if (ret)
+			latency_tracker_tp_detach(first, 1);
+	}
+	ltt_check(ret == 0, "switch clock: two sched_switch probes attached (%d)",
+		  ret);
+	if (ret)
+		return;
+	/* Two switches per sleep at least, on an idle guest too. */
+	for (i = 0; i < 100; i++)
+		usleep_range(200, 400);
+	latency_tracker_tp_detach(second, 1);
+	latency_tracker_tp_detach(first, 1);
+	calls2 = atomic_read(&ltt_swclk_calls2);
+	ltt_check(calls2 >= 100 && atomic_read(&ltt_swclk_same) == calls2,
+		  "switch clock: both probes of a switch got the same time (%d of %d)",
+		  atomic_read(&ltt_swclk_same), calls2);
+	ltt_check(!atomic_read(&ltt_swclk_stale) &&
+		  !atomic_read(&ltt_swclk_outside),
+		  "switch clock: read at the switch, never a stale value (%d stale, %d outside the reads around it, of %d)",
+		  atomic_read(&ltt_swclk_stale),
+		  atomic_read(&ltt_swclk_outside),
+		  atomic_read(&ltt_swclk_calls));
+}
+
 /* Emits each of our trace events once (ctl "events"). */
 static void ltt_emit_events(void)
 {
@@ -1207,6 +1298,7 @@ static int __init ltt_init(void)
 		ltt_test_race();
 		ltt_test_contexts();
 		ltt_test_tracepoints();
+		ltt_test_switch_clock();
 		pr_info(LTT_NAME ": self-tests done, %u failed\n", ltt_failed);
 	}
 	ret = ltt_main_create();
