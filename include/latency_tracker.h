@@ -33,15 +33,13 @@
 #ifndef _LATENCY_TRACKER_H
 #define _LATENCY_TRACKER_H
 
-#include <linux/percpu.h>
-#include <linux/sched.h>
-#include <linux/timekeeping.h>
 #include <linux/types.h>
 
 struct latency_tracker;
 struct latency_tracker_event;
 struct proc_dir_entry;
 struct lt_fmt;
+struct task_struct;
 
 /** enum latency_tracker_cause - why a callback runs or an alert exists */
 enum latency_tracker_cause {
@@ -284,7 +282,6 @@ int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 int latency_tracker_event_out_switch(struct latency_tracker *t,
 				     const void *key, u32 len,
 				     const struct task_struct *prev,
-				     const struct task_struct *next,
 				     unsigned int out_id, void *ctx);
 int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
 				 u32 len);
@@ -321,34 +318,43 @@ int latency_tracker_check_param(enum latency_tracker_param param,
 int latency_tracker_tp_attach(struct latency_tracker_tp *tps, unsigned int n);
 void latency_tracker_tp_detach(struct latency_tracker_tp *tps, unsigned int n);
 
+#ifdef __KERNEL__
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/timekeeping.h>
+
 /**
  * struct latency_tracker_switch_clock - the clock of one context switch
- * @prev: the switch's prev.
- * @next: its next.
- * @nr: prev's switch count (nvcsw + nivcsw) at the switch.
+ * @prev: the task switched out.
+ * @prev_start: its start_time (fork time, ns): tells apart two tasks that
+ *	had the same task_struct, one after the other.
+ * @nr: its switch count (nvcsw + nivcsw) at the switch.
  * @ns: the clock, read once for that switch.
  *
  * One per CPU.  The probes that several tracker modules attach to
  * sched_switch all time the same instant, the switch: the first of them
  * that needs the time reads the clock and keeps it here under the
- * switch's key, (prev, next, prev's switch count); the others, in the same
- * module or another, find the key and take the value instead of reading
- * the clock again.
+ * switch's key (@prev, @prev_start, @nr); the others, in the same module
+ * or another, find the key and take the value instead of reading the
+ * clock again.  A probe asks only when it needs the time, so the slot
+ * may hold the key of any earlier switch on this CPU.
+ *
+ * The key names one switch: __schedule() adds one to prev's switch count
+ * each time it switches prev out (just before it emits sched_switch), a
+ * task starts with a count of 0, and a task_struct freed and reused holds
+ * a task with another start_time (fork times of two tasks that had one
+ * task_struct after the other differ).  So a key found in the slot is
+ * this switch's, never an older one's.
  *
  * Synchronisation: written and read only by sched_switch probes, on their
  * own CPU.  __schedule() emits sched_switch with interrupts disabled (on
  * PREEMPT_RT too), so the probes of one switch run one after the other on
  * its CPU and nothing else touches the slot meanwhile (sched_switch is
- * never emitted from NMI).  A key names one switch: on a CPU, the next
- * switch's prev is this one's next, never its prev; and a task's switch
- * count grows by one between two of its switch-outs.  A stale value is
- * taken only if a task_struct is freed and reused by a task that leaves
- * the same CPU, to the same next, with the same count, without any of our
- * probes asking for the time on that CPU in between.
+ * never emitted from NMI).
  */
 struct latency_tracker_switch_clock {
 	const struct task_struct *prev;
-	const struct task_struct *next;
+	u64 prev_start;
 	unsigned long nr;
 	u64 ns;
 };
@@ -359,30 +365,30 @@ DECLARE_PER_CPU(struct latency_tracker_switch_clock,
 /**
  * latency_tracker_switch_ns() - the time of the context switch in progress
  * @prev: sched_switch's prev.
- * @next: sched_switch's next.
  *
  * The clock (ktime_get_mono_fast_ns()) read once per switch, shared by
  * every sched_switch probe that asks (struct latency_tracker_switch_clock).
  *
- * Context: a sched_switch probe only, with the tracepoint's own @prev and
- * @next (interrupts disabled).
+ * Context: a sched_switch probe only, with the tracepoint's own @prev
+ * (interrupts disabled).
  * Return: the time of the switch, in ns.
  */
 static __always_inline u64
-latency_tracker_switch_ns(const struct task_struct *prev,
-			  const struct task_struct *next)
+latency_tracker_switch_ns(const struct task_struct *prev)
 {
 	struct latency_tracker_switch_clock *c =
 		this_cpu_ptr(&latency_tracker_switch_clock);
 	unsigned long nr = prev->nvcsw + prev->nivcsw;
 
-	if (c->prev != prev || c->next != next || c->nr != nr) {
+	if (c->prev != prev || c->nr != nr ||
+	    c->prev_start != prev->start_time) {
 		c->prev = prev;
-		c->next = next;
+		c->prev_start = prev->start_time;
 		c->nr = nr;
 		c->ns = ktime_get_mono_fast_ns();
 	}
 	return c->ns;
 }
+#endif /* __KERNEL__ */
 
 #endif /* _LATENCY_TRACKER_H */

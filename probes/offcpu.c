@@ -144,7 +144,7 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 		priv.state = task_index_to_char(state_index);
 		memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
 		/* The clock of this switch, shared with the other trackers. */
-		opts.ts_ns = latency_tracker_switch_ns(prev, next);
+		opts.ts_ns = latency_tracker_switch_ns(prev);
 		/* The waker fields are zeroed by the core (beyond priv_len). */
 		latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);
 	}
@@ -152,7 +152,7 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 	pid = next->pid;
 	if (pid)
 		latency_tracker_event_out_switch(lt_offcpu.t, &pid, sizeof(pid),
-						 prev, next, 0, next);
+						 prev, 0, next);
 }
 
 static void lt_offcpu_probe_waking(void *data, struct task_struct *p)

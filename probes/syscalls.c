@@ -336,6 +336,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	struct latency_tracker_event *ev;
 	bool prev_pending;
+	u64 now;
 	pid_t pid;
 
 	/* prev had a pending event when switched in (or got one by exec). */
@@ -346,8 +347,8 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		if (c->pid == prev->pid) {
 			lt_syscalls_start(prev, c);
 			/* Freshly started: slow (stack wanted) only if long. */
-			prev_pending = latency_tracker_switch_ns(prev, next) -
-				       c->start_ns >
+			now = latency_tracker_switch_ns(prev);
+			prev_pending = now - c->start_ns >
 				       latency_tracker_threshold(lt_syscalls.t);
 		}
 		c->pid = 0;
@@ -359,7 +360,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 						sizeof(pid));
 		if (ev)
 			lt_syscalls_take_stack(ev, prev,
-					       latency_tracker_switch_ns(prev, next));
+					       latency_tracker_switch_ns(prev));
 	}
 	pid = next->pid;
 	if (!pid || (next->flags & PF_KTHREAD))
@@ -369,7 +370,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		return;
 	/* next runs here with its event pending: see prev_pending. */
 	c->pending = pid;
-	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev, next));
+	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev));
 }
 
 /*

@@ -188,8 +188,8 @@ static void lt_wakeup_probe_switch(void *data, bool preempt,
 	this_cpu_write(lt_wakeup_curr, next);
 	if (!pid)
 		return;		/* idle is never woken */
-	latency_tracker_event_out_switch(lt_wakeup.t, &pid, sizeof(pid), prev,
-					 next, 0, &sw);
+	latency_tracker_event_out_switch(lt_wakeup.t, &pid, sizeof(pid), prev, 0,
+					 &sw);
 }
 
 #define LT_WAKEUP_TPS(X)						\

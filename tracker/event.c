@@ -295,16 +295,16 @@ static void lt_event_cancelled(struct latency_tracker *t,
 /*
  * Removes every pending event with this key (one in unique mode, all the
  * duplicates otherwise) and ends each one this caller removed: measured
- * (event_out) or cancelled.  Measured at the context switch from @prev to
- * @next if @prev is not NULL (a sched_switch probe's), else now.  Inlined
- * into every caller, so event_out's path has no test of @cancel or @prev.
+ * (event_out) or cancelled.  Measured at the context switch that takes
+ * @prev off the CPU if @prev is not NULL (a sched_switch probe's), else
+ * now.  Inlined into every caller, so event_out's path has no test of
+ * @cancel or @prev.
  */
 static __always_inline int lt_event_end_key(struct latency_tracker *t,
 					    const void *key, u32 len,
 					    unsigned int out_id, void *ctx,
 					    bool cancel,
-					    const struct task_struct *prev,
-					    const struct task_struct *next)
+					    const struct task_struct *prev)
 {
 	struct lt_key k = { .data = key, .len = len, .t = t };
 	struct lt_lfht_node *node;
@@ -325,9 +325,11 @@ static __always_inline int lt_event_end_key(struct latency_tracker *t,
 	 * The clock is read once a pending event is found: a key that is
 	 * not pending (the common case of many probes) costs no clock read.
 	 * The lookup is a few hundred ns at most, well below any threshold.
+	 * At a switch, the switch's time may have been read before, by an
+	 * earlier probe of the same switch (with its own work in between).
 	 */
 	if (!cancel)
-		now = prev ? latency_tracker_switch_ns(prev, next) :
+		now = prev ? latency_tracker_switch_ns(prev) :
 			     ktime_get_mono_fast_ns();
 	/*
 	 * Duplicates exist only if some event_in asked for them; its flag
@@ -378,7 +380,7 @@ out:
 int latency_tracker_event_out(struct latency_tracker *t, const void *key,
 			      u32 len, unsigned int out_id, void *ctx)
 {
-	return lt_event_end_key(t, key, len, out_id, ctx, false, NULL, NULL);
+	return lt_event_end_key(t, key, len, out_id, ctx, false, NULL);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_out);
 
@@ -388,26 +390,24 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_out);
  * @key: key bytes given to latency_tracker_event_in().
  * @len: key length.
  * @prev: sched_switch's prev.
- * @next: sched_switch's next.
  * @out_id: free value passed to the callback.
  * @ctx: free pointer passed to the callback.
  *
  * latency_tracker_event_out() for a sched_switch probe: the events end at
- * latency_tracker_switch_ns(@prev, @next), the clock read once for the
- * switch by whichever probe needed it first (none is read if nothing is
- * pending under @key).
+ * latency_tracker_switch_ns(@prev), the clock read once for the switch by
+ * whichever probe needed it first (none is read if nothing is pending
+ * under @key and no other probe asked).
  *
- * Context: a sched_switch probe only, with the tracepoint's own @prev and
- * @next; never sleeps.
+ * Context: a sched_switch probe only, with the tracepoint's own @prev;
+ * never sleeps.
  * Return: as latency_tracker_event_out().
  */
 int latency_tracker_event_out_switch(struct latency_tracker *t,
 				     const void *key, u32 len,
 				     const struct task_struct *prev,
-				     const struct task_struct *next,
 				     unsigned int out_id, void *ctx)
 {
-	return lt_event_end_key(t, key, len, out_id, ctx, false, prev, next);
+	return lt_event_end_key(t, key, len, out_id, ctx, false, prev);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_out_switch);
 
@@ -429,7 +429,7 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_out_switch);
 int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
 				 u32 len)
 {
-	return lt_event_end_key(t, key, len, 0, NULL, true, NULL, NULL);
+	return lt_event_end_key(t, key, len, 0, NULL, true, NULL);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
 

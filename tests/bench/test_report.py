@@ -37,7 +37,8 @@ def pair_block(prefix, meds, rounds=7, cpus=2, failures=None):
     return out
 
 
-def guest_output(drop=None, extra=(), pair_failures=None, reps=5):
+def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None):
+    hb = hb or HB
     lines = ["kernel 6.12.117+deb12-amd64\n"] + pair_block("pair_", PAIR_MED, failures=pair_failures)
     lines += ["hackbench_args -g 4 -l 100\n", "messaging_args -p -t -g 4 -l 100\n",
               f"configs {' '.join(CONFIGS)}\n"]
@@ -46,9 +47,9 @@ def guest_output(drop=None, extra=(), pair_failures=None, reps=5):
             if (c, r) == drop:
                 continue
             j = 1 + (r - 2) * 0.005
-            if c in HB:
-                lines.append(f"hackbench_{c} {HB[c] * j:.4f}\n")
-                lines.append(f"messaging_{c} {HB[c] * j / 2:.4f}\n")
+            if c in hb:
+                lines.append(f"hackbench_{c} {hb[c] * j:.4f}\n")
+                lines.append(f"messaging_{c} {hb[c] * j / 2:.4f}\n")
             if c in ("none", "ours", "ours_excl", "ours_incl", "floor"):
                 lines.append(f"sysloop_{c} {1000 + 60 * (c != 'none')}\n")
     for n, scale in ((10, 1), (1000, 1), (100000, 3)):
@@ -103,6 +104,10 @@ def main():
     v = res["hackbench_ours_vs_cheapest_peer_above_floor"]
     check("above the floor (+2 %): ours 3 / ftrace 8 = 0.375, inside its interval",
           v["peer"] == "ftrace" and near(v["ratio"], 0.375) and inside(v["ci95"], v["ratio"]), v)
+    rc, out, res2 = run(guest_output(hb=dict(HB, floor=2.2)))
+    v = res2["hackbench_ours_vs_cheapest_peer_above_floor"]
+    check("a peer not above the floor: no ratio, said why, no failure",
+          rc == 0 and v["ratio"] is None and "not above the floor" in v["why"], v)
     check("wakeup-only row kept", sorted(res["hackbench_wakeup_only_pct"]) == sorted(
         ["ours_wakeup", "ftrace_wakeup", "bpftrace_wakeup", "lttng_wakeup"]), res["hackbench_wakeup_only_pct"])
     check("messaging rows", near(res["messaging_equal_work_pct"]["ours"], 5.0), res["messaging_equal_work_pct"])

@@ -50,7 +50,7 @@ static void ltf_sys_exit(void *data, struct pt_regs *regs, long ret)
 #define LTF_CHECK(tp, fn)	check_trace_callback_type_##tp(fn);
 #define LTF_ENTRY(tp, fn)	{ .name = #tp, .probe = fn },
 
-/* Never called: a probe whose prototype is not its tracepoint's fails the build. */
+/* Never called: a probe not of its tracepoint's type fails the build. */
 static inline void __maybe_unused ltf_check_types(void)
 {
 	LTF_TPS(LTF_CHECK)
