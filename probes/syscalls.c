@@ -10,18 +10,8 @@
  * call.  A call that ends on the CPU it started on, without leaving it, is
  * counted by latency_tracker_event_record() (or, in the rare case that it
  * still exceeded the threshold, started and ended on the spot, so that it
- * is reported like any other).  Per call on the fast path: one read of
- * the CPU's clock at each end, no table operation.
- *
- * The clock of the slot.  A call noted in the slot is timed with
- * local_clock(), the scheduler's clock of this CPU: both ends are read on
- * the CPU (with preemption off), and it is cheaper than the tracker's
- * clock (no latch retry, no clocksource call).  Its rate is the TSC's, not
- * slewed by NTP like CLOCK_MONOTONIC's: the two measure the same interval
- * within 500 ppm (0.5 us on a 1 ms call).  Where the call becomes an
- * event (its thread leaves the CPU, or it ends slow), its start is given
- * on the tracker's clock: the time read there less the local time the
- * call has lasted.
+ * is reported like any other).  Per call on the fast path: one clock read
+ * at each end, no table operation.
  *
  * The per-CPU slot: written by sys_enter and cleared by sys_exit of the
  * thread running on the CPU, with preemption disabled; moved into the
@@ -66,7 +56,6 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/stacktrace.h>
 #include <asm/unistd.h>
 #include <trace/events/sched.h>
@@ -210,29 +199,19 @@ static LT_RECORD_FMT(lt_syscalls_fmt, struct lt_syscalls_record, LT_SYSCALLS_REC
 struct lt_syscalls_cur {
 	pid_t pid;			/* 0: none */
 	s32 nr;
-	u64 start_local;		/* local_clock() at sys_enter */
+	u64 start_ns;
 	pid_t pending;			/* 0: none */
 };
 
-/* How long the call in @c has lasted at @now_local (local_clock()). */
-static inline u64 lt_syscalls_lasted(const struct lt_syscalls_cur *c,
-				     u64 now_local)
-{
-	return now_local > c->start_local ? now_local - c->start_local : 0;
-}
-
 static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
 
-/*
- * Starts the event of @p's call noted in @c (@p: current or prev), which
- * started at @start_ns on the tracker's clock.
- */
+/* Starts the event of @p's call noted in @c (@p: current or prev). */
 static void lt_syscalls_start(struct task_struct *p,
-			      const struct lt_syscalls_cur *c, u64 start_ns)
+			      const struct lt_syscalls_cur *c)
 {
 	struct lt_syscalls_priv priv;
 	struct latency_tracker_in_opts opts = {
-		.ts_ns = start_ns,
+		.ts_ns = c->start_ns,
 		.priv = &priv,
 		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
 	};
@@ -258,7 +237,7 @@ static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
 	c = this_cpu_ptr(&lt_syscalls_cur);
 	c->pid = current->pid;
 	c->nr = id;
-	c->start_local = local_clock();
+	c->start_ns = ktime_get_mono_fast_ns();
 	preempt_enable_notrace();
 }
 
@@ -266,18 +245,14 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 {
 	pid_t pid = current->pid;
 	struct lt_syscalls_cur *c, cur;
-	u64 end_local = 0;
 
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
 	cur = *c;
-	if (cur.pid == pid) {
-		/* On the CPU of its start: the same CPU clock. */
-		end_local = local_clock();
+	if (cur.pid == pid)
 		c->pid = 0;
-	} else if (cur.pending == pid) {
+	else if (cur.pending == pid)
 		c->pending = 0;	/* ended below */
-	}
 	preempt_enable_notrace();
 	if (cur.pid != pid) {
 		/* It left the CPU: its event is in the table. */
@@ -285,12 +260,11 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 					  NULL);
 		return;
 	}
-	if (latency_tracker_event_record(lt_syscalls.t, cur.start_local,
-					 end_local))
+	if (latency_tracker_event_record(lt_syscalls.t, cur.start_ns,
+					 ktime_get_mono_fast_ns()))
 		return;
 	/* Slow without leaving the CPU: report it like the others. */
-	lt_syscalls_start(current, &cur, ktime_get_mono_fast_ns() -
-			  lt_syscalls_lasted(&cur, end_local));
+	lt_syscalls_start(current, &cur);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
 }
 
@@ -362,7 +336,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	struct latency_tracker_event *ev;
 	bool prev_pending;
-	u64 now, lasted;
+	u64 now;
 	pid_t pid;
 
 	/* prev had a pending event when switched in (or got one by exec). */
@@ -371,11 +345,10 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	/* A slot that is not prev's: a call whose sys_exit never came. */
 	if (c->pid) {
 		if (c->pid == prev->pid) {
-			now = latency_tracker_switch_ns(prev);
-			lasted = lt_syscalls_lasted(c, local_clock());
-			lt_syscalls_start(prev, c, now - lasted);
+			lt_syscalls_start(prev, c);
 			/* Freshly started: slow (stack wanted) only if long. */
-			prev_pending = lasted >
+			now = latency_tracker_switch_ns(prev);
+			prev_pending = now - c->start_ns >
 				       latency_tracker_threshold(lt_syscalls.t);
 		}
 		c->pid = 0;

@@ -436,10 +436,8 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
 /**
  * latency_tracker_event_record() - account an interval the caller timed
  * @t: the tracker.
- * @start_ns: its start, in ns.
- * @end_ns: its end, in ns, on the same clock: the tracker's
- *	(ktime_get_mono_fast_ns()), or local_clock() for an interval whose
- *	two ends the caller read on one CPU.
+ * @start_ns: its start (ktime_get_mono_fast_ns() clock).
+ * @end_ns: its end, same clock.
  *
  * For a probe that times short intervals itself and starts an event only
  * for those that last (the syscalls tracker keeps a call in a per-CPU
@@ -452,8 +450,8 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
  * Return: true when the interval was counted (or tracking is disabled:
  * nothing to count); false when it exceeds the threshold: nothing was
  * counted, and the caller ends it through latency_tracker_event_in() with
- * opts->ts_ns = its start on the tracker's clock and
- * latency_tracker_event_out(), so that the callback gets an event.
+ * opts->ts_ns = @start_ns and latency_tracker_event_out(), so that the
+ * callback gets an event.
  */
 bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
 				  u64 end_ns)
