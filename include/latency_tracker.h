@@ -28,7 +28,9 @@
  * latency_tracker_destroy().
  *
  * Clock: every timestamp is ktime_get_mono_fast_ns(), i.e. CLOCK_MONOTONIC
- * nanoseconds, the clock of LTTng's default channel and of userspace.
+ * nanoseconds, the clock of LTTng's default channel and of userspace.  A
+ * probe may time a short interval on one CPU with the cycle counter the
+ * kernel keeps that clock with (latency_tracker_cycles_usable()).
  */
 #ifndef _LATENCY_TRACKER_H
 #define _LATENCY_TRACKER_H
@@ -285,8 +287,7 @@ int latency_tracker_event_out_switch(struct latency_tracker *t,
 				     unsigned int out_id, void *ctx);
 int latency_tracker_event_cancel(struct latency_tracker *t, const void *key,
 				 u32 len);
-bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
-				  u64 end_ns);
+bool latency_tracker_event_record(struct latency_tracker *t, u64 delay_ns);
 void latency_tracker_count_filtered(struct latency_tracker *t);
 
 struct latency_tracker_event *
@@ -319,9 +320,12 @@ int latency_tracker_tp_attach(struct latency_tracker_tp *tps, unsigned int n);
 void latency_tracker_tp_detach(struct latency_tracker_tp *tps, unsigned int n);
 
 #ifdef __KERNEL__
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
+
+#include <latency_tracker_compat.h>
 
 /**
  * struct latency_tracker_switch_clock - the clock of one context switch
@@ -357,10 +361,81 @@ struct latency_tracker_switch_clock {
 	u64 prev_start;
 	unsigned long nr;
 	u64 ns;
+	u64 cycles;
 };
 
 DECLARE_PER_CPU(struct latency_tracker_switch_clock,
 		latency_tracker_switch_clock);
+
+/*
+ * The cycle counter (see latency_tracker_cycles_usable()).  Read-mostly,
+ * written only by the core module: latency_tracker_cycles_ok once at its
+ * load; latency_tracker_cycles_conv (cycles -> ns: the counter's kHz in
+ * the low 32 bits, the multiplier for LT_CYCLES_SHIFT in the high ones,
+ * one word so that a reader never sees one without the other) whenever a
+ * conversion finds that the kHz changed.
+ */
+#define LT_CYCLES_SHIFT		24
+extern bool latency_tracker_cycles_ok;
+extern u64 latency_tracker_cycles_conv;
+u64 latency_tracker_cycles_conv_update(void);
+
+/**
+ * latency_tracker_cycles_usable() - may an interval be timed in cycles now?
+ *
+ * The tracker's clock (ktime_get_mono_fast_ns()) costs a sequence-count
+ * loop and a clocksource call; the cycle counter it reads (the TSC, the
+ * only one supported: latency_tracker_compat.h) costs one instruction.
+ * A probe may time an interval whose two ends it reads on one CPU, with
+ * preemption disabled in between, in cycles (latency_tracker_cycles(),
+ * latency_tracker_cycles_to_ns()) when this returns true at its start:
+ * the core module found at its load that the kernel keeps CLOCK_MONOTONIC
+ * with that counter (the clocksource's reading lies between two reads of
+ * the counter), and the kernel has not marked the counter unstable since
+ * (the clocksource watchdog, a frequency change).  Such an interval is
+ * the monotonic clock's interval without NTP's frequency correction (at
+ * most 500 ppm).  Every timestamp a tracker keeps stays on the tracker's
+ * clock: a probe that needs the start of such an interval reads the
+ * counter, then the clock, and subtracts (so the start it derives is
+ * never earlier than the true one).
+ *
+ * Context: any.
+ * Return: true when the cycle counter may be used.
+ */
+static __always_inline bool latency_tracker_cycles_usable(void)
+{
+	return READ_ONCE(latency_tracker_cycles_ok) && lt_cycles_stable();
+}
+
+/**
+ * latency_tracker_cycles() - read the cycle counter
+ *
+ * Context: any; meaningful only while latency_tracker_cycles_usable().
+ * Return: the counter.
+ */
+static __always_inline u64 latency_tracker_cycles(void)
+{
+	return lt_cycles();
+}
+
+/**
+ * latency_tracker_cycles_to_ns() - the length of an interval in cycles
+ * @start: the counter at its start.
+ * @end: the counter at its end, read later on the same CPU.
+ *
+ * Context: any.
+ * Return: the interval in ns (0 if @end is before @start).
+ */
+static __always_inline u64 latency_tracker_cycles_to_ns(u64 start, u64 end)
+{
+	u64 conv = READ_ONCE(latency_tracker_cycles_conv);
+
+	if (unlikely((u32)conv != lt_cycles_khz()))
+		conv = latency_tracker_cycles_conv_update();
+	if ((s64)(end - start) <= 0)
+		return 0;
+	return mul_u64_u32_shr(end - start, conv >> 32, LT_CYCLES_SHIFT);
+}
 
 /**
  * latency_tracker_switch_ns() - the time of the context switch in progress
@@ -385,9 +460,32 @@ latency_tracker_switch_ns(const struct task_struct *prev)
 		c->prev = prev;
 		c->prev_start = prev->start_time;
 		c->nr = nr;
+		/* First the counter: see latency_tracker_switch_cycles(). */
+		if (READ_ONCE(latency_tracker_cycles_ok))
+			c->cycles = lt_cycles();
 		c->ns = ktime_get_mono_fast_ns();
 	}
 	return c->ns;
+}
+
+/**
+ * latency_tracker_switch_cycles() - the cycle counter at the switch
+ * @prev: sched_switch's prev.
+ *
+ * Read just before the time of latency_tracker_switch_ns(): an interval
+ * that began at cycle count C began at latency_tracker_switch_ns() less
+ * latency_tracker_cycles_to_ns(C, this), or earlier by at most the time
+ * between the two reads (never later).
+ *
+ * Context: as latency_tracker_switch_ns(), and only where an interval was
+ * started while latency_tracker_cycles_usable().
+ * Return: the counter at the switch.
+ */
+static __always_inline u64
+latency_tracker_switch_cycles(const struct task_struct *prev)
+{
+	latency_tracker_switch_ns(prev);
+	return this_cpu_read(latency_tracker_switch_clock.cycles);
 }
 #endif /* __KERNEL__ */
 

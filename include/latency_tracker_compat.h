@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * latency_tracker_compat.h - the one place where kernel versions differ.
+ * latency_tracker_compat.h - the one place where kernel versions (and
+ * architectures) differ.
  *
  * Every other file of the project is written against the helpers below and
  * contains no LINUX_VERSION_CODE test.  Each branch names the upstream
@@ -12,6 +13,7 @@
 
 #include <linux/version.h>
 #include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/rcupdate.h>
 #include <linux/timer.h>
 #include <linux/sched.h>
@@ -153,5 +155,65 @@ static inline bool lt_syscall_never_returns(long id)
 #endif
 	return id == __NR_exit || id == __NR_exit_group;
 }
+
+/*
+ * The cycle counter of latency_tracker_cycles_usable() (latency_tracker.h):
+ * x86's TSC (rdtsc_ordered(): not executed before the loads ahead of it,
+ * as the TSC clocksource reads it), its frequency tsc_khz (refined once
+ * after boot; changed by cpufreq only on CPUs without a constant TSC,
+ * which the kernel then marks unstable) and check_tsc_unstable().  Other
+ * architectures have none here: lt_cycles_stable() is false and the
+ * probes read the tracker's clock.
+ */
+/*
+ * v7.3, "timekeeping: Provide ktime_get_snapshot_id()" and the removal of
+ * ktime_get_snapshot() once its users were converted: a snapshot names
+ * the clock it is taken of.  Only the clocksource's reading (->cycles)
+ * is used here.
+ */
+static inline u64 lt_clocksource_reading(void)
+{
+	struct system_time_snapshot snap = { };
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0)
+	ktime_get_snapshot_id(CLOCK_MONOTONIC, &snap);
+#else
+	ktime_get_snapshot(&snap);
+#endif
+	return snap.cycles;
+}
+
+#ifdef CONFIG_X86_TSC
+#include <asm/tsc.h>
+static __always_inline u64 lt_cycles(void)
+{
+	return rdtsc_ordered();
+}
+
+static __always_inline bool lt_cycles_stable(void)
+{
+	return !check_tsc_unstable();
+}
+
+static __always_inline u32 lt_cycles_khz(void)
+{
+	return READ_ONCE(tsc_khz);
+}
+#else
+static __always_inline u64 lt_cycles(void)
+{
+	return 0;
+}
+
+static __always_inline bool lt_cycles_stable(void)
+{
+	return false;
+}
+
+static __always_inline u32 lt_cycles_khz(void)
+{
+	return 0;
+}
+#endif
 
 #endif /* _LATENCY_TRACKER_COMPAT_H */

@@ -11,7 +11,10 @@
  * counted by latency_tracker_event_record() (or, in the rare case that it
  * still exceeded the threshold, started and ended on the spot, so that it
  * is reported like any other).  Per call on the fast path: one clock read
- * at each end, no table operation.
+ * at each end, no table operation; where the kernel keeps time with the
+ * CPU's cycle counter (latency_tracker_cycles_usable(): x86's TSC, the
+ * usual case), the counter instead of the clock at both ends, the call's
+ * start on the tracker's clock derived only if it becomes an event.
  *
  * The per-CPU slot: written by sys_enter and cleared by sys_exit of the
  * thread running on the CPU, with preemption disabled; moved into the
@@ -194,24 +197,30 @@ static LT_RECORD_FMT(lt_syscalls_fmt, struct lt_syscalls_record, LT_SYSCALLS_REC
 
 /*
  * The system call in progress on a CPU that has not left it, and whether
- * the thread running there has a pending event (see top).
+ * the thread running there has a pending event (see top).  Its start is
+ * the cycle counter if @cycles (both ends are read on this CPU: the slot
+ * is left before the thread leaves it), else the tracker's clock.
  */
 struct lt_syscalls_cur {
 	pid_t pid;			/* 0: none */
 	s32 nr;
-	u64 start_ns;
+	u64 start;
+	bool cycles;
 	pid_t pending;			/* 0: none */
 };
 
 static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
 
-/* Starts the event of @p's call noted in @c (@p: current or prev). */
+/*
+ * Starts the event of @p's call noted in @c (@p: current or prev), at
+ * @start_ns on the tracker's clock.
+ */
 static void lt_syscalls_start(struct task_struct *p,
-			      const struct lt_syscalls_cur *c)
+			      const struct lt_syscalls_cur *c, u64 start_ns)
 {
 	struct lt_syscalls_priv priv;
 	struct latency_tracker_in_opts opts = {
-		.ts_ns = c->start_ns,
+		.ts_ns = start_ns,
 		.priv = &priv,
 		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
 	};
@@ -237,7 +246,9 @@ static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
 	c = this_cpu_ptr(&lt_syscalls_cur);
 	c->pid = current->pid;
 	c->nr = id;
-	c->start_ns = ktime_get_mono_fast_ns();
+	c->cycles = latency_tracker_cycles_usable();
+	c->start = c->cycles ? latency_tracker_cycles() :
+			       ktime_get_mono_fast_ns();
 	preempt_enable_notrace();
 }
 
@@ -245,14 +256,19 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 {
 	pid_t pid = current->pid;
 	struct lt_syscalls_cur *c, cur;
+	u64 end = 0, delay, start;
 
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
 	cur = *c;
-	if (cur.pid == pid)
+	if (cur.pid == pid) {
 		c->pid = 0;
-	else if (cur.pending == pid)
+		/* On the CPU of the start: a preemptible probe may move. */
+		if (cur.cycles)
+			end = latency_tracker_cycles();
+	} else if (cur.pending == pid) {
 		c->pending = 0;	/* ended below */
+	}
 	preempt_enable_notrace();
 	if (cur.pid != pid) {
 		/* It left the CPU: its event is in the table. */
@@ -260,11 +276,20 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 					  NULL);
 		return;
 	}
-	if (latency_tracker_event_record(lt_syscalls.t, cur.start_ns,
-					 ktime_get_mono_fast_ns()))
+	if (cur.cycles) {
+		delay = latency_tracker_cycles_to_ns(cur.start, end);
+	} else {
+		end = ktime_get_mono_fast_ns();
+		delay = end > cur.start ? end - cur.start : 0;
+	}
+	if (latency_tracker_event_record(lt_syscalls.t, delay))
 		return;
-	/* Slow without leaving the CPU: report it like the others. */
-	lt_syscalls_start(current, &cur);
+	/*
+	 * Slow without leaving the CPU: report it like the others, from its
+	 * start on the tracker's clock (read after the counter: never early).
+	 */
+	start = cur.cycles ? ktime_get_mono_fast_ns() - delay : cur.start;
+	lt_syscalls_start(current, &cur, start);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
 }
 
@@ -336,7 +361,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	struct latency_tracker_event *ev;
 	bool prev_pending;
-	u64 now;
+	u64 now, start;
 	pid_t pid;
 
 	/* prev had a pending event when switched in (or got one by exec). */
@@ -345,10 +370,14 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	/* A slot that is not prev's: a call whose sys_exit never came. */
 	if (c->pid) {
 		if (c->pid == prev->pid) {
-			lt_syscalls_start(prev, c);
-			/* Freshly started: slow (stack wanted) only if long. */
 			now = latency_tracker_switch_ns(prev);
-			prev_pending = now - c->start_ns >
+			start = c->start;
+			if (c->cycles)
+				start = now - latency_tracker_cycles_to_ns(c->start,
+					latency_tracker_switch_cycles(prev));
+			lt_syscalls_start(prev, c, start);
+			/* Freshly started: slow (stack wanted) only if long. */
+			prev_pending = now - start >
 				       latency_tracker_threshold(lt_syscalls.t);
 		}
 		c->pid = 0;

@@ -400,6 +400,7 @@ const char *lt_param_name(enum latency_tracker_param param);
 
 /* proc.c */
 int lt_proc_init(void);
+void lt_cycles_init(void);
 void lt_proc_exit(void);
 int lt_proc_tracker_add(struct latency_tracker *t);
 void lt_proc_tracker_remove(struct latency_tracker *t);

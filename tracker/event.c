@@ -436,8 +436,8 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
 /**
  * latency_tracker_event_record() - account an interval the caller timed
  * @t: the tracker.
- * @start_ns: its start (ktime_get_mono_fast_ns() clock).
- * @end_ns: its end, same clock.
+ * @delay_ns: its length: the difference of two readings of the tracker's
+ *	clock, or of the cycle counter (latency_tracker_cycles_to_ns()).
  *
  * For a probe that times short intervals itself and starts an event only
  * for those that last (the syscalls tracker keeps a call in a per-CPU
@@ -450,20 +450,17 @@ EXPORT_SYMBOL_GPL(latency_tracker_event_cancel);
  * Return: true when the interval was counted (or tracking is disabled:
  * nothing to count); false when it exceeds the threshold: nothing was
  * counted, and the caller ends it through latency_tracker_event_in() with
- * opts->ts_ns = @start_ns and latency_tracker_event_out(), so that the
- * callback gets an event.
+ * opts->ts_ns at its start on the tracker's clock and
+ * latency_tracker_event_out(), so that the callback gets an event.
  */
-bool latency_tracker_event_record(struct latency_tracker *t, u64 start_ns,
-				  u64 end_ns)
+bool latency_tracker_event_record(struct latency_tracker *t, u64 delay_ns)
 {
-	u64 delay = end_ns > start_ns ? end_ns - start_ns : 0;
-
 	if (unlikely(!READ_ONCE(t->enabled)))
 		return true;
-	if (delay > READ_ONCE(t->threshold_ns))
+	if (delay_ns > READ_ONCE(t->threshold_ns))
 		return false;
 	this_cpu_inc(t->stats->tracked);
-	lt_stats_matched(t, delay);
+	lt_stats_matched(t, delay_ns);
 	return true;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_record);

@@ -332,6 +332,7 @@ EXPORT_SYMBOL_GPL(latency_tracker_proc_dir);
 
 static int __init latency_tracker_init(void)
 {
+	lt_cycles_init();
 	return lt_proc_init();
 }
 

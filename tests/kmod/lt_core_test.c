@@ -442,28 +442,66 @@ static void ltt_test_record(void)
 	struct latency_tracker_stats st;
 	struct latency_tracker *t;
 	struct ltt_state s;
-	u64 now = ltt_now();
 	bool ok;
 
 	t = ltt_create("ltt_rec", &s, 2 * NSEC_PER_MSEC, 0, 4, 0);
 	if (!t)
 		return;
-	ok = latency_tracker_event_record(t, now - NSEC_PER_MSEC, now);
+	ok = latency_tracker_event_record(t, NSEC_PER_MSEC);
 	st = ltt_stats(t);
 	ltt_check(ok && st.tracked == 1 && st.matched == 1 && !st.pending &&
 		  st.min_ns == NSEC_PER_MSEC && st.max_ns == NSEC_PER_MSEC,
 		  "record: 1 ms under 2 ms counted as tracked+matched (%llu %llu %llu)",
 		  st.tracked, st.matched, st.min_ns);
-	ok = latency_tracker_event_record(t, now - 3 * NSEC_PER_MSEC, now);
+	ok = latency_tracker_event_record(t, 3 * NSEC_PER_MSEC);
 	st = ltt_stats(t);
 	ltt_check(!ok && st.tracked == 1 && st.matched == 1 &&
 		  !st.over_threshold && !atomic_read(&s.thr),
 		  "record: 3 ms over 2 ms refused, nothing counted, no callback");
-	ok = latency_tracker_event_record(t, now, now - 5);
+	ok = latency_tracker_event_record(t, 0);
 	st = ltt_stats(t);
 	ltt_check(ok && st.matched == 2 && st.min_ns == 0,
-		  "record: end before start counts as 0 ns");
+		  "record: 0 ns counted");
 	latency_tracker_destroy(t);
+}
+
+/*
+ * The cycle counter (latency_tracker_cycles_usable()), where there is one
+ * (x86: the TSC, used or not, i.e. also when the guest's watchdog marked
+ * it unstable): a second of cycles converts to a second; an interval
+ * timed in cycles is the clock's interval (0.2 % and 5 us of slack: the
+ * frequency the kernel calibrated, and a clock read delayed by the
+ * emulator; the best of five tries); an end before its start is 0 ns.
+ */
+static void ltt_test_cycles(void)
+{
+	u64 c0, c1, k0, k1, ns, best = U64_MAX, khz = lt_cycles_khz();
+	unsigned long flags;
+	int i;
+
+	ltt_diag("cycle counter: %u kHz, %s", lt_cycles_khz(),
+		 latency_tracker_cycles_usable() ? "used" : "not used");
+	if (!khz)
+		return;
+	ns = latency_tracker_cycles_to_ns(0, khz * 1000);
+	ltt_check(ns >= NSEC_PER_SEC - 1000 && ns <= NSEC_PER_SEC + 1000,
+		  "cycles: %llu kHz * 1 s converts to 1 s (%llu ns)", khz, ns);
+	for (i = 0; i < 5; i++) {
+		local_irq_save(flags);
+		c0 = latency_tracker_cycles();
+		k0 = ktime_get_mono_fast_ns();
+		mdelay(2);
+		c1 = latency_tracker_cycles();
+		k1 = ktime_get_mono_fast_ns();
+		local_irq_restore(flags);
+		ns = latency_tracker_cycles_to_ns(c0, c1);
+		best = min(best, ns > k1 - k0 ? ns - (k1 - k0) : k1 - k0 - ns);
+	}
+	ltt_check(best <= (k1 - k0) / 500 + 5 * NSEC_PER_USEC,
+		  "cycles: an interval in cycles is the clock's (%llu ns off of %llu)",
+		  best, k1 - k0);
+	ltt_check(latency_tracker_cycles_to_ns(c1, c0) == 0,
+		  "cycles: an end before its start is 0 ns");
 }
 
 /* ---- timeouts --------------------------------------------------------- */
@@ -1095,15 +1133,21 @@ static void ltt_probe_swclk_first(void *data, bool preempt,
 				  unsigned int prev_state)
 {
 	struct ltt_swclk *c = this_cpu_ptr(&ltt_swclk);
-	u64 before, ns, after;
+	u64 before, ns, after, cyc_before, cyc, cyc_after;
 
+	cyc_before = latency_tracker_cycles();
 	before = ktime_get_mono_fast_ns();
 	ns = latency_tracker_switch_ns(prev);
 	after = ktime_get_mono_fast_ns();
+	cyc = latency_tracker_switch_cycles(prev);
+	cyc_after = latency_tracker_cycles();
 	atomic_inc(&ltt_swclk_calls);
 	if (c->last && ns <= c->last)
 		atomic_inc(&ltt_swclk_stale);
 	if (ns + NSEC_PER_USEC < before || ns > after + NSEC_PER_USEC)
+		atomic_inc(&ltt_swclk_outside);
+	/* The counter is read with the clock where it may be used. */
+	if (latency_tracker_cycles_ok && (cyc < cyc_before || cyc > cyc_after))
 		atomic_inc(&ltt_swclk_outside);
 	c->last = ns;
 }
@@ -1343,6 +1387,7 @@ static int __init ltt_init(void)
 		ltt_test_keys();
 		ltt_test_threshold();
 		ltt_test_record();
+		ltt_test_cycles();
 		ltt_test_timeout();
 		ltt_test_pool();
 		ltt_test_stateful();
