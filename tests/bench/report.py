@@ -141,7 +141,7 @@ def parse(path):
         elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
-        elif name.startswith(("hackbench_", "messaging_", "sysloop_", "scale_hackbench_")) \
+        elif name.startswith(("hackbench_", "messaging_", "sysloop_", "pingpong_", "scale_hackbench_")) \
                 and not name.endswith("_args"):
             try:
                 series.setdefault(name, []).append(float(rest[0]))
@@ -267,8 +267,8 @@ def main():
     reps = max((len(v) for k, v in series.items() if k.startswith("hackbench_")), default=0)
     for cfg in configs:
         works = ["hackbench", "messaging"] if cfg not in ("ours_excl", "ours_incl") else []
-        if cfg in ("none", "ours", "ours_excl", "ours_incl", FLOOR):
-            works.append("sysloop")
+        if cfg not in WAKEUP_ONLY:
+            works += ["sysloop", "pingpong"]
         for w in works:
             if w == "messaging" and "messaging_args" not in kv:
                 continue
@@ -302,6 +302,11 @@ def main():
     res["probe_ns_per_syscall"] = {
         k[len("sysloop_"):]: round((statistics.median(v) - sys_base) * 1e6 / 600000, 1)
         for k, v in series.items() if k.startswith("sysloop_") and k != "sysloop_none" and sys_base}
+    # The same per ping-pong round trip (40000 of them).
+    pp_base = statistics.median(series["pingpong_none"]) if series.get("pingpong_none") else None
+    res["probe_ns_per_round_trip"] = {
+        k[len("pingpong_"):]: round((statistics.median(v) - pp_base) * 1e6 / 40000, 1)
+        for k, v in series.items() if k.startswith("pingpong_") and k != "pingpong_none" and pp_base}
 
     # --- scaling ---
     scale_pair, scale_hb = {}, {}
@@ -416,9 +421,15 @@ def print_table(res, kv):
                     label = f"ours / cheapest peer ({v['peer']}{what})"
                     print(f"    {label:46s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
     if res["probe_ns_per_syscall"]:
-        print("\nprobe cost per system call (600000 calls; ours: no filter, ours_excl: a filter"
-              " excluding every task, ours_incl: one including every task; floor: empty probes), ns")
+        print("\nprobe cost per system call (600000 calls at the median batch's pace; ours: no filter,"
+              " ours_excl: a filter excluding every task, ours_incl: one including every task;"
+              " floor: empty probes; the peers: equal work), ns")
         for cfg, ns in res["probe_ns_per_syscall"].items():
+            print(f"  {cfg:44s} {ns}")
+    if res["probe_ns_per_round_trip"]:
+        print("\nprobe cost per ping-pong round trip (40000 trips at the median batch's pace: two wakeups,"
+              " two switches, four system calls each), ns")
+        for cfg, ns in res["probe_ns_per_round_trip"].items():
             print(f"  {cfg:44s} {ns}")
     if res["scaling_pair"] or res["scaling_hackbench_pct"]:
         print("\nscaling: pending events (N) and CPUs producing (c); pair ns median ours / "

@@ -50,8 +50,9 @@ def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None):
             if c in hb:
                 lines.append(f"hackbench_{c} {hb[c] * j:.4f}\n")
                 lines.append(f"messaging_{c} {hb[c] * j / 2:.4f}\n")
-            if c in ("none", "ours", "ours_excl", "ours_incl", "floor"):
+            if not c.endswith("_wakeup"):
                 lines.append(f"sysloop_{c} {1000 + 60 * (c != 'none')}\n")
+                lines.append(f"pingpong_{c} {2000 + 80 * (c != 'none')}\n")
     for n, scale in ((10, 1), (1000, 1), (100000, 3)):
         for c in (1, 2):
             lines += pair_block(f"scale_pair_p{n}_c{c}_",
@@ -133,6 +134,8 @@ def main():
           and g["hackbench_vs_cheapest_peer_equal_work"]["peer"] == "ftrace", g)
     check("probe cost per syscall 100 ns", near(res["probe_ns_per_syscall"]["ours"], 100.0),
           res["probe_ns_per_syscall"])
+    check("probe cost per round trip 2000 ns", near(res["probe_ns_per_round_trip"]["lttng"], 2000.0),
+          res["probe_ns_per_round_trip"])
 
     slow = dict(PAIR_MED, ours=260)
     rc, out, res = run([l for l in guest_output() if not l.startswith("pair_")] + pair_block("pair_", slow))

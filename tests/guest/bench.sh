@@ -31,8 +31,12 @@
 #     filter that excludes every task: filter_cgroup on an empty cgroup),
 #     ours_incl (one that includes every task: filter_cgroup on the root).
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
-#     (threads, pipes), and for none/ours/ours_excl/ours_incl/floor a loop of
-#     600000 system calls (dd, 1-byte blocks), in ms;
+#     (threads, pipes), and for every configuration but the wakeup-only
+#     ones a loop of 600000 system calls on CPU 0 (tests/bench/
+#     lt_sysloop.c: 1-byte read and write, in 400 batches) and a ping-pong
+#     of 40000 round trips between two threads on CPU 0 (tests/bench/
+#     lt_pingpong.c: pipes; two wakeups, two switches, four system calls
+#     per trip), each in ms at the median batch's pace;
 #  3. scaling (run before 2.): with N threads asleep in a system call (tests/bench/
 #     lt_pending.c; N pending events in each of ours' offcpu and syscalls
 #     tables), hackbench on 1 CPU and on 2, none vs ours; and lt_bench with
@@ -60,6 +64,22 @@ out() { echo "$*"; }
 note() { echo "note $*"; }
 fail() { echo "fail $*"; FAILED="$FAILED ${1%:}"; }
 part() { [[ $PARTS == *" $1 "* ]]; }
+# solo CMD...: CMD (turning a configuration on or off) with CPU 1 offline.
+# The bench runs under multi-threaded TCG, where the kernel's live text
+# patching (each probe attached or detached flips a static key) with the
+# other vCPU in kernel code can leave that vCPU running the int3 the
+# patching put there after the patching is over: "Oops: int3" in
+# try_to_wake_up, 2 of 10 bench runs at insmod or rmmod.  An offline CPU
+# runs nothing but its idle loop.
+solo() {
+	local on=/sys/devices/system/cpu/cpu1/online rc
+	[ -w $on ] && [ "$(cat $on)" = 1 ] || { "$@"; return; }
+	echo 0 >$on || { "$@"; return; }
+	"$@"
+	rc=$?
+	echo 1 >$on || fail "all: CPU 1 did not come back online"
+	return $rc
+}
 
 out "kernel $(uname -r)"
 out "guest_cpus $(nproc)"
@@ -91,13 +111,10 @@ pm() {
 	perf bench sched messaging -p -t -g "$PM_GROUPS" -l "$PM_LOOPS" 2>&1 |
 		awk '/Total time:/ { print $3 }'
 }
-# sysloop: ms for 600000 system calls (read + write of one byte).
-sysloop() {
-	local s
-	s=$(date +%s%N)
-	dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none
-	echo $(( ($(date +%s%N) - s) / 1000000 ))
-}
+# sysloop: ms for 600000 system calls (read + write of one byte) at the
+# median batch's pace (tests/bench/lt_sysloop.c).
+sysloop() { "$LT_TOP/build/bench/lt_sysloop"; }
+pingpong() { "$LT_TOP/build/bench/lt_pingpong"; }
 # size LOOPS SECONDS TIME: LOOPS scaled so that a run takes about SECONDS.
 # (A run that printed no time keeps LOOPS: its failure shows in the runs.)
 size() { python3 -c "t = float('${3:-0}' or 0); print(max(20, int($1 * $2 / t)) if t > 0 else $1)"; }
@@ -305,8 +322,8 @@ cfg_off() {
 # run_config CONFIG: one repetition of CONFIG's workloads, or a fail line.
 run_config() {
 	local c=$1 t why
-	if ! cfg_on "$c"; then
-		cfg_off "$c"
+	if ! solo cfg_on "$c"; then
+		solo cfg_off "$c"
 		fail "$c: could not be turned on"
 		return
 	fi
@@ -322,13 +339,19 @@ run_config() {
 		;;
 	esac
 	case $c in
-	none | ours | ours_excl | ours_incl | floor) out "sysloop_$c $(sysloop)" ;;
+	*_wakeup) ;;
+	*)
+		t=$(sysloop)
+		[ -n "$t" ] && out "sysloop_$c $t" || fail "$c: the system-call loop failed"
+		t=$(pingpong)
+		[ -n "$t" ] && out "pingpong_$c $t" || fail "$c: the ping-pong loop failed"
+		;;
 	esac
 	# The histograms (and the floor's count) are read before they are taken down.
 	case $c in
 	ftrace* | ours* | floor) why=$(cfg_check "$c") || fail "$c: $why" ;;
 	esac
-	cfg_off "$c"
+	solo cfg_off "$c"
 	[ "${c#bpftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
 	return 0
 }
@@ -372,8 +395,8 @@ if part scaling; then
 		fi
 		for ((r = 0; r < SCALE_REPS; r++)); do
 			for c in $([ $((r % 2)) = 0 ] && echo none ours || echo ours none); do
-				if [ $c = ours ] && ! ours_on $SCALE_EVENTS; then
-					ours_off
+				if [ $c = ours ] && ! solo ours_on $SCALE_EVENTS; then
+					solo ours_off
 					fail "scale_p$N: ours did not load"
 					continue
 				fi
@@ -387,7 +410,7 @@ if part scaling; then
 				[ -n "$t" ] && out "scale_hackbench_${c}_p${N}_c1 $t" || fail "scale_p$N: hackbench on 1 CPU printed no time"
 				t=$(hb)
 				[ -n "$t" ] && out "scale_hackbench_${c}_p${N}_c2 $t" || fail "scale_p$N: hackbench printed no time"
-				[ $c = ours ] && { why=$(ours_check offcpu) || fail "scale_p$N: $why"; ours_off; }
+				[ $c = ours ] && { why=$(ours_check offcpu) || fail "scale_p$N: $why"; solo ours_off; }
 			done
 		done
 		pending_stop
@@ -397,7 +420,7 @@ fi
 if part hackbench; then
 	read -r -a configs <<<"${LTG_BENCH_CONFIGS:-$ALL_CONFIGS}"
 	if [[ " ${configs[*]} " == *" lttng"* ]]; then
-		if why=$(lttng_setup); then LTTNG_READY=1; else
+		if why=$(solo lttng_setup); then LTTNG_READY=1; else
 			for c in lttng lttng_wakeup; do
 				[[ " ${configs[*]} " == *" $c "* ]] && fail "$c: $why"
 			done
@@ -411,7 +434,7 @@ if part hackbench; then
 		out "order $((r + 1)) ${order[*]}"
 		for c in "${order[@]}"; do run_config "$c"; done
 	done
-	[ -n "$LTTNG_READY" ] && { lttng destroy -a >/dev/null; }
+	[ -n "$LTTNG_READY" ] && { solo lttng destroy -a >/dev/null; }
 fi
 
 # --- 5. profile (opt-in: LTG_BENCH_PARTS=profile) -------------------------------
@@ -458,15 +481,15 @@ prof_pair() {
 }
 prof_hackbench() {
 	local data=/tmp/lt_prof.hackbench_$1
-	if ! cfg_on "$1"; then
-		cfg_off "$1"
+	if ! solo cfg_on "$1"; then
+		solo cfg_off "$1"
 		fail "profile hackbench_$1: could not be turned on"
 		return
 	fi
 	perf record -q -a -e cpu-clock -F 4000 -o "$data" -- \
 		hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" >/dev/null 2>&1 ||
 		fail "profile hackbench_$1: perf record failed"
-	cfg_off "$1"
+	solo cfg_off "$1"
 	prof_report "hackbench_$1" "$data"
 }
 if part profile; then
@@ -477,10 +500,10 @@ if part profile; then
 		prof_pair ours 1
 		prof_pair rht_ew 2
 		prof_hackbench ours
-		if why=$(lttng_setup); then
+		if why=$(solo lttng_setup); then
 			LTTNG_READY=1
 			prof_hackbench lttng
-			lttng destroy -a >/dev/null
+			solo lttng destroy -a >/dev/null
 		else
 			fail "profile hackbench_lttng: $why"
 		fi
