@@ -36,7 +36,9 @@
  * slow in a call noted in the slot), and next only when it is not a
  * kernel thread (which makes no system call): one lookup per switch
  * instead of two, and the time of the switch that every tracker's
- * sched_switch probe shares (latency_tracker_switch_ns()).
+ * sched_switch probe shares (latency_tracker_switch_ns()); and sys_exit
+ * of a call not in the slot ends an event only when pending names its
+ * thread (a task the filters keep out costs no lookup there).
  *
  * When a thread is switched out inside a system call that already lasted
  * longer than the threshold, its stack is saved once for that call
@@ -271,9 +273,15 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	}
 	preempt_enable_notrace();
 	if (cur.pid != pid) {
-		/* It left the CPU: its event is in the table. */
-		latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0,
-					  NULL);
+		/*
+		 * It left the CPU: its event is in the table, and pending
+		 * says so (see top).  Neither: a call not noted (a task the
+		 * filters keep out, a call entered before the tracker was
+		 * loaded), with nothing to end and no lookup to pay.
+		 */
+		if (cur.pending == pid)
+			latency_tracker_event_out(lt_syscalls.t, &pid,
+						  sizeof(pid), 0, NULL);
 		return;
 	}
 	if (cur.cycles) {

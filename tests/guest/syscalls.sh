@@ -16,9 +16,9 @@ TRACE=/sys/kernel/tracing/trace
 F=/proc/latency_tracker/syscalls/filter_tgid
 FILTER_BAD=(abc -1 0 "1 2" 99999999 "+5" " 5" "5x")
 
-# 29 assertions of this script, one per refused filter_tgid, and those of
+# 31 assertions of this script, one per refused filter_tgid, and those of
 # the shared trk_* checks.
-tap_plan $((29 + ${#FILTER_BAD[@]} + $(trk_shared_plan)))
+tap_plan $((31 + ${#FILTER_BAD[@]} + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_is "filter_tgid empty by default" "$(cat $F)" ""
 echo 1 >$TP/enable && echo >$TRACE
@@ -67,6 +67,21 @@ wait $child
 trk_reader_stop 0.5
 tap_is "no alert for the child" "$(grep -c " tgid=$child " "$alerts")" 0
 tap_cmp "alert for the shell itself (waiting)" "$(grep -c " tgid=$$ " "$alerts")" -ge 1
+# A task the filters keep out costs no table lookup at its sys_exit: a
+# kprobe counts the calls of latency_tracker_event_out() while a child
+# makes 40000 system calls (before, one per call).
+KP=/sys/kernel/tracing/kprobe_events
+kp_hits() { awk '$1 == "lt_test_ev_out" { print $2 }' /sys/kernel/tracing/kprobe_profile; }
+echo 'p:lt_test_ev_out latency_tracker_event_out' >>$KP &&
+	echo 1 >/sys/kernel/tracing/events/kprobes/lt_test_ev_out/enable
+h0=$(kp_hits)
+dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none
+h1=$(kp_hits)
+echo 0 >/sys/kernel/tracing/events/kprobes/lt_test_ev_out/enable
+echo '-:lt_test_ev_out' >>$KP
+tap_cmp "a child kept out: no event_out at its 40000 sys_exits ($((${h1:-0} - ${h0:-0})) calls)" \
+	"$((${h1:-0} - ${h0:-0}))" -lt 1000
+tap_cmp "the kprobe counted (${h1:-none} hits)" "${h1:-0}" -ge 1
 for bad in "${FILTER_BAD[@]}"; do
 	tap_ok "filter_tgid '$bad' refused" trk_refuse filter_tgid "$bad"
 done
