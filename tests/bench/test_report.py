@@ -134,6 +134,9 @@ def main():
           and g["hackbench_vs_cheapest_peer_equal_work"]["peer"] == "ftrace", g)
     check("probe cost per syscall 100 ns", near(res["probe_ns_per_syscall"]["ours"], 100.0),
           res["probe_ns_per_syscall"])
+    fa = res["hackbench_ours_vs_cheapest_peer_fastest"]
+    check("fastest runs: ours +5 % / ftrace +10 % (the cheapest peer's fastest run) = 0.5",
+          fa and fa["peer"] == "ftrace" and near(fa["ratio"], 0.5), fa)
     check("probe cost per round trip 2000 ns", near(res["probe_ns_per_round_trip"]["lttng"], 2000.0),
           res["probe_ns_per_round_trip"])
 
