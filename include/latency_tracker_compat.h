@@ -157,15 +157,6 @@ static inline bool lt_syscall_never_returns(long id)
 }
 
 /*
- * The cycle counter of latency_tracker_cycles_usable() (latency_tracker.h):
- * x86's TSC (rdtsc_ordered(): not executed before the loads ahead of it,
- * as the TSC clocksource reads it), its frequency tsc_khz (refined once
- * after boot; changed by cpufreq only on CPUs without a constant TSC,
- * which the kernel then marks unstable) and check_tsc_unstable().  Other
- * architectures have none here: lt_cycles_stable() is false and the
- * probes read the tracker's clock.
- */
-/*
  * v7.3, "timekeeping: Provide ktime_get_snapshot_id()" and the removal of
  * ktime_get_snapshot() once its users were converted: a snapshot names
  * the clock it is taken of.  Only the clocksource's reading (->cycles)
@@ -183,6 +174,15 @@ static inline u64 lt_clocksource_reading(void)
 	return snap.cycles;
 }
 
+/*
+ * The cycle counter of latency_tracker_cycles_usable() (latency_tracker.h):
+ * x86's TSC (rdtsc_ordered(): not executed before the loads ahead of it,
+ * as the TSC clocksource reads it), its frequency tsc_khz (refined once
+ * after boot; changed by cpufreq only on CPUs without a constant TSC,
+ * which the kernel then marks unstable) and check_tsc_unstable().  Other
+ * architectures have none here: lt_cycles_stable() is false and the
+ * probes read the tracker's clock.
+ */
 #ifdef CONFIG_X86_TSC
 #include <asm/tsc.h>
 static __always_inline u64 lt_cycles(void)

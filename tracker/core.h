@@ -10,6 +10,7 @@
  *			wait for one RCU grace period each
  *	timeout.c	per-CPU FIFOs of pending events and the timeout timer
  *	stats.c		per-CPU counters and histogram, `stats`/`histogram`
+ *	cycles.c	the cycle counter: usable or not (at load), ns conversion
  *	alerts.c	alert ring users: append, wakeups, `alerts` readers
  *	proc.c		/proc/latency_tracker/<name>/ and the knob files
  *	tracepoint.c	attaching probes to tracepoints by name
@@ -398,9 +399,11 @@ int lt_param_set(struct latency_tracker *t, enum latency_tracker_param param,
 		 u64 value);
 const char *lt_param_name(enum latency_tracker_param param);
 
+/* cycles.c */
+void lt_cycles_init(void);
+
 /* proc.c */
 int lt_proc_init(void);
-void lt_cycles_init(void);
 void lt_proc_exit(void);
 int lt_proc_tracker_add(struct latency_tracker *t);
 void lt_proc_tracker_remove(struct latency_tracker *t);

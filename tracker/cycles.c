@@ -31,9 +31,10 @@ EXPORT_SYMBOL_GPL(latency_tracker_cycles_conv);
  */
 u64 latency_tracker_cycles_conv_update(void)
 {
-	u32 khz = max_t(u32, lt_cycles_khz(), LT_CYCLES_MIN_KHZ);
-	u64 mult = div_u64((u64)NSEC_PER_MSEC << LT_CYCLES_SHIFT, khz);
-	u64 conv = mult << 32 | lt_cycles_khz();
+	u32 khz = lt_cycles_khz();
+	u64 mult = div_u64((u64)NSEC_PER_MSEC << LT_CYCLES_SHIFT,
+			   max_t(u32, khz, LT_CYCLES_MIN_KHZ));
+	u64 conv = mult << 32 | khz;
 
 	WRITE_ONCE(latency_tracker_cycles_conv, conv);
 	return conv;
