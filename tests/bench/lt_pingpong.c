@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * lt_pingpong.c - the ping-pong loop of make bench (tests/guest/bench.sh):
- * two threads on one CPU (CPU 0) hand a byte back and forth through two
- * pipes, 40000 round trips in 200 batches.  A round trip is four system
- * calls, two of them blocking: two wakeups, two switches, two off-CPU
- * intervals -- the path of every tracker at once, with nothing else.
- *
- * Prints the milliseconds the 40000 round trips take at the median
- * batch's pace (200 times the median batch; see lt_sysloop.c).  Exits 1
- * if a call fails.
+ * two threads on CPU 0 hand a byte back and forth through two pipes,
+ * 40000 round trips in 200 batches.  A round trip is four system calls,
+ * two of them blocking: two wakeups, two switches, two off-CPU intervals
+ * -- the path of every tracker at once, with nothing else.  Prints the ms
+ * the 40000 round trips take at the median batch's pace (lt_batches.h).
+ * Exits 1 if a call fails.
  */
-#define _GNU_SOURCE
+#include "lt_batches.h"
+
 #include <pthread.h>
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BATCHES		200
@@ -23,37 +18,13 @@
 
 static int ping[2], pong[2];
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int pin(void)
-{
-	cpu_set_t cpus;
-
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	return sched_setaffinity(0, sizeof(cpus), &cpus);
-}
-
 /* The other end: returns every byte it gets, until the pipe closes. */
 static void *echo(void *arg)
 {
 	char c;
 
 	(void)arg;
-	if (pin())
+	if (lt_pin_cpu0())
 		return (void *)1;
 	while (read(ping[0], &c, 1) == 1)
 		if (write(pong[1], &c, 1) != 1)
@@ -69,7 +40,7 @@ int main(void)
 	int b, i;
 	char c = 0;
 
-	if (pin() || pipe(ping) || pipe(pong)) {
+	if (lt_pin_cpu0() || pipe(ping) || pipe(pong)) {
 		perror("lt_pingpong: setup");
 		return 1;
 	}
@@ -78,7 +49,7 @@ int main(void)
 		return 1;
 	}
 	for (b = 0; b < BATCHES; b++) {
-		long long t0 = now_ns();
+		long long t0 = lt_now_ns();
 
 		for (i = 0; i < TRIPS; i++) {
 			if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1) {
@@ -86,14 +57,13 @@ int main(void)
 				return 1;
 			}
 		}
-		batch[b] = now_ns() - t0;
+		batch[b] = lt_now_ns() - t0;
 	}
 	close(ping[1]);
 	if (pthread_join(th, &ret) || ret) {
 		fprintf(stderr, "lt_pingpong: the echo thread failed\n");
 		return 1;
 	}
-	qsort(batch, BATCHES, sizeof(batch[0]), cmp);
-	printf("%lld\n", batch[BATCHES / 2] * BATCHES / 1000000);
+	lt_print_median_pace(batch, BATCHES);
 	return 0;
 }

@@ -216,6 +216,14 @@ def vs_cheapest(series, work, ours, peers, pct, rng, floor=None):
     return out
 
 
+def per_op(series, loop, ops):
+    """ns per operation that each configuration adds to none in LOOP (ms
+    for OPS operations), from the medians."""
+    base = statistics.median(series[f"{loop}_none"]) if series.get(f"{loop}_none") else None
+    return {k[len(loop) + 1:]: round((statistics.median(v) - base) * 1e6 / ops, 1)
+            for k, v in series.items() if k.startswith(f"{loop}_") and k != f"{loop}_none" and base}
+
+
 def vs_cheapest_fastest(series, work, ours, peers):
     """ours' slowdown / the cheapest peer's, each configuration's fastest
     run against none's fastest: the host's slow phases (whole runs ~1.5x
@@ -315,17 +323,10 @@ def main():
     res["messaging_args"] = kv.get("messaging_args")
     res["workload_reps"] = reps
     res["workload_runs"] = {k: v for k, v in series.items() if not k.startswith("scale_")}
-    # Probe cost per system call, by filter configuration (median ms of
-    # the loop, less none's, over its 600000 calls).
-    sys_base = statistics.median(series["sysloop_none"]) if series.get("sysloop_none") else None
-    res["probe_ns_per_syscall"] = {
-        k[len("sysloop_"):]: round((statistics.median(v) - sys_base) * 1e6 / 600000, 1)
-        for k, v in series.items() if k.startswith("sysloop_") and k != "sysloop_none" and sys_base}
-    # The same per ping-pong round trip (40000 of them).
-    pp_base = statistics.median(series["pingpong_none"]) if series.get("pingpong_none") else None
-    res["probe_ns_per_round_trip"] = {
-        k[len("pingpong_"):]: round((statistics.median(v) - pp_base) * 1e6 / 40000, 1)
-        for k, v in series.items() if k.startswith("pingpong_") and k != "pingpong_none" and pp_base}
+    # Probe cost per system call (the loop's 600000) and per ping-pong
+    # round trip (40000), by configuration: median ms less none's.
+    res["probe_ns_per_syscall"] = per_op(series, "sysloop", 600000)
+    res["probe_ns_per_round_trip"] = per_op(series, "pingpong", 40000)
 
     # --- scaling ---
     scale_pair, scale_hb = {}, {}

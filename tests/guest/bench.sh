@@ -274,8 +274,11 @@ lttng_setup() {
 }
 LTTNG_READY=
 
-# cfg_on/cfg_off CONFIG; cfg_check CONFIG: it computed what it should.
-cfg_on() {
+# cfg_on/cfg_off CONFIG (with CPU 1 offline: solo); cfg_check CONFIG: it
+# computed what it should.
+cfg_on() { solo cfg_set_on "$1"; }
+cfg_off() { solo cfg_set_off "$1"; }
+cfg_set_on() {
 	case $1 in
 	none) ;;
 	ours) ours_on ;;
@@ -307,7 +310,7 @@ cfg_check() {
 	*) return 0 ;;
 	esac
 }
-cfg_off() {
+cfg_set_off() {
 	case $1 in
 	ours | ours_wakeup | ours_offcpu | ours_syscalls | ours_excl | ours_incl) ours_off ;;
 	floor) lt_loaded lt_floor && lt_unload lt_floor ;;
@@ -322,8 +325,8 @@ cfg_off() {
 # run_config CONFIG: one repetition of CONFIG's workloads, or a fail line.
 run_config() {
 	local c=$1 t why
-	if ! solo cfg_on "$c"; then
-		solo cfg_off "$c"
+	if ! cfg_on "$c"; then
+		cfg_off "$c"
 		fail "$c: could not be turned on"
 		return
 	fi
@@ -351,7 +354,7 @@ run_config() {
 	case $c in
 	ftrace* | ours* | floor) why=$(cfg_check "$c") || fail "$c: $why" ;;
 	esac
-	solo cfg_off "$c"
+	cfg_off "$c"
 	[ "${c#bpftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
 	return 0
 }
@@ -481,15 +484,15 @@ prof_pair() {
 }
 prof_hackbench() {
 	local data=/tmp/lt_prof.hackbench_$1
-	if ! solo cfg_on "$1"; then
-		solo cfg_off "$1"
+	if ! cfg_on "$1"; then
+		cfg_off "$1"
 		fail "profile hackbench_$1: could not be turned on"
 		return
 	fi
 	perf record -q -a -e cpu-clock -F 4000 -o "$data" -- \
 		hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" >/dev/null 2>&1 ||
 		fail "profile hackbench_$1: perf record failed"
-	solo cfg_off "$1"
+	cfg_off "$1"
 	prof_report "hackbench_$1" "$data"
 }
 if part profile; then
