@@ -42,10 +42,17 @@ trk_set() { echo "$2" >"$(trk_dir)/$1"; }
 # Alert readers: each open of `alerts` starts at the current end, so a
 # reader is started before the workload and stopped after it.
 trk_reader_start() { # FILE
+	local i
 	echo 0 >"$(trk_dir)/wakeup_interval"
 	cat "$(trk_dir)/alerts" >"$1" &
 	TRK_READER=$!
-	sleep 0.2
+	# A reader gets the records appended after its open(): wait for it
+	# (a fixed 0.2 s was too short once for cat to start, in a guest
+	# sharing the host with two others: the run's first record missed).
+	for i in $(seq 200); do
+		ls -l "/proc/$TRK_READER/fd" 2>/dev/null | grep -q "$(trk_dir)/alerts" && break
+		sleep 0.05
+	done
 }
 
 trk_reader_stop() {
