@@ -23,22 +23,25 @@
  * in the slot is therefore on that CPU, inside that call.
  *
  * Lookups at sched_switch.  A thread can have a pending event while it
- * runs only if its event was found when it was switched in (the event of
- * a call starts when its thread leaves the CPU, so it is in the table
- * before the thread can run again) or moved to its new pid by exec, both
- * on the CPU it runs on; the slot's pending field says so, until the
- * next switch on that CPU.  (One more case is not noted: a call found
- * slow by its own sys_exit is started and ended there, reported at once;
- * where sys_exit probes are preemptible (>= 6.14), the thread may be
- * switched out between the two and is then not looked up -- that switch
- * only loses a blocked stack of a call already over.)  So the switch
- * probe looks prev up only when pending names it (or it leaves the CPU
- * slow in a call noted in the slot), and next only when it is not a
- * kernel thread (which makes no system call): one lookup per switch
- * instead of two, and the time of the switch that every tracker's
- * sched_switch probe shares (latency_tracker_switch_ns()); and sys_exit
- * of a call not in the slot ends an event only when pending names its
- * thread (a task the filters keep out costs no lookup there).
+ * runs only if its event was found (or its hint said so, below) when it
+ * was switched in (the event of a call starts when its thread leaves the
+ * CPU, so it is in the table before the thread can run again) or moved
+ * to its new pid by exec, both on the CPU it runs on; the slot's pending
+ * field says so, until the next switch on that CPU.  (One more case is
+ * not noted: a call found slow by its own sys_exit is started and ended
+ * there, reported at once; where sys_exit probes are preemptible
+ * (>= 6.14), the thread may be switched out between the two and is then
+ * not looked up -- that switch only loses a blocked stack of a call
+ * already over.)  So the switch probe looks prev up only when pending
+ * names it (or it leaves the CPU slow in a call noted in the slot), and
+ * next only when it is not a kernel thread (which makes no system call);
+ * and either only when its hint (below) does not already say what the
+ * lookup would (no pending event, or one that cannot be slow yet): at
+ * most one lookup per switch instead of two, usually none, and the time
+ * of the switch that every tracker's sched_switch probe shares
+ * (latency_tracker_switch_ns()).  sys_exit of a call not in the slot
+ * ends an event only when pending names its thread (a task the filters
+ * keep out costs no lookup there).
  *
  * When a thread is switched out inside a system call that already lasted
  * longer than the threshold, its stack is saved once for that call
@@ -214,6 +217,103 @@ struct lt_syscalls_cur {
 static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
 
 /*
+ * Hints: what looking next up at its switch-in would say, known without
+ * the lookup for most switches.  Direct mapped by pid (threads whose pids
+ * are less than 4096 apart never share a word); a word holds a pid (the
+ * low LT_HINT_PID_BITS bits: pids are below PID_MAX_LIMIT) and, in the
+ * other 42 bits, 0 for "no pending event", or the start of the thread's
+ * pending event in units of 2^LT_HINT_UNIT_SHIFT ns, rounded down (at
+ * least 1; 42 bits hold 9 years of uptime, past which the start read
+ * back is too early: a lookup, as without hints).
+ *
+ * A thread's word is written only by the thread itself, or by its own
+ * switch-out:
+ *  - its sys_exit: "none" (after a system call the thread has no pending
+ *    event, see the top of the file), stored only if the word does not
+ *    say so already;
+ *  - the switch-out that starts its event, and exec when it moves one to
+ *    the thread's new pid: the event's start;
+ *  - its exit, exec (the old pid), an event that could not be started:
+ *    cleared to 0, if it still names the thread.
+ * So one thread's writes are in its program order, and the switch probe
+ * that reads its word when it is next switched in sees the last of them
+ * (the scheduler orders a task's switch-out before its next switch-in,
+ * on any CPU).  A thread mapped to the same word can overwrite it, or a
+ * clear race with a write: the word then names another thread, which
+ * costs a lookup.  A word that names next is therefore true, but for one
+ * case: the table emptied meanwhile by disabling the tracker, where
+ * pending is set for an event that is gone (one useless lookup at
+ * sys_exit).
+ *
+ * At next's switch-in, "none" says that nothing is pending; a start less
+ * than the threshold ago, that the event is pending and cannot be slow
+ * yet (no stack wanted): pending is set without a lookup.  At the
+ * switch-out of a thread whose pending field names it, either says that
+ * no stack is wanted.  Any other word (another thread's, 0, an older
+ * start) means a lookup.
+ */
+#define LT_HINT_BITS		12
+#define LT_HINT_PID_BITS	22
+#define LT_HINT_PID_MASK	((1ULL << LT_HINT_PID_BITS) - 1)
+#define LT_HINT_UNIT_SHIFT	16
+static u64 lt_syscalls_hints[1 << LT_HINT_BITS];
+
+enum lt_hint_says { LT_HINT_UNKNOWN, LT_HINT_NONE, LT_HINT_NOT_SLOW };
+
+static u64 *lt_hint(pid_t pid)
+{
+	return &lt_syscalls_hints[pid & (ARRAY_SIZE(lt_syscalls_hints) - 1)];
+}
+
+static void lt_hint_none(pid_t pid)
+{
+	u64 *h = lt_hint(pid);
+
+	if (READ_ONCE(*h) != (u64)pid)
+		WRITE_ONCE(*h, pid);
+}
+
+static void lt_hint_clear(pid_t pid)
+{
+	u64 *h = lt_hint(pid);
+
+	if ((READ_ONCE(*h) & LT_HINT_PID_MASK) == pid)
+		WRITE_ONCE(*h, 0);
+}
+
+/* What @pid's word says at its switch-in, after @prev (see above). */
+static enum lt_hint_says lt_hint_read(pid_t pid, struct task_struct *prev)
+{
+	u64 h = READ_ONCE(*lt_hint(pid));
+	u64 start = (h >> LT_HINT_PID_BITS) << LT_HINT_UNIT_SHIFT;
+	u64 now;
+
+	if ((h & LT_HINT_PID_MASK) != pid)
+		return LT_HINT_UNKNOWN;
+	if (!start)
+		return LT_HINT_NONE;
+	now = latency_tracker_switch_ns(prev);
+	if (now >= start &&
+	    now - start <= latency_tracker_threshold(lt_syscalls.t))
+		return LT_HINT_NOT_SLOW;
+	return LT_HINT_UNKNOWN;
+}
+
+/* Starts @pid's event as @opts say, and notes it in @pid's word. */
+static void lt_syscalls_event_in(pid_t pid,
+				 const struct latency_tracker_in_opts *opts)
+{
+	u64 units = max_t(u64, opts->ts_ns >> LT_HINT_UNIT_SHIFT, 1);
+
+	BUILD_BUG_ON(PID_MAX_LIMIT > 1 << LT_HINT_PID_BITS);
+	if (latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid),
+				     opts) == LATENCY_TRACKER_OK)
+		WRITE_ONCE(*lt_hint(pid), units << LT_HINT_PID_BITS | pid);
+	else
+		lt_hint_clear(pid);
+}
+
+/*
  * Starts the event of @p's call noted in @c (@p: current or prev), at
  * @start_ns on the tracker's clock.
  */
@@ -231,7 +331,7 @@ static void lt_syscalls_start(struct task_struct *p,
 	priv.nr = c->nr;
 	priv.tgid = p->tgid;
 	memcpy(priv.comm, p->comm, TASK_COMM_LEN);
-	latency_tracker_event_in(lt_syscalls.t, &c->pid, sizeof(c->pid), &opts);
+	lt_syscalls_event_in(c->pid, &opts);
 }
 
 static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
@@ -282,6 +382,7 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 		if (cur.pending == pid)
 			latency_tracker_event_out(lt_syscalls.t, &pid,
 						  sizeof(pid), 0, NULL);
+		lt_hint_none(pid);
 		return;
 	}
 	if (cur.cycles) {
@@ -290,8 +391,10 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 		end = ktime_get_mono_fast_ns();
 		delay = end > cur.start ? end - cur.start : 0;
 	}
-	if (latency_tracker_event_record(lt_syscalls.t, delay))
+	if (latency_tracker_event_record(lt_syscalls.t, delay)) {
+		lt_hint_none(pid);
 		return;
+	}
 	/*
 	 * Slow without leaving the CPU: report it like the others, from its
 	 * start on the tracker's clock (read after the counter: never early).
@@ -299,6 +402,7 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	start = cur.cycles ? ktime_get_mono_fast_ns() - delay : cur.start;
 	lt_syscalls_start(current, &cur, start);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
+	lt_hint_none(pid);
 }
 
 /*
@@ -390,8 +494,12 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		}
 		c->pid = 0;
 	}
-	/* Interrupts are off here (an RCU reader): events found stay valid. */
-	if (prev_pending) {
+	/*
+	 * Interrupts are off here (an RCU reader): events found stay valid.
+	 * Its stack is wanted only if it is slow, which the hint may rule
+	 * out (a thread preempted again before its sys_exit).
+	 */
+	if (prev_pending && lt_hint_read(prev->pid, prev) == LT_HINT_UNKNOWN) {
 		pid = prev->pid;
 		ev = latency_tracker_find_event(lt_syscalls.t, &pid,
 						sizeof(pid));
@@ -402,6 +510,15 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	pid = next->pid;
 	if (!pid || (next->flags & PF_KTHREAD))
 		return;
+	switch (lt_hint_read(pid, prev)) {
+	case LT_HINT_NONE:
+		return;
+	case LT_HINT_NOT_SLOW:
+		c->pending = pid;
+		return;
+	case LT_HINT_UNKNOWN:
+		break;
+	}
 	ev = latency_tracker_find_event(lt_syscalls.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
@@ -432,6 +549,7 @@ static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	if (c->pid == pid)
 		c->pid = 0;
 	preempt_enable_notrace();
+	lt_hint_clear(pid);
 	latency_tracker_event_cancel(lt_syscalls.t, &pid, sizeof(pid));
 }
 
@@ -469,8 +587,9 @@ static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
 		goto out;
 	memcpy(&priv, latency_tracker_event_priv(ev), opts.priv_len);
 	opts.ts_ns = latency_tracker_event_start(ev);
+	lt_hint_clear(old_pid);
 	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
-	latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid), &opts);
+	lt_syscalls_event_in(pid, &opts);
 	/* p runs here (it is current) with its event pending. */
 	c->pending = pid;
 out:

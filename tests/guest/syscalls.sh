@@ -16,9 +16,9 @@ TRACE=/sys/kernel/tracing/trace
 F=/proc/latency_tracker/syscalls/filter_tgid
 FILTER_BAD=(abc -1 0 "1 2" 99999999 "+5" " 5" "5x")
 
-# 31 assertions of this script, one per refused filter_tgid, and those of
+# 33 assertions of this script, one per refused filter_tgid, and those of
 # the shared trk_* checks.
-tap_plan $((31 + ${#FILTER_BAD[@]} + $(trk_shared_plan)))
+tap_plan $((33 + ${#FILTER_BAD[@]} + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_is "filter_tgid empty by default" "$(cat $F)" ""
 echo 1 >$TP/enable && echo >$TRACE
@@ -89,6 +89,27 @@ tap_ok "non-root cannot read filter_tgid" bash -c "! $NOBODY cat $F >/dev/null 2
 tap_ok "non-root cannot write filter_tgid" bash -c "! $NOBODY sh -c 'echo 1 >$F' 2>/dev/null"
 tap_ok "empty line clears the filter" trk_set filter_tgid ""
 tap_is "filter_tgid empty again" "$(cat $F)" ""
+
+# A thread switched back in from a short block (its call cannot be slow
+# yet: the hint of its event says so) costs no lookup: the kprobe counts
+# latency_tracker_find_event() during 40000 ping-pong round trips, two
+# blocking reads each (before, one lookup per switch-in: 80000 or more).
+# A sleep past the threshold is still looked up when it is switched back
+# in (that is where its stack is taken).
+echo 'p:lt_test_find latency_tracker_find_event' >>$KP &&
+	echo 1 >/sys/kernel/tracing/events/kprobes/lt_test_find/enable
+kp_find() { awk '$1 == "lt_test_find" { print $2 }' /sys/kernel/tracing/kprobe_profile; }
+h0=$(kp_find)
+ms=$(build/progs/lt_pingpong)
+h1=$(kp_find)
+sleep 0.$SLEEP_MS
+h2=$(kp_find)
+echo 0 >/sys/kernel/tracing/events/kprobes/lt_test_find/enable
+echo '-:lt_test_find' >>$KP
+tap_cmp "40000 round trips (${ms:-failed} ms): $((${h1:-0} - ${h0:-0})) lookups" \
+	"$((${h1:-0} - ${h0:-0}))" -lt 2000
+tap_cmp "a $SLEEP_MS ms sleep: looked up at its switch-in ($((${h2:-0} - ${h1:-0})) lookups)" \
+	"$((${h2:-0} - ${h1:-0}))" -ge 1
 
 # Timeout: a long nanosleep is reported, with its stack, while it sleeps.
 tap_ok "timeout 300 ms" trk_set timeout 300000000
