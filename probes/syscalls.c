@@ -27,21 +27,17 @@
  * was switched in (the event of a call starts when its thread leaves the
  * CPU, so it is in the table before the thread can run again) or moved
  * to its new pid by exec, both on the CPU it runs on; the slot's pending
- * field says so, until the next switch on that CPU.  (One more case is
- * not noted: a call found slow by its own sys_exit is started and ended
- * there, reported at once; where sys_exit probes are preemptible
- * (>= 6.14), the thread may be switched out between the two and is then
- * not looked up -- that switch only loses a blocked stack of a call
- * already over.)  So the switch probe looks prev up only when pending
- * names it (or it leaves the CPU slow in a call noted in the slot), and
- * next only when it is not a kernel thread (which makes no system call);
- * and either only when its hint (below) does not already say what the
- * lookup would (no pending event, or one that cannot be slow yet): at
- * most one lookup per switch instead of two, usually none, and the time
- * of the switch that every tracker's sched_switch probe shares
- * (latency_tracker_switch_ns()).  sys_exit of a call not in the slot
- * ends an event only when pending names its thread (a task the filters
- * keep out costs no lookup there).
+ * field says so, until the next switch on that CPU.  (A call found slow
+ * by its own sys_exit is started and ended there, with preemption off:
+ * no switch sees it.)  So the switch probe looks prev up only when
+ * pending names it (or it leaves the CPU slow in a call noted in the
+ * slot), and next only when it is not a kernel thread (which makes no
+ * system call); and either only when its hint (below) does not already
+ * say what the lookup would (no pending event, or one that cannot be
+ * slow yet): usually no lookup at all, and the time of the switch that
+ * every tracker's sched_switch probe shares (latency_tracker_switch_ns()).
+ * sys_exit of a call not in the slot ends an event only when pending
+ * names its thread (a task the filters keep out costs no lookup there).
  *
  * When a thread is switched out inside a system call that already lasted
  * longer than the threshold, its stack is saved once for that call
@@ -61,6 +57,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/binfmts.h>
+#include <linux/bitfield.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -217,59 +214,81 @@ struct lt_syscalls_cur {
 static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
 
 /*
- * Hints: what looking next up at its switch-in would say, known without
- * the lookup for most switches.  Direct mapped by pid (threads whose pids
- * are less than 4096 apart never share a word); a word holds a pid (the
- * low LT_HINT_PID_BITS bits: pids are below PID_MAX_LIMIT) and, in the
- * other 42 bits, 0 for "no pending event", or the start of the thread's
- * pending event in units of 2^LT_HINT_UNIT_SHIFT ns, rounded down (at
- * least 1; 42 bits hold 9 years of uptime, past which the start read
- * back is too early: a lookup, as without hints).
+ * Hints: what a lookup at sched_switch would say, known without it for
+ * most switches.  Direct mapped by pid: the index is the pid's low 12
+ * bits, permuted so that consecutive pids (a process's threads) fall in
+ * different cache lines, and threads whose pids are less than 4096 apart
+ * never share a word.  A word holds a pid (LT_HINT_PID: pids are below
+ * PID_MAX_LIMIT) and, in LT_HINT_START, 0 for "no pending event" or the
+ * start of the thread's pending event in units of 2^LT_HINT_UNIT_SHIFT
+ * ns, rounded down, at least 1, and modulo the field (it holds 9 years of
+ * uptime; a start that wrapped reads back too early: a lookup).  Only on
+ * 64-bit kernels, where a word is read and written whole; elsewhere every
+ * switch looks up, as without hints.
  *
- * A thread's word is written only by the thread itself, or by its own
- * switch-out:
- *  - its sys_exit: "none" (after a system call the thread has no pending
- *    event, see the top of the file), stored only if the word does not
- *    say so already;
- *  - the switch-out that starts its event, and exec when it moves one to
- *    the thread's new pid: the event's start;
- *  - its exit, exec (the old pid), an event that could not be started:
- *    cleared to 0, if it still names the thread.
- * So one thread's writes are in its program order, and the switch probe
- * that reads its word when it is next switched in sees the last of them
- * (the scheduler orders a task's switch-out before its next switch-in,
- * on any CPU).  A thread mapped to the same word can overwrite it, or a
- * clear race with a write: the word then names another thread, which
- * costs a lookup.  A word that names next is therefore true, but for one
- * case: the table emptied meanwhile by disabling the tracker, where
- * pending is set for an event that is gone (one useless lookup at
- * sys_exit).
+ * Writers.  A word that names a thread is written only by the thread, by
+ * its own switch-out, or by a switch-in of it (it is not running):
+ *  - the start of its event, before the event is in the table (event_in
+ *    of the switch-out that moves the call into the table, of a sys_exit
+ *    that finds its call slow, of exec moving an event to the new pid);
+ *    if event_in fails, the word is cleared;
+ *  - "none", after each of its system calls (sys_exit: the thread has no
+ *    pending event then, see the top of the file), stored only if the
+ *    word does not say so already;
+ *  - what a lookup at its switch-in found: "none", or its event's start;
+ *  - 0 at its exit, and for its old pid when exec moves its event.
+ * Other threads only overwrite it with a word that names them (same
+ * index), or race a clear with its write: the word then names another
+ * thread, or is 0, which costs a lookup.  The writes naming one thread are thus
+ * in its program order, and a switch probe that reads its word sees the
+ * last of them (the scheduler orders a task's switch-out before its next
+ * switch-in, on any CPU).
  *
- * At next's switch-in, "none" says that nothing is pending; a start less
- * than the threshold ago, that the event is pending and cannot be slow
- * yet (no stack wanted): pending is set without a lookup.  At the
- * switch-out of a thread whose pending field names it, either says that
- * no stack is wanted.  Any other word (another thread's, 0, an older
- * start) means a lookup.
+ * So a word that names a thread never says "none" while the thread has a
+ * pending event, and never a start later than that event's (events of
+ * one thread start in order; the table replaces events under one key,
+ * LATENCY_TRACKER_UNIQUE).  It can announce an event that is not in the
+ * table (yet, or any more: between a sys_exit's event_out and its "none"
+ * when the probe is preemptible; after disabling the tracker emptied the
+ * table): pending is then set for nothing, which costs one useless
+ * lookup at sys_exit.
+ *
+ * Reading: "none" says that nothing is pending; a start less than the
+ * threshold ago, that the event cannot be slow yet (no stack wanted).
+ * At next's switch-in either saves the lookup (pending is set in the
+ * second case); at the switch-out of a thread that pending names, either
+ * says that no stack is wanted.  Any other word (another thread's, 0, an
+ * older start) means a lookup.
  */
-#define LT_HINT_BITS		12
-#define LT_HINT_PID_BITS	22
-#define LT_HINT_PID_MASK	((1ULL << LT_HINT_PID_BITS) - 1)
+#define LT_HINT_ORDER		12
+#define LT_HINT_PID		GENMASK_ULL(21, 0)
+#define LT_HINT_START		GENMASK_ULL(63, 22)
 #define LT_HINT_UNIT_SHIFT	16
-static u64 lt_syscalls_hints[1 << LT_HINT_BITS];
+
+static u64 lt_syscalls_hints[1 << LT_HINT_ORDER] __cacheline_aligned;
 
 enum lt_hint_says { LT_HINT_UNKNOWN, LT_HINT_NONE, LT_HINT_NOT_SLOW };
 
 static u64 *lt_hint(pid_t pid)
 {
-	return &lt_syscalls_hints[pid & (ARRAY_SIZE(lt_syscalls_hints) - 1)];
+	/* Bits 0-2 of the pid pick the cache line, bits 3-11 the word. */
+	return &lt_syscalls_hints[(pid & 7) << 9 | (pid >> 3 & 511)];
+}
+
+static void lt_hint_set(pid_t pid, u64 start_ns)
+{
+	u64 units = (start_ns >> LT_HINT_UNIT_SHIFT) & FIELD_MAX(LT_HINT_START);
+
+	if (IS_ENABLED(CONFIG_64BIT))
+		WRITE_ONCE(*lt_hint(pid), FIELD_PREP(LT_HINT_START, units ?: 1) |
+					  FIELD_PREP(LT_HINT_PID, pid));
 }
 
 static void lt_hint_none(pid_t pid)
 {
 	u64 *h = lt_hint(pid);
 
-	if (READ_ONCE(*h) != (u64)pid)
+	if (IS_ENABLED(CONFIG_64BIT) && READ_ONCE(*h) != (u64)pid)
 		WRITE_ONCE(*h, pid);
 }
 
@@ -277,19 +296,25 @@ static void lt_hint_clear(pid_t pid)
 {
 	u64 *h = lt_hint(pid);
 
-	if ((READ_ONCE(*h) & LT_HINT_PID_MASK) == pid)
+	if (IS_ENABLED(CONFIG_64BIT) &&
+	    FIELD_GET(LT_HINT_PID, READ_ONCE(*h)) == pid)
 		WRITE_ONCE(*h, 0);
 }
 
-/* What @pid's word says at its switch-in, after @prev (see above). */
+/*
+ * What @pid's word says at a switch after @prev (@pid: prev's or next's),
+ * see above.
+ */
 static enum lt_hint_says lt_hint_read(pid_t pid, struct task_struct *prev)
 {
-	u64 h = READ_ONCE(*lt_hint(pid));
-	u64 start = (h >> LT_HINT_PID_BITS) << LT_HINT_UNIT_SHIFT;
-	u64 now;
+	u64 h, start, now;
 
-	if ((h & LT_HINT_PID_MASK) != pid)
+	if (!IS_ENABLED(CONFIG_64BIT))
 		return LT_HINT_UNKNOWN;
+	h = READ_ONCE(*lt_hint(pid));
+	if (FIELD_GET(LT_HINT_PID, h) != pid)
+		return LT_HINT_UNKNOWN;
+	start = FIELD_GET(LT_HINT_START, h) << LT_HINT_UNIT_SHIFT;
 	if (!start)
 		return LT_HINT_NONE;
 	now = latency_tracker_switch_ns(prev);
@@ -299,17 +324,14 @@ static enum lt_hint_says lt_hint_read(pid_t pid, struct task_struct *prev)
 	return LT_HINT_UNKNOWN;
 }
 
-/* Starts @pid's event as @opts say, and notes it in @pid's word. */
+/* Starts @pid's event as @opts say, its word first (see above). */
 static void lt_syscalls_event_in(pid_t pid,
 				 const struct latency_tracker_in_opts *opts)
 {
-	u64 units = max_t(u64, opts->ts_ns >> LT_HINT_UNIT_SHIFT, 1);
-
-	BUILD_BUG_ON(PID_MAX_LIMIT > 1 << LT_HINT_PID_BITS);
+	BUILD_BUG_ON(FIELD_MAX(LT_HINT_PID) + 1 < PID_MAX_LIMIT);
+	lt_hint_set(pid, opts->ts_ns);
 	if (latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid),
-				     opts) == LATENCY_TRACKER_OK)
-		WRITE_ONCE(*lt_hint(pid), units << LT_HINT_PID_BITS | pid);
-	else
+				     opts) != LATENCY_TRACKER_OK)
 		lt_hint_clear(pid);
 }
 
@@ -397,12 +419,16 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	}
 	/*
 	 * Slow without leaving the CPU: report it like the others, from its
-	 * start on the tracker's clock (read after the counter: never early).
+	 * start on the tracker's clock (read after the counter: never early),
+	 * started and ended without a switch between (a preemptible probe):
+	 * no switch probe sees the event.
 	 */
 	start = cur.cycles ? ktime_get_mono_fast_ns() - delay : cur.start;
+	preempt_disable_notrace();
 	lt_syscalls_start(current, &cur, start);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
 	lt_hint_none(pid);
+	preempt_enable_notrace();
 }
 
 /*
@@ -520,8 +546,11 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 		break;
 	}
 	ev = latency_tracker_find_event(lt_syscalls.t, &pid, sizeof(pid));
-	if (!ev)
+	if (!ev) {
+		lt_hint_none(pid);
 		return;
+	}
+	lt_hint_set(pid, latency_tracker_event_start(ev));
 	/* next runs here with its event pending: see prev_pending. */
 	c->pending = pid;
 	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev));
