@@ -239,10 +239,10 @@ static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
  *  - 0 at its exit, and for its old pid when exec moves its event.
  * Other threads only overwrite it with a word that names them (same
  * index), or race a clear with its write: the word then names another
- * thread, or is 0, which costs a lookup.  The writes naming one thread are thus
- * in its program order, and a switch probe that reads its word sees the
- * last of them (the scheduler orders a task's switch-out before its next
- * switch-in, on any CPU).
+ * thread, or is 0, which costs a lookup.  The writes naming one thread
+ * are thus in its program order, and a switch probe that reads its word
+ * sees the last of them (the scheduler orders a task's switch-out before
+ * its next switch-in, on any CPU).
  *
  * So a word that names a thread never says "none" while the thread has a
  * pending event, and never a start later than that event's (events of

@@ -67,18 +67,27 @@ wait $child
 trk_reader_stop 0.5
 tap_is "no alert for the child" "$(grep -c " tgid=$child " "$alerts")" 0
 tap_cmp "alert for the shell itself (waiting)" "$(grep -c " tgid=$$ " "$alerts")" -ge 1
+# Calls of a kernel function, counted by a kprobe: kp_add NAME FUNCTION,
+# kp_hits NAME (empty if the kprobe is not there), kp_del NAME.
+KP=/sys/kernel/tracing/kprobe_events
+kp_add() {
+	echo "p:$1 $2" >>$KP &&
+		echo 1 >"/sys/kernel/tracing/events/kprobes/$1/enable"
+}
+kp_hits() { awk -v n="$1" '$1 == n { print $2 }' /sys/kernel/tracing/kprobe_profile; }
+kp_del() {
+	echo 0 >"/sys/kernel/tracing/events/kprobes/$1/enable"
+	echo "-:$1" >>$KP
+}
+
 # A task the filters keep out costs no table lookup at its sys_exit: a
 # kprobe counts the calls of latency_tracker_event_out() while a child
 # makes 40000 system calls (before, one per call).
-KP=/sys/kernel/tracing/kprobe_events
-kp_hits() { awk '$1 == "lt_test_ev_out" { print $2 }' /sys/kernel/tracing/kprobe_profile; }
-echo 'p:lt_test_ev_out latency_tracker_event_out' >>$KP &&
-	echo 1 >/sys/kernel/tracing/events/kprobes/lt_test_ev_out/enable
-h0=$(kp_hits)
+kp_add lt_test_ev_out latency_tracker_event_out
+h0=$(kp_hits lt_test_ev_out)
 dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none
-h1=$(kp_hits)
-echo 0 >/sys/kernel/tracing/events/kprobes/lt_test_ev_out/enable
-echo '-:lt_test_ev_out' >>$KP
+h1=$(kp_hits lt_test_ev_out)
+kp_del lt_test_ev_out
 tap_cmp "a child kept out: no event_out at its 40000 sys_exits ($((${h1:-0} - ${h0:-0})) calls)" \
 	"$((${h1:-0} - ${h0:-0}))" -lt 1000
 tap_cmp "the kprobe counted (${h1:-none} hits)" "${h1:-0}" -ge 1
@@ -95,14 +104,11 @@ tap_is "filter_tgid empty again" "$(cat $F)" ""
 # trips, two blocking reads each (before, one lookup per switch: 80000 or
 # more).  Every call of the loop is still ended (matched: 4 per round
 # trip), none is left pending until its thread exits (cancelled).
-echo 'p:lt_test_find latency_tracker_find_event' >>$KP &&
-	echo 1 >/sys/kernel/tracing/events/kprobes/lt_test_find/enable
-kp_find() { awk '$1 == "lt_test_find" { print $2 }' /sys/kernel/tracing/kprobe_profile; }
-h0=$(kp_find) m0=$(trk_stat matched) c0=$(trk_stat cancelled)
+kp_add lt_test_find latency_tracker_find_event
+h0=$(kp_hits lt_test_find) m0=$(trk_stat matched) c0=$(trk_stat cancelled)
 ms=$(build/progs/lt_pingpong)
-h1=$(kp_find) m1=$(trk_stat matched) c1=$(trk_stat cancelled)
-echo 0 >/sys/kernel/tracing/events/kprobes/lt_test_find/enable
-echo '-:lt_test_find' >>$KP
+h1=$(kp_hits lt_test_find) m1=$(trk_stat matched) c1=$(trk_stat cancelled)
+kp_del lt_test_find
 tap_ok "the kprobe on latency_tracker_find_event() counts (${h0:-none})" test -n "$h0"
 tap_ok "40000 ping-pong round trips (${ms:-failed} ms)" test -n "$ms"
 tap_cmp "... with $((${h1:-0} - ${h0:-0})) lookups" "$((${h1:-0} - ${h0:-0}))" -lt 2000
