@@ -3,13 +3,14 @@
 # explain-lock.sh - lock contention (DepGraph V-A): ex_holder takes a mutex
 # and sleeps 100 ms in it, ex_waiter blocks on it.  The explanation of the
 # waiter: blocked in futex, direct dependency on the holder for as long as
-# the trace shows the holder slept (within 10%), synchronisation, and the
+# the trace shows the waiter blocked until the holder woke it (within 1%;
+# at least 90% of the holder's sleep), synchronisation, and the
 # lock view names the mutex and the holder as its releaser.
 . tests/guest/lib.sh
 . tests/guest/explain-progs/guest.inc
 trap ex_cleanup EXIT
 
-tap_plan 17
+tap_plan 18
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 tap_ok "snapshot session started" ex_session_start lock
@@ -37,10 +38,14 @@ R="r['reports'][0]"
 babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
 sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$H")
 dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $H and $R['graph']['nodes'][e['from']]['label'] == 'futex')")
-tap_diag "holder slept $((sleep_ns / 1000)) us in the trace; dependency futex -> holder $((dep_ns / 1000)) us"
+blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$W" "$H")
+tap_diag "holder slept $((sleep_ns / 1000)) us in the trace; waiter blocked $((blocked_ns / 1000)) us until the holder woke it; dependency futex -> holder $((dep_ns / 1000)) us"
 tap_cmp "the holder's sleep is in the trace" "${sleep_ns:-0}" -gt 50000000
 tap_cmp "direct dependency on the holder >= 90% of its sleep" $((dep_ns * 10)) -ge $((sleep_ns * 9))
-tap_cmp "direct dependency on the holder <= 110% of its sleep" $((dep_ns * 10)) -le $((sleep_ns * 11))
+tap_cmp "direct dependency on the holder >= 99% of the waiter's blocked time in the trace" \
+	$((dep_ns * 100)) -ge $((blocked_ns * 99))
+tap_cmp "direct dependency on the holder <= 101% of the waiter's blocked time in the trace" \
+	$((dep_ns * 100)) -le $((blocked_ns * 101))
 futex_blocked=$(ex_json "$J" "sum(c['blocked_ns'] for c in $R['states']['contexts'] if c['name'] == 'futex')")
 tap_cmp "the waiter was blocked in futex for most of the interval" $((futex_blocked * 10)) -ge $(( (E - S) * 8 ))
 tap_is "the main cause is synchronisation" "$(ex_json "$J" "$R['classification']['causes'][0]['class']")" synchronisation

@@ -6,12 +6,14 @@
 # synchronisation with the producer (the writer that woke it, in write),
 # on the pipe its fd was at that time (pipe2's fds, from the trace), and
 # its dependency on the producer lasts as long as the trace shows the
-# producer slept -- against babeltrace2's own reading of the snapshot.
+# consumer blocked until the producer woke it -- the producer's sleep and
+# whatever else it did first (under load, its start-up takes milliseconds)
+# -- against babeltrace2's own reading of the snapshot.
 . tests/guest/lib.sh
 . tests/guest/explain-progs/guest.inc
 trap ex_cleanup EXIT
 
-tap_plan 14
+tap_plan 15
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 tap_ok "snapshot session started" ex_session_start pipe
@@ -48,8 +50,12 @@ tap_is "the cause: read on the pipe, woken by the producer" \
 tap_is "the evidence: the producer in write" \
 	"$(ex_json "$J" "'ex_producer [$P] in write' in $R['classification']['causes'][0]['evidence']")" True
 dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $P and $R['graph']['nodes'][e['from']]['label'] == 'read')")
-tap_diag "producer slept $((sleep_ns / 1000)) us in the trace; dependency read -> producer $((dep_ns / 1000)) us"
+blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$C" "$P")
+tap_diag "producer slept $((sleep_ns / 1000)) us in the trace; consumer blocked $((blocked_ns / 1000)) us until the producer woke it; dependency read -> producer $((dep_ns / 1000)) us"
 tap_cmp "dependency on the producer >= 90% of its sleep" $((dep_ns * 10)) -ge $((sleep_ns * 9))
-tap_cmp "dependency on the producer <= 110% of its sleep" $((dep_ns * 10)) -le $((sleep_ns * 11))
+tap_cmp "dependency on the producer >= 99% of the consumer's blocked time in the trace" \
+	$((dep_ns * 100)) -ge $((blocked_ns * 99))
+tap_cmp "dependency on the producer <= 101% of the consumer's blocked time in the trace" \
+	$((dep_ns * 100)) -le $((blocked_ns * 101))
 [ "$_tap_failed" = 0 ] || ex_keep pipe pipe.out out bt.txt
 tap_done
