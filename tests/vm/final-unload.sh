@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# final-unload.sh RESULTS_DIR - the last phase of every guest boot, run by
+# final-unload.sh RESULTS_DIR|- - the last phase of every guest boot, run by
 # guest-run.sh like a test (its own .tap, .rc and slice of the kernel log,
 # judged as "<kernel>/final-unload"): unload every module of ours the tests
 # left loaded, trackers and test modules first, the core last; each rmmod
 # is an assertion, and so is "none left".  A module whose exit path WARNs
 # or leaks fails here.  On a kernel with kmemleak (the debug kernel), then
 # scan and write the report to RESULTS_DIR/kmemleak.txt (check-vm.sh
-# judges what is ours in it).  Prints TAP.
+# judges what is ours in it).  Prints TAP.  With "-" (guest-run.sh, after
+# a test that failed): the unloads only, no kmemleak scan.
 set -u
 R=${1:?results dir}
 KMEMLEAK=/sys/kernel/debug/kmemleak
@@ -20,7 +21,7 @@ ours() { awk '$1 ~ /^(latency_tracker|lt_)/ { print $1 }' /proc/modules; }
 mods=($(ours | grep -vx latency_tracker))
 ours | grep -qx latency_tracker && mods+=(latency_tracker)
 leak=0
-[ -w $KMEMLEAK ] && leak=1
+[ "$R" != - ] && [ -w $KMEMLEAK ] && leak=1
 echo "1..$((${#mods[@]} + 1 + leak))"
 n=0 bad=0
 for m in "${mods[@]}"; do

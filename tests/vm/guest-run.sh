@@ -15,7 +15,9 @@
 # and judges every record of the boot (tests/vm/judge.sh).  Besides
 # <test>.seq, each test leaves <test>.tap, <test>.err, <test>.rc and
 # <test>.ms; <test>.started marks the test in progress, so the host can
-# name it if the guest dies.
+# name it if the guest dies.  After a test that failed, its modules left
+# loaded are unloaded before its end mark (tests/vm/final-unload.sh -,
+# its output in <test>.err), so that the next test starts clean.
 #
 # After the last test, a short pause lets deferred work of the modules
 # still loaded run (a timer or work item that fires late is caught in the
@@ -110,6 +112,14 @@ run_item() {
 	timeout --kill-after=5 "$LT_TEST_TIMEOUT" "$@" >"$R/$t.tap" 2>"$R/$t.err" </dev/null
 	rc=$?
 	echo $((($(date +%s%N) - t0) / 1000000)) >"$R/$t.ms"
+	# A failed test may have left our modules loaded (one killed at its
+	# time limit never ran its cleanup), and the next test's insmod would
+	# fail on them ("File exists").  Unload them inside this test's slice
+	# of the kernel log: an unload that splats is judged with this test.
+	if [ "$rc" != 0 ] && [ "$t" != final-unload ]; then
+		echo "# harness: test failed, unloading what it left loaded" >>"$R/$t.err"
+		bash tests/vm/final-unload.sh - >>"$R/$t.err" 2>&1
+	fi
 	log_mark "end $t"
 	echo "$s $mark_seq" >"$R/$t.seq"
 	echo $rc >"$R/$t.rc"

@@ -20,7 +20,8 @@
 #     plans 5 assertions and makes 4, a module that WARNs while loading,
 #     one that WARNs after its test ended, one that WARNs while the final
 #     phase unloads it, one that oopses, one that wedges the guest - each
-#     reported failed.
+#     reported failed; and a test killed at its time limit with the core
+#     loaded, after which the next test of the boot loads it again.
 set -u
 . "$(dirname "$0")/common.sh"
 . "$LT_TOP/tests/vm/judge.sh"
@@ -30,7 +31,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=36
+PLAN=39
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -182,6 +183,19 @@ check "a wedged guest is killed and its test reported by name" \
 	has "$out" "^not ok [0-9]+ - $k/selftest-wedge ${g2}the guest crashed or hung"
 check "... and the watchdog says why" has "$out" '^#  watchdog: no progress for [0-9]+s \(running: selftest-wedge\)'
 check "guests: the counts add up" has "$out" '^# guest tests: 8 passed, 6 failed'
+
+# A test killed at its time limit, with the core loaded and no cleanup:
+# the next test of the same boot must be able to load the core again
+# (before the harness unloaded after a failure: "insmod: ... File exists",
+# the CI cascade after debug/stacks-budget timed out).
+out=$tmp/timeout
+LT_CACHE=$pc LT_GUESTS=1 LT_TEST_TIMEOUT=10 LT_WATCHDOG_GRACE=30 \
+	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-timeout -t selftest-reload >"$out" 2>/dev/null
+shown+=("$out")
+check "a test killed at its time limit is reported failed by name" \
+	has "$out" "^not ok [0-9]+ - $k/selftest-timeout \(timed out after 10s"
+check "... and what it left loaded is unloaded, in its report" has "$out" '^#   ok [0-9]+ - rmmod latency_tracker$'
+check "the next test of the boot loads the core again" has "$out" "^ok [0-9]+ - $k/selftest-reload \(2 assertions"
 
 if [ $failed != 0 ]; then
 	echo "# harness output was:"
