@@ -37,7 +37,12 @@ def pair_block(prefix, meds, rounds=7, cpus=2, failures=None):
     return out
 
 
-def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None):
+EQUAL_WORK = ("ours", "ftrace", "bpftrace", "lttng", "floor")
+
+
+def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None, pace=None):
+    """pace(config, rep): the host's pace of that configuration's runs in
+    that repetition (its base run's too), 1 by default."""
     hb = hb or HB
     lines = ["kernel 6.12.117+deb12-amd64\n"] + pair_block("pair_", PAIR_MED, failures=pair_failures)
     lines += ["hackbench_args -g 4 -l 100\n", "messaging_args -p -t -g 4 -l 100\n",
@@ -46,7 +51,10 @@ def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None):
         for c in CONFIGS:
             if (c, r) == drop:
                 continue
-            j = 1 + (r - 2) * 0.005
+            j = (1 + (r - 2) * 0.005) * (pace(c, r) if pace else 1)
+            if c in EQUAL_WORK and c in hb:
+                lines.append(f"messaging_base_{c} {hb['none'] * j / 2:.4f}\n")
+                lines.append(f"hackbench_base_{c} {hb['none'] * j:.4f}\n")
             if c in hb:
                 lines.append(f"hackbench_{c} {hb[c] * j:.4f}\n")
                 lines.append(f"messaging_{c} {hb[c] * j / 2:.4f}\n")
@@ -139,6 +147,28 @@ def main():
           fa and fa["peer"] == "ftrace" and near(fa["ratio"], 0.5), fa)
     check("probe cost per round trip 2000 ns", near(res["probe_ns_per_round_trip"]["lttng"], 2000.0),
           res["probe_ns_per_round_trip"])
+
+    pw = res["hackbench_equal_work_paired_pct"]
+    check("paired slowdowns: ours +5 %, lttng +20 %, each inside its interval",
+          near(pw["ours"], 5.0) and near(pw["lttng"], 20.0) and
+          all(inside(res["hackbench_equal_work_paired_pct_ci95"][c], pw[c]) for c in pw), pw)
+    v = res["hackbench_ours_vs_cheapest_peer_paired"]
+    check("paired: ours / ftrace 0.5", v["peer"] == "ftrace" and near(v["ratio"], 0.5), v)
+
+    # The host's two paces: ours' runs slow (x1.5) in 3 of 5 repetitions,
+    # lttng's and none's in none of them.  The medians of runs say ours
+    # +57 %, the paired slowdowns still +5 %, and the goal is judged on them.
+    rc, out, res = run(guest_output(hb=dict(HB, ftrace=2.8, bpftrace=2.8),
+                                    pace=lambda c, r: 1.5 if c == "ours" and r % 2 == 0 else 1))
+    ew, pw = res["hackbench_equal_work_pct"], res["hackbench_equal_work_paired_pct"]
+    check("two paces: median of runs mixed (ours > +50 %), paired ours +5 %, lttng +20 %",
+          rc == 0 and ew["ours"] > 50 and near(pw["ours"], 5.0) and near(pw["lttng"], 20.0), (ew, pw))
+    g = res["goals"]["hackbench_vs_cheapest_peer_equal_work"]
+    check("two paces: the goal judged on the paired ratio (0.25 vs lttng): reached",
+          g["reached"] and g["peer"] == "lttng" and g["basis"] == "paired slowdowns", g)
+    rc, out, _ = run([l for l in guest_output() if not l.startswith("hackbench_base_ours ")])
+    check("missing base runs fail the report, named",
+          rc == 1 and "ours: 0 of 5 hackbench base runs" in out, out[-300:])
 
     slow = dict(PAIR_MED, ours=260)
     rc, out, res = run([l for l in guest_output() if not l.startswith("pair_")] + pair_block("pair_", slow))

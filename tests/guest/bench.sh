@@ -31,7 +31,9 @@
 #     filter that excludes every task: filter_cgroup on an empty cgroup),
 #     ours_incl (one that includes every task: filter_cgroup on the root).
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
-#     (threads, pipes), and for every configuration but the wakeup-only
+#     (threads, pipes) -- for an equal-work configuration each right after
+#     a run of none, the base of its paired slowdown --, and for every
+#     configuration but the wakeup-only
 #     ones a loop of 600000 system calls on CPU 0 (tests/bench/
 #     lt_sysloop.c: 1-byte read and write, in 400 batches) and a ping-pong
 #     of 40000 round trips between two threads on CPU 0 (tests/bench/
@@ -322,9 +324,25 @@ cfg_set_off() {
 	esac
 }
 
+# The equal-work configurations: each of their workload runs follows a
+# run of none (hackbench_base_CONFIG, messaging_base_CONFIG), the base of
+# its paired slowdown: the host's pace changes between runs (whole runs
+# about 1.5x slower), so a run is compared with the none run next to it.
+EQUAL_WORK="ours ftrace bpftrace lttng floor"
+
 # run_config CONFIG: one repetition of CONFIG's workloads, or a fail line.
 run_config() {
 	local c=$1 t why
+	if [[ " $EQUAL_WORK " == *" $c "* ]]; then
+		# messaging's base first, so that each pair of hackbench runs is
+		# apart only by the turning on.
+		if [ -n "$HAVE_PM" ]; then
+			t=$(pm)
+			[ -n "$t" ] && out "messaging_base_$c $t" || fail "$c: perf bench (its base) printed no time"
+		fi
+		t=$(hb)
+		[ -n "$t" ] && out "hackbench_base_$c $t" || fail "$c: hackbench (its base) printed no time"
+	fi
 	if ! cfg_on "$c"; then
 		cfg_off "$c"
 		fail "$c: could not be turned on"
