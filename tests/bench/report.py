@@ -16,12 +16,14 @@ for both sides of a ratio.  Workload figures: the unit is one repetition
 (every configuration ran once in it), so a ratio is resampled by
 repetition on both sides.
 
-Paired slowdowns (equal-work configurations): the host runs whole
-workload runs at one of two paces about 1.5x apart, so a median over runs
-mixes the paces differently for each configuration.  Each equal-work run
-follows a run of none (its base, "WORK_base_CONFIG"); a paired slowdown
-is the median over repetitions of run / base - 1.  The hackbench goal is
-judged on it."""
+Paired slowdowns (equal-work configurations, and none as the control):
+the host runs whole workload runs at one of two paces about 1.5x apart,
+so a median over runs mixes the paces differently for each
+configuration.  Each such run has a run of none beside it in the same
+repetition, its base ("paired_WORK_CONFIG BASE RUN"); a paired slowdown
+is the median over repetitions of run / base - 1, resampled by
+repetition (the same ones on both sides of a ratio).  The hackbench goal
+is judged on it."""
 import json
 import random
 import re
@@ -33,6 +35,8 @@ BOOT = 1000
 EQUAL_WORK = ("ours", "ftrace", "bpftrace", "lttng", "floor")
 WAKEUP_ONLY = ("ours_wakeup", "ftrace_wakeup", "bpftrace_wakeup", "lttng_wakeup")
 PEERS = ("ftrace", "bpftrace", "lttng")
+# Paired with a base run of none (none itself: the control, about 0 %).
+PAIRED = ("none",) + EQUAL_WORK
 # Not a peer: one empty probe on each equal-work tracepoint (lt_floor.ko),
 # the price of turning those four tracepoints on.  Ours attaches more
 # probes than that (three on sched_switch, two on sched_waking, one on
@@ -148,6 +152,14 @@ def parse(path):
         elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
+        elif name.startswith("paired_"):
+            try:
+                base, run = float(rest[0]), float(rest[1])
+                if base <= 0 or run <= 0:
+                    raise ValueError
+                series.setdefault(name, []).append((base, run))
+            except (IndexError, ValueError):
+                fails.append(f"{name}: not two positive numbers ({' '.join(rest)!r})")
         elif name.startswith(("hackbench_", "messaging_", "sysloop_", "pingpong_", "scale_hackbench_")) \
                 and not name.endswith("_args"):
             try:
@@ -175,16 +187,17 @@ def slowdown(series, work, cfg, reps=None):
 
 
 def paired(series, work, cfg, reps=None):
-    """Median over repetitions of CFG's run against the none run right
-    before it (WORK_base_CFG), as a slowdown in %."""
-    runs, base = series.get(f"{work}_{cfg}", []), series.get(f"{work}_base_{cfg}", [])
-    n = min(len(runs), len(base))
-    v = [runs[r] / base[r] - 1 for r in (range(n) if reps is None else reps) if r < n]
+    """Median over repetitions of CFG's run against its base run of none
+    (the "paired_WORK_CFG BASE RUN" lines, one per repetition), as a
+    slowdown in %."""
+    pairs = series.get(f"paired_{work}_{cfg}", [])
+    v = [pairs[r][1] / pairs[r][0] - 1 for r in (range(len(pairs)) if reps is None else reps)
+         if r < len(pairs)]
     return statistics.median(v) * 100 if v else None
 
 
 def workload_paired(series, work, cfgs, rng):
-    """Paired slowdown (%) per configuration that has bases, with its
+    """Paired slowdown (%) per configuration that has pairs, with its
     interval."""
     pct, pct_ci = {}, {}
     for cfg in cfgs:
@@ -192,7 +205,7 @@ def workload_paired(series, work, cfgs, rng):
         if s is None:
             continue
         pct[cfg] = round(s, 2)
-        reps = list(range(min(len(series[f"{work}_{cfg}"]), len(series[f"{work}_base_{cfg}"]))))
+        reps = list(range(len(series[f"paired_{work}_{cfg}"])))
         if len(reps) >= 2:
             pct_ci[cfg] = ci(paired(series, work, cfg, [rng.choice(reps) for _ in reps])
                              for _ in range(BOOT))
@@ -330,8 +343,8 @@ def main():
         for w in works:
             if w == "messaging" and "messaging_args" not in kv:
                 continue
-            for name, what in [(f"{w}_{cfg}", w)] + ([(f"{w}_base_{cfg}", f"{w} base")]
-                                                     if cfg in EQUAL_WORK and
+            for name, what in [(f"{w}_{cfg}", w)] + ([(f"paired_{w}_{cfg}", f"paired {w}")]
+                                                     if cfg in PAIRED and
                                                      w in ("hackbench", "messaging") else []):
                 got = len(series.get(name, []))
                 if got < reps:
@@ -345,7 +358,7 @@ def main():
             res[f"{work}_{row}_runs"] = spread
         res[f"{work}_ours_vs_cheapest_peer_equal_work"] = vs_cheapest(
             series, work, "ours", PEERS, res[f"{work}_equal_work_pct"], rng)
-        pct, pct_ci = workload_paired(series, work, EQUAL_WORK, rng)
+        pct, pct_ci = workload_paired(series, work, PAIRED, rng)
         res[f"{work}_equal_work_paired_pct"] = pct
         res[f"{work}_equal_work_paired_pct_ci95"] = pct_ci
         res[f"{work}_ours_vs_cheapest_peer_paired"] = vs_cheapest(
@@ -363,7 +376,8 @@ def main():
     res["hackbench_args"] = kv.get("hackbench_args")
     res["messaging_args"] = kv.get("messaging_args")
     res["workload_reps"] = reps
-    res["workload_runs"] = {k: v for k, v in series.items() if not k.startswith("scale_")}
+    res["workload_runs"] = {k: v for k, v in series.items() if not k.startswith(("scale_", "paired_"))}
+    res["workload_pairs"] = {k[len("paired_"):]: v for k, v in series.items() if k.startswith("paired_")}
     # Probe cost per system call (the loop's 600000) and per ping-pong
     # round trip (40000), by configuration: median ms less none's.
     res["probe_ns_per_syscall"] = per_op(series, "sysloop", 600000)
@@ -484,7 +498,8 @@ def print_table(res, kv):
                     print(f"    {label:46s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
             paired_pct = res.get(f"{work}_equal_work_paired_pct") if row == "equal_work" else None
             if paired_pct:
-                print("    paired (each run against the none run right before it; median of run / base - 1):")
+                print("    paired (each run against its base, a run of none in the same repetition;"
+                      " median of run / base - 1; none: the control):")
                 for cfg, pct in paired_pct.items():
                     print(f"      {cfg:44s} {pct:+7.2f} % "
                           f"{fci(res[f'{work}_equal_work_paired_pct_ci95'].get(cfg), ' %')}")

@@ -31,8 +31,9 @@
 #     filter that excludes every task: filter_cgroup on an empty cgroup),
 #     ours_incl (one that includes every task: filter_cgroup on the root).
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
-#     (threads, pipes) -- for an equal-work configuration each right after
-#     a run of none, the base of its paired slowdown --, and for every
+#     (threads, pipes) -- for an equal-work configuration (and none, the
+#     control) each beside a run of none in the same repetition, the base
+#     of its paired slowdown (see PAIRED) --, and for every
 #     configuration but the wakeup-only
 #     ones a loop of 600000 system calls on CPU 0 (tests/bench/
 #     lt_sysloop.c: 1-byte read and write, in 400 batches) and a ping-pong
@@ -324,25 +325,29 @@ cfg_set_off() {
 	esac
 }
 
-# The equal-work configurations: each of their workload runs follows a
-# run of none (hackbench_base_CONFIG, messaging_base_CONFIG), the base of
-# its paired slowdown: the host's pace changes between runs (whole runs
-# about 1.5x slower), so a run is compared with the none run next to it.
-EQUAL_WORK="ours ftrace bpftrace lttng floor"
+# Paired runs: each hackbench and messaging run of these configurations
+# (the equal-work ones, and none as the control: its paired slowdown
+# should be about 0) has a run of none in the same repetition beside it,
+# its base: before the configuration is turned on in even repetitions,
+# after it is turned off in odd ones, so that neither side always runs
+# first.  The host's pace changes between runs (whole runs about 1.5x
+# slower), so a run is compared with its own base.  Printed as
+# "paired_WORK_CONFIG BASE RUN", only when both have a time.
+PAIRED="none ours ftrace bpftrace lttng floor"
 
-# run_config CONFIG: one repetition of CONFIG's workloads, or a fail line.
+# base_runs: hackbench and messaging without the configuration, into
+# base_hb and base_pm (empty if one printed no time).
+base_runs() {
+	base_hb=$(hb)
+	[ -n "$HAVE_PM" ] && base_pm=$(pm)
+	return 0
+}
+
+# run_config CONFIG REP: one repetition of CONFIG's workloads, or a fail line.
 run_config() {
-	local c=$1 t why
-	if [[ " $EQUAL_WORK " == *" $c "* ]]; then
-		# messaging's base first, so that each pair of hackbench runs is
-		# apart only by the turning on.
-		if [ -n "$HAVE_PM" ]; then
-			t=$(pm)
-			[ -n "$t" ] && out "messaging_base_$c $t" || fail "$c: perf bench (its base) printed no time"
-		fi
-		t=$(hb)
-		[ -n "$t" ] && out "hackbench_base_$c $t" || fail "$c: hackbench (its base) printed no time"
-	fi
+	local c=$1 rep=$2 t why run_hb= run_pm= base_hb= base_pm= paired=
+	[[ " $PAIRED " == *" $c "* ]] && paired=1
+	[ -n "$paired" ] && [ $((rep % 2)) = 0 ] && base_runs
 	if ! cfg_on "$c"; then
 		cfg_off "$c"
 		fail "$c: could not be turned on"
@@ -351,11 +356,11 @@ run_config() {
 	case $c in
 	ours_excl | ours_incl) ;;
 	*)
-		t=$(hb)
-		[ -n "$t" ] && out "hackbench_$c $t" || fail "$c: hackbench printed no time"
+		run_hb=$(hb)
+		[ -n "$run_hb" ] && out "hackbench_$c $run_hb" || fail "$c: hackbench printed no time"
 		if [ -n "$HAVE_PM" ]; then
-			t=$(pm)
-			[ -n "$t" ] && out "messaging_$c $t" || fail "$c: perf bench printed no time"
+			run_pm=$(pm)
+			[ -n "$run_pm" ] && out "messaging_$c $run_pm" || fail "$c: perf bench printed no time"
 		fi
 		;;
 	esac
@@ -374,6 +379,14 @@ run_config() {
 	esac
 	cfg_off "$c"
 	[ "${c#bpftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
+	[ -n "$paired" ] || return 0
+	[ $((rep % 2)) = 1 ] && base_runs
+	[ -n "$base_hb" ] && [ -n "$run_hb" ] && out "paired_hackbench_$c $base_hb $run_hb" ||
+		fail "$c: no paired hackbench runs (base '$base_hb', run '$run_hb')"
+	if [ -n "$HAVE_PM" ]; then
+		[ -n "$base_pm" ] && [ -n "$run_pm" ] && out "paired_messaging_$c $base_pm $run_pm" ||
+			fail "$c: no paired messaging runs (base '$base_pm', run '$run_pm')"
+	fi
 	return 0
 }
 
@@ -453,7 +466,7 @@ if part hackbench; then
 		order=()
 		for ((k = 0; k < n; k++)); do order+=("${configs[(k + r) % n]}"); done
 		out "order $((r + 1)) ${order[*]}"
-		for c in "${order[@]}"; do run_config "$c"; done
+		for c in "${order[@]}"; do run_config "$c" "$r"; done
 	done
 	[ -n "$LTTNG_READY" ] && { solo lttng destroy -a >/dev/null; }
 fi

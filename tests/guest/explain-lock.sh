@@ -38,7 +38,7 @@ R="r['reports'][0]"
 babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
 sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$H")
 dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $H and $R['graph']['nodes'][e['from']]['label'] == 'futex')")
-blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$W" "$H")
+blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$W" "$H" "$S" "$E")
 tap_diag "holder slept $((sleep_ns / 1000)) us in the trace; waiter blocked $((blocked_ns / 1000)) us until the holder woke it; dependency futex -> holder $((dep_ns / 1000)) us"
 tap_cmp "the holder's sleep is in the trace" "${sleep_ns:-0}" -gt 50000000
 tap_cmp "direct dependency on the holder >= 90% of its sleep" $((dep_ns * 10)) -ge $((sleep_ns * 9))

@@ -50,7 +50,7 @@ tap_is "the cause: read on the pipe, woken by the producer" \
 tap_is "the evidence: the producer in write" \
 	"$(ex_json "$J" "'ex_producer [$P] in write' in $R['classification']['causes'][0]['evidence']")" True
 dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $P and $R['graph']['nodes'][e['from']]['label'] == 'read')")
-blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$C" "$P")
+blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$C" "$P" "$S" "$E")
 tap_diag "producer slept $((sleep_ns / 1000)) us in the trace; consumer blocked $((blocked_ns / 1000)) us until the producer woke it; dependency read -> producer $((dep_ns / 1000)) us"
 tap_cmp "dependency on the producer >= 90% of its sleep" $((dep_ns * 10)) -ge $((sleep_ns * 9))
 tap_cmp "dependency on the producer >= 99% of the consumer's blocked time in the trace" \

@@ -15,9 +15,10 @@
 # and judges every record of the boot (tests/vm/judge.sh).  Besides
 # <test>.seq, each test leaves <test>.tap, <test>.err, <test>.rc and
 # <test>.ms; <test>.started marks the test in progress, so the host can
-# name it if the guest dies.  After a test that failed, its modules left
-# loaded are unloaded before its end mark (tests/vm/final-unload.sh -,
-# its output in <test>.err), so that the next test starts clean.
+# name it if the guest dies.  After a test that failed, the lttng-sessiond
+# and the modules of ours it left behind are stopped and unloaded before
+# its end mark (after_failure; <test>.unload), so that the next test can
+# load them again.
 #
 # After the last test, a short pause lets deferred work of the modules
 # still loaded run (a timer or work item that fires late is caught in the
@@ -100,10 +101,43 @@ log_mark() {
 	mark_seq=-
 }
 
+ours_loaded() { awk '$1 ~ /^(latency_tracker|lt_)/ { print $1 }' /proc/modules; }
+
+# after_failure TEST BEFORE SESSIOND: a test that failed may have left
+# processes and modules behind (one killed at its time limit never ran its
+# cleanup), and the next test's insmod would fail on them ("File
+# exists").  Stop the lttng-sessiond it left running (SESSIOND: the one
+# running before it, kept; sessiond holds LTTng's probe module for our
+# events, which uses the core), then unload the modules of ours loaded
+# since it started (BEFORE: those loaded before stay, for final-unload to
+# judge) -- inside the test's slice of the kernel log, so that an unload
+# that splats is judged with it.  The unloads' TAP goes to TEST.unload;
+# one that failed (or hung: 120 s) is named in TEST.err.
+after_failure() {
+	local t=$1 before=$2 sessiond=$3 p i
+	for p in $(pidof lttng-sessiond); do
+		[ "$p" = "$sessiond" ] || kill "$p"
+	done
+	for ((i = 0; i < 300; i++)); do
+		[ "$(pidof lttng-sessiond)" = "$sessiond" ] && break
+		sleep 0.1
+	done
+	for p in $(pidof lttng-sessiond); do
+		[ "$p" = "$sessiond" ] || kill -KILL "$p"
+	done
+	timeout --kill-after=5 120 bash tests/vm/final-unload.sh - $before >"$R/$t.unload" 2>&1 ||
+		{
+			echo "# harness: unloading what the failed test left loaded failed (rc $?):"
+			grep -E '^(not ok|#)' "$R/$t.unload"
+		} >>"$R/$t.err"
+}
+
 # run_item NAME CMD...: run one test (or the final phase) with its files.
 run_item() {
-	local t=$1 s t0 rc
+	local t=$1 s t0 rc before sessiond
 	shift
+	before=$(ours_loaded)
+	sessiond=$(pidof lttng-sessiond)
 	: >"$R/$t.started"
 	log_mark "start $t"
 	s=$mark_seq
@@ -112,14 +146,7 @@ run_item() {
 	timeout --kill-after=5 "$LT_TEST_TIMEOUT" "$@" >"$R/$t.tap" 2>"$R/$t.err" </dev/null
 	rc=$?
 	echo $((($(date +%s%N) - t0) / 1000000)) >"$R/$t.ms"
-	# A failed test may have left our modules loaded (one killed at its
-	# time limit never ran its cleanup), and the next test's insmod would
-	# fail on them ("File exists").  Unload them inside this test's slice
-	# of the kernel log: an unload that splats is judged with this test.
-	if [ "$rc" != 0 ] && [ "$t" != final-unload ]; then
-		echo "# harness: test failed, unloading what it left loaded" >>"$R/$t.err"
-		bash tests/vm/final-unload.sh - >>"$R/$t.err" 2>&1
-	fi
+	[ "$rc" != 0 ] && [ "$t" != final-unload ] && after_failure "$t" "$before" "$sessiond"
 	log_mark "end $t"
 	echo "$s $mark_seq" >"$R/$t.seq"
 	echo $rc >"$R/$t.rc"
