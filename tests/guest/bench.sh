@@ -33,9 +33,8 @@
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
 #     (threads, pipes) -- for an equal-work configuration (and none, the
 #     control) each beside a run of none in the same repetition, the base
-#     of its paired slowdown (see PAIRED) --, and for every
-#     configuration but the wakeup-only
-#     ones a loop of 600000 system calls on CPU 0 (tests/bench/
+#     of its paired slowdown (see PAIRED) --, and for every configuration
+#     but the wakeup-only ones a loop of 600000 system calls on CPU 0 (tests/bench/
 #     lt_sysloop.c: 1-byte read and write, in 400 batches) and a ping-pong
 #     of 40000 round trips between two threads on CPU 0 (tests/bench/
 #     lt_pingpong.c: pipes; two wakeups, two switches, four system calls

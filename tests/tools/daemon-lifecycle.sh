@@ -54,12 +54,12 @@ alert_line wakeup 6000000 >&7
 tap_ok "child: snapshot, explain started" wait_for 5 log_has "$D_LOG" '"type":"explain"'
 # The children's reports, child-<pid> (written whole: renamed from .tmp).
 reports() { ls -t "$D_FAKE"/child-* 2>/dev/null | grep -E '/child-[0-9]+$'; }
-# The pid of the Nth child, from the daemon's log; a field of its
+# The pid of the Nth child, from the daemon's log; field N of a pid's
 # /proc/PID/stat (proc(5) numbering; the fields after comm's ") ").
 child_pid() { sed -n 's/.*"type":"explain",.*"pid":\([0-9]*\).*/\1/p' "$D_LOG" | sed -n "$1p"; }
-stat_field() { sed 's/.*) //' "/proc/$cpid/stat" 2>/dev/null | awk -v n=$(($1 - 2)) '{ print $n }'; }
-idle() { [ "$(stat_field 41)" = 5 ]; }
-boost() { renice -n 0 -p "$cpid" >/dev/null && chrt -o -p 0 "$cpid"; }
+stat_field() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk -v n=$(($2 - 2)) '{ print $n }'; }
+idle() { [ "$(stat_field "$1" 41)" = 5 ]; }
+boost() { renice -n 0 -p "$1" >/dev/null && chrt -o -p 0 "$1"; }
 cpid=$(child_pid 1)
 # The child makes itself nice 19 and SCHED_IDLE last before it execs
 # (daemon_child.c), so on a busy host it may then wait many seconds for a
@@ -71,9 +71,9 @@ cpid=$(child_pid 1)
 # when the daemon kills it (a killed task needs a CPU to exit).  Boosted,
 # it still missed a 3 s limit in the first seconds of a cold run (the
 # kernel's sources unpacked, a build root made): hence 10 s.
-tap_ok "child: SCHED_IDLE" wait_for 5 idle
-tap_ok "child: nice 19" test "$(stat_field 19)" = 19
-boost
+tap_ok "child: SCHED_IDLE" wait_for 5 idle "$cpid"
+tap_ok "child: nice 19" test "$(stat_field "$cpid" 19)" = 19
+boost "$cpid"
 tap_ok "child: it ran" wait_for 9 reports
 cf=$(reports | tail -n 1)
 tap_diag "child $cpid, state: $(tr '\n' ' ' <"$cf")"
@@ -90,8 +90,8 @@ tap_ok "child: it is gone" wait_for 2 bash -c "! kill -0 $cpid 2>/dev/null"
 alert_line wakeup 6000000 >&7
 tap_ok "child: a slot again after the timeout" wait_for 5 \
 	bash -c "[ \$(grep -c '\"type\":\"explain\"' '$D_LOG') = 2 ]"
-cpid=$(child_pid 2) cpid2=$(child_pid 2)
-tap_ok "child: the second child is running" eval '[ -n "$cpid2" ] && wait_for 5 idle && boost'
+cpid2=$(child_pid 2)
+tap_ok "child: the second child is running" eval '[ -n "$cpid2" ] && wait_for 5 idle "$cpid2" && boost "$cpid2"'
 d_stop
 exec 7>&-
 tap_diag "SIGTERM to exit with a child running: $D_STOP_MS ms"
