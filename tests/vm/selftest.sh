@@ -8,6 +8,9 @@
 #   judging (host only, from made-up results): a TAP plan printed last, a
 #     "# SKIP" assertion, the kernel log cut into windows by sequence
 #     number, records lost or read twice;
+#   the accuracy oracle (host only, from a made-up trace): a system call
+#     preempted twice inside its sys_enter tracepoint needs no record, one
+#     that blocked after its preemption does;
 #   lint: a missing tool, an empty input, a kernel line that does not
 #     resolve, each a failed check, never "clean";
 #   host preparation: a tools build broken by -Werror (in a build directory
@@ -31,7 +34,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=39
+PLAN=41
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -89,6 +92,51 @@ check "judge: lost records are named where they were lost" \
 check "judge: a WARNING after a test ended fails that test" \
 	has "$j/t.why" 'kernel splat after the test ended'
 check "judge: a test whose end was never logged fails" has "$j/u.why" 'did not record its end'
+
+# --- the accuracy oracle, from a made-up trace --------------------------------
+# A getppid of 53 ms (7.3-rt, CI of 2026-11-27): preempted 0.8 ms after
+# ftrace's sys_enter record, back for 0.4 ms, switched out again (STATE2),
+# back 20 ms later, sys_exit 60 us after that.  The tracker reported no
+# record, its histogram has a call of 60 us.  Preempted twice (R+) the
+# call may not have reached the tracker's probe before the last switch-in:
+# no record is right.  Blocked the second time (S), it had passed the
+# probe, so a 53 ms call without a record is a miss.
+o=$tmp/oracle
+mkdir -p "$o"
+oracle_case() { # NAME STATE2
+	local d=$o/$1 sw='d..2.   10.1'
+	mkdir -p "$d"
+	cat >"$d/trace" <<-EOF
+	# tracer: nop
+	            bash-100     [000] .....   10.000000: tracing_mark_write: oracle snapshot
+	            bash-100     [000] .....   10.000010: tracing_mark_write: oracle enable-begin
+	            bash-100     [000] .....   10.000020: tracing_mark_write: oracle enable-end
+	     or_nonblock-200     [001] .....   10.100000: sys_enter: NR 110 (0, 0, 0, 0, 0, 0)
+	     or_nonblock-200     [001] ${sw}00800: sched_switch: prev_comm=or_nonblock prev_pid=200 prev_prio=120 prev_state=R+ ==> next_comm=cat next_pid=300 next_prio=120
+	             cat-300     [001] ${sw}33000: sched_switch: prev_comm=cat prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=or_nonblock next_pid=200 next_prio=120
+	     or_nonblock-200     [001] ${sw}33400: sched_switch: prev_comm=or_nonblock prev_pid=200 prev_prio=120 prev_state=$2 ==> next_comm=cat next_pid=300 next_prio=120
+	             cat-300     [001] ${sw}53300: sched_switch: prev_comm=cat prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=or_nonblock next_pid=200 next_prio=120
+	     or_nonblock-200     [001] .....   10.153360: sys_exit: NR 110 = 199
+	            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin
+	            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end
+	EOF
+	printf '100 S 0\n200 R 0\n300 S 0\n' >"$d/tasks"
+	printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
+	printf 'tracked 1\nmatched 1\nover_threshold 0\nalerts 0\n' >"$d/stats1"
+	: >"$d/hist0"
+	printf '32768 65535 1\n' >"$d/hist1"
+	: >"$d/alerts"
+	python3 "$LT_TOP/tests/guest/oracle/oracle.py" syscalls --trace "$d/trace" \
+		--alerts "$d/alerts" --stats0 "$d/stats0" --stats1 "$d/stats1" \
+		--hist0 "$d/hist0" --hist1 "$d/hist1" --threshold 2000000 \
+		--tol 50000 --tasks "$d/tasks" --tp-preemptible yes >"$o/$1.out" 2>&1
+}
+oracle_case twice R+
+oracle_case blocked S
+check "oracle: a call preempted twice inside sys_enter needs no record" \
+	has "$o/twice.out" '^PASS syscalls: every pair over the threshold has its record'
+check "oracle: ... but a call that blocked after its preemption does" \
+	has "$o/blocked.out" '^FAIL syscalls: every pair over the threshold has its record .*1 missed'
 
 # --- lint: checks that could not run -----------------------------------------
 nocpp=$tmp/path-without-cppcheck
