@@ -274,6 +274,26 @@ lttng_setup() {
 	lttng enable-event -k -s ltbench_wk -c chan sched_waking,sched_switch >/dev/null ||
 		{ echo "lttng session setup failed"; return 1; }
 }
+# lttng_teardown: what lttng_setup made, undone (the sessions, the session
+# daemon, the raw_syscalls probe), so that the next part sets it up again
+# (the profile part after the hackbench part: insmod of the probe said
+# "File exists").
+lttng_teardown() {
+	local ko=${LTG_BENCH_RAWSYS_KO:-} i
+	lttng destroy -a >/dev/null 2>&1
+	pkill -x lttng-sessiond
+	for ((i = 0; i < 100; i++)); do
+		pgrep -x lttng-sessiond >/dev/null || break
+		sleep 0.1
+	done
+	pgrep -x lttng-sessiond >/dev/null && { echo "lttng-sessiond did not exit"; return 1; }
+	ko=$(basename "$ko" .ko)
+	ko=${ko//-/_}
+	if lt_loaded "$ko"; then
+		rmmod "$ko" || { echo "rmmod $ko failed"; return 1; }
+	fi
+	LTTNG_READY=
+}
 LTTNG_READY=
 
 # cfg_on/cfg_off CONFIG (with CPU 1 offline: solo); cfg_check CONFIG: it
@@ -467,7 +487,10 @@ if part hackbench; then
 		out "order $((r + 1)) ${order[*]}"
 		for c in "${order[@]}"; do run_config "$c" "$r"; done
 	done
-	[ -n "$LTTNG_READY" ] && { solo lttng destroy -a >/dev/null; }
+	if [ -n "$LTTNG_READY" ]; then
+		why=$(solo lttng_teardown) || fail "lttng: $why"
+		LTTNG_READY=
+	fi
 fi
 
 # --- 5. profile (opt-in: LTG_BENCH_PARTS=profile) -------------------------------
@@ -536,7 +559,8 @@ if part profile; then
 		if why=$(solo lttng_setup); then
 			LTTNG_READY=1
 			prof_hackbench lttng
-			solo lttng destroy -a >/dev/null
+			why=$(solo lttng_teardown) || fail "profile hackbench_lttng: $why"
+			LTTNG_READY=
 		else
 			fail "profile hackbench_lttng: $why"
 		fi
