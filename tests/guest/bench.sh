@@ -274,25 +274,26 @@ lttng_setup() {
 	lttng enable-event -k -s ltbench_wk -c chan sched_waking,sched_switch >/dev/null ||
 		{ echo "lttng session setup failed"; return 1; }
 }
-# lttng_teardown: what lttng_setup made, undone (the sessions, the session
-# daemon, the raw_syscalls probe), so that the next part sets it up again
-# (the profile part after the hackbench part: insmod of the probe said
-# "File exists").
+# lttng_teardown: what lttng_setup made (or a failed one left), undone:
+# the sessions, the session and consumer daemons (the consumer holds the
+# channels, and through them the probe's events), the raw_syscalls probe;
+# so that the next part sets it up again (the profile part after the
+# hackbench part: insmod of the probe said "File exists").
 lttng_teardown() {
 	local ko=${LTG_BENCH_RAWSYS_KO:-} i
 	lttng destroy -a >/dev/null 2>&1
 	pkill -x lttng-sessiond
 	for ((i = 0; i < 100; i++)); do
-		pgrep -x lttng-sessiond >/dev/null || break
+		pgrep -x 'lttng-(sessiond|consumerd)' >/dev/null || break
 		sleep 0.1
 	done
-	pgrep -x lttng-sessiond >/dev/null && { echo "lttng-sessiond did not exit"; return 1; }
+	pgrep -x 'lttng-(sessiond|consumerd)' >/dev/null &&
+		{ echo "lttng-sessiond or lttng-consumerd did not exit"; return 1; }
 	ko=$(basename "$ko" .ko)
 	ko=${ko//-/_}
 	if lt_loaded "$ko"; then
 		rmmod "$ko" || { echo "rmmod $ko failed"; return 1; }
 	fi
-	LTTNG_READY=
 }
 LTTNG_READY=
 
@@ -474,6 +475,7 @@ if part hackbench; then
 	read -r -a configs <<<"${LTG_BENCH_CONFIGS:-$ALL_CONFIGS}"
 	if [[ " ${configs[*]} " == *" lttng"* ]]; then
 		if why=$(solo lttng_setup); then LTTNG_READY=1; else
+			solo lttng_teardown >/dev/null
 			for c in lttng lttng_wakeup; do
 				[[ " ${configs[*]} " == *" $c "* ]] && fail "$c: $why"
 			done
@@ -562,6 +564,7 @@ if part profile; then
 			why=$(solo lttng_teardown) || fail "profile hackbench_lttng: $why"
 			LTTNG_READY=
 		else
+			solo lttng_teardown >/dev/null
 			fail "profile hackbench_lttng: $why"
 		fi
 	else
