@@ -34,11 +34,11 @@
 #     (threads, pipes) -- for an equal-work configuration (and none, the
 #     control) each beside a run of none in the same repetition, the base
 #     of its paired slowdown (see PAIRED) --, and for every configuration
-#     but the wakeup-only ones a loop of 600000 system calls on CPU 0 (tests/bench/
-#     lt_sysloop.c: 1-byte read and write, in 400 batches) and a ping-pong
-#     of 40000 round trips between two threads on CPU 0 (tests/bench/
-#     lt_pingpong.c: pipes; two wakeups, two switches, four system calls
-#     per trip), each in ms at the median batch's pace;
+#     but the wakeup-only ones a loop of 600000 system calls on CPU 0
+#     (tests/bench/lt_sysloop.c: 1-byte read and write, in 400 batches)
+#     and a ping-pong of 40000 round trips between two threads on CPU 0
+#     (tests/bench/lt_pingpong.c: pipes; two wakeups, two switches, four
+#     system calls per trip), each in ms at the median batch's pace;
 #  3. scaling (run before 2.): with N threads asleep in a system call (tests/bench/
 #     lt_pending.c; N pending events in each of ours' offcpu and syscalls
 #     tables), hackbench on 1 CPU and on 2, none vs ours; and lt_bench with

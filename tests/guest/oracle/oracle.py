@@ -1007,8 +1007,6 @@ def main():
     # inside the sys_enter tracepoint (Pair.start_slack): not missed.
     missed = [p for p in over if p.record is None and
               p.delay - p.start_slack > thr + tol + NEG]
-    # A stall at the start shortens the tracker's delay: a pair over the
-    # threshold by less than a stall may be under it for the tracker.
     tp_missed = [p for p in over if p.record is None and p not in missed]
     # ... or only if it was still inside after a further preemption: a
     # stall (Analyzer.tp_switch).
@@ -1020,6 +1018,8 @@ def main():
             '' if p in tp_missed else ' (still inside after a further preemption: a stall)',
             p.key, p.comm, p.delay // NS_PER_US,
             max(p.start_slack, p.start_slack_more) // NS_PER_US))
+    # A stall at the start shortens the tracker's delay: a pair over the
+    # threshold by less than a stall may be under it for the tracker.
     missed_stall = [p for p in missed if p.delay - a.stall_max <= thr]
     missed_hard = [p for p in missed if p.delay - a.stall_max > thr]
     matched_recs = sum(1 for p in pairs if p.record is not None) + \
