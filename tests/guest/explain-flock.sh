@@ -6,7 +6,9 @@
 # and sleeps 150 ms in it; ex_fl_waiter blocks on it.  The waiter's wait
 # is synchronisation on that file (the fd table followed over time, not a
 # statedump's name for the fd number), the lock view names the holder as
-# the releaser and its hold as long as the trace shows it slept, the
+# the releaser, its wait as long as the trace shows the waiter blocked
+# until the holder woke it and its hold between the holder's locking and
+# unlocking fcntl calls in the trace, the
 # window of an explanation reaching past the waiter's sched_process_exit
 # ends there -- each against babeltrace2's own reading of the snapshot --
 # and the stack of our offcpu tracker's event (threshold 100 ms) is on the
@@ -22,7 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-tap_plan 24
+tap_plan 25
 tap_ok "explain and the scenario programs are built" ex_built || tap_done
 tap_ok "lttng kernel tracing usable" ex_lttng_ok || tap_done
 lt_load latency_tracker && lt_load latency_tracker_offcpu threshold=100000000
@@ -44,7 +46,20 @@ babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
 sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$H")
 wait_ns=$(ex_bt_longest "$EX_WORK/bt.txt" fcntl "$W")
 exit_ts=$(grep -E "sched_process_exit: .*\btid = $W," "$EX_WORK/bt.txt" | head -n 1 | sed -n 's/^\[0*\([0-9]*\)\].*/\1/p')
-tap_diag "trace: holder slept $((sleep_ns / 1000)) us, waiter's longest fcntl $((wait_ns / 1000)) us, waiter exit at ${exit_ts:-none}"
+# The waiter's time blocked until the holder woke it (the lock wait; the
+# fcntl also holds the waiter's wait for a CPU after that, which the lock
+# view does not count), and the holder's hold: from its locking fcntl's
+# exit to its unlocking fcntl's entry at the least, from the one's entry to
+# the other's exit at the most (cmd 7 is F_SETLKW, 6 F_SETLK).
+blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$W" "$H" "$S" "$E")
+read -r hold_lo hold_hi < <(grep -E "syscall_(entry|exit)_fcntl: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $H," "$EX_WORK/bt.txt" |
+	sed -n -e 's/^\[0*\([0-9]*\)\].*syscall_entry_fcntl: .*, cmd = \([0-9]*\),.*/entry \1 \2/p' \
+		-e 's/^\[0*\([0-9]*\)\].*syscall_exit_fcntl: .*/exit \1/p' |
+	awk '$1 == "entry" { e = $2; c = $3 }
+		$1 == "exit" && c == 7 && !ae { ae = e; ax = $2 }
+		$1 == "exit" && c == 6 && ae && !re { re = e; rx = $2 }
+		END { if (re) print re - ax, rx - ae; else print 0, 0 }')
+tap_diag "trace: holder slept $((sleep_ns / 1000)) us, held the lock $((hold_lo / 1000))-$((hold_hi / 1000)) us; waiter's longest fcntl $((wait_ns / 1000)) us, blocked $((blocked_ns / 1000)) us until the holder woke it; waiter exit at ${exit_ts:-none}"
 tap_ok "the trace has the waiter's fcntl(fd $WFD, F_SETLKW)" \
 	grep -qE "syscall_entry_fcntl: \{ cpu_id = [0-9]+ \}, \{ [^}]*\btid = $W, [^}]*\}, \{ fd = $WFD, cmd = (\( \"F_SETLKW\" : container = 7 \)|7)," "$EX_WORK/bt.txt"
 tap_cmp "the holder's sleep is in the trace" "${sleep_ns:-0}" -gt 100000000
@@ -58,8 +73,8 @@ sed 's/^/# /' "$EX_WORK/explain.txt" "$EX_WORK/explain.err"
 J=$EX_WORK/out/explain.json
 R="r['reports'][0]"
 tap_is "the main cause is synchronisation" "$(ex_json "$J" "$R['classification']['causes'][0]['class']")" synchronisation
-tap_cmp "synchronisation >= 80% of the interval" \
-	$(( $(ex_json "$J" "$R['classification']['synchronisation']['ns']") * 10 )) -ge $(( (E - S) * 8 ))
+tap_cmp "synchronisation >= 99% of the waiter's blocking until the holder woke it in the trace" \
+	$(( $(ex_json "$J" "$R['classification']['synchronisation']['ns']") * 100 )) -ge $((blocked_ns * 99))
 tap_is "the cause names the lock file and the holder" \
 	"$(ex_json "$J" "'$LOCK' in $R['classification']['causes'][0]['what'] and '[$H]' in $R['classification']['causes'][0]['what']")" True
 tap_is "the evidence shows the call: fcntl(fd $WFD, F_SETLKW)" \
@@ -70,11 +85,13 @@ tap_is "lock view: released by the holder" "$(ex_json "$J" "$R['locks'][0]['rele
 lv_wait=$(ex_json "$J" "$R['locks'][0]['max_ns']")
 held=$(ex_json "$J" "$R['locks'][0]['releasers'][0]['held_ns']")
 tap_diag "lock view: longest wait $((lv_wait / 1000)) us, held $((held / 1000)) us"
-tap_cmp "lock view: the wait is the trace's fcntl (>= 90%)" $((lv_wait * 10)) -ge $((wait_ns * 9))
-tap_cmp "lock view: the wait is within the trace's fcntl" "$lv_wait" -le "$wait_ns"
+tap_cmp "lock view: the wait is the trace's blocking until the holder woke it (>= 99%)" \
+	$((lv_wait * 100)) -ge $((blocked_ns * 99))
+tap_cmp "lock view: ... (<= 101%)" $((lv_wait * 100)) -le $((blocked_ns * 101))
 tap_is "lock view: the holder's acquisition seen" "$(ex_json "$J" "$R['locks'][0]['releasers'][0]['held_exact']")" 1
 tap_cmp "lock view: held >= the holder's sleep in the lock" "$held" -ge "$sleep_ns"
-tap_cmp "lock view: held <= 110% of the holder's sleep" $((held * 10)) -le $((sleep_ns * 11))
+tap_cmp "lock view: held from the trace's locking to its unlocking fcntl (at least)" "$held" -ge "$hold_lo"
+tap_cmp "lock view: ... (at most)" "$held" -le "$hold_hi"
 tap_ok "lockview.dot: waiter -> lock -> holder" \
 	eval "grep -q 't$W -> l0' '$EX_WORK/out/lockview.dot' && grep -q 'l0 -> t$H' '$EX_WORK/out/lockview.dot'"
 

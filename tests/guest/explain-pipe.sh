@@ -30,6 +30,7 @@ tap_diag "consumer $C (fd $FD), producer $P, waited $(( (E - S) / 1000 )) us (wa
 
 babeltrace2 --clock-cycles "$snap" >"$EX_WORK/bt.txt" 2>/dev/null
 sleep_ns=$(ex_bt_longest "$EX_WORK/bt.txt" clock_nanosleep "$P")
+blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$C" "$P" "$S" "$E")
 tap_cmp "the producer's sleep is in the trace" "${sleep_ns:-0}" -gt 50000000
 tap_ok "the trace has pipe2 returning fd $FD" \
 	grep -qE "syscall_exit_pipe2: .*fildes = \[ \[0\] = $FD," "$EX_WORK/bt.txt"
@@ -43,14 +44,13 @@ sed 's/^/# /' "$EX_WORK/explain.txt" "$EX_WORK/explain.err"
 J=$EX_WORK/out/explain.json
 R="r['reports'][0]"
 tap_is "the main cause is synchronisation" "$(ex_json "$J" "$R['classification']['causes'][0]['class']")" synchronisation
-tap_cmp "synchronisation >= 80% of the interval" \
-	$(( $(ex_json "$J" "$R['classification']['synchronisation']['ns']") * 10 )) -ge $(( (E - S) * 8 ))
+tap_cmp "synchronisation >= 99% of the consumer's blocking until the producer woke it in the trace" \
+	$(( $(ex_json "$J" "$R['classification']['synchronisation']['ns']") * 100 )) -ge $((blocked_ns * 99))
 tap_is "the cause: read on the pipe, woken by the producer" \
 	"$(ex_json "$J" "$R['classification']['causes'][0]['what'].startswith('read on pipe') and 'ex_producer [$P]' in $R['classification']['causes'][0]['what']")" True
 tap_is "the evidence: the producer in write" \
 	"$(ex_json "$J" "'ex_producer [$P] in write' in $R['classification']['causes'][0]['evidence']")" True
 dep_ns=$(ex_json "$J" "sum(e['weight_ns'] for e in $R['graph']['edges'] if e['kind'] == 'woken_by' and $R['graph']['nodes'][e['to']]['tid'] == $P and $R['graph']['nodes'][e['from']]['label'] == 'read')")
-blocked_ns=$(ex_bt_blocked "$EX_WORK/bt.txt" "$C" "$P" "$S" "$E")
 tap_diag "producer slept $((sleep_ns / 1000)) us in the trace; consumer blocked $((blocked_ns / 1000)) us until the producer woke it; dependency read -> producer $((dep_ns / 1000)) us"
 tap_cmp "dependency on the producer >= 90% of its sleep" $((dep_ns * 10)) -ge $((sleep_ns * 9))
 tap_cmp "dependency on the producer >= 99% of the consumer's blocked time in the trace" \
