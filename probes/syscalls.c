@@ -20,22 +20,25 @@
  * thread running on the CPU, with preemption disabled; moved into the
  * table and cleared by sched_switch when its thread is prev (interrupts
  * off, so it cannot interleave with the former on that CPU).  A thread
- * in the slot is therefore on that CPU, inside that call.
+ * in the slot is therefore on that CPU, inside that call.  The slot names
+ * the thread by its task_struct, not by its pid, which exec may change in
+ * the middle of the call (below).
  *
  * Lookups at sched_switch.  A thread can have a pending event while it
  * runs only if its event was found (or its hint said so, below) when it
  * was switched in (the event of a call starts when its thread leaves the
- * CPU, so it is in the table before the thread can run again) or moved
- * to its new pid by exec, both on the CPU it runs on; the slot's pending
- * field says so, until the next switch on that CPU.  (A call found slow
- * by its own sys_exit is started and ended there, with preemption off:
- * no switch sees it.)  So the switch probe looks prev up only when
- * pending names it (or it leaves the CPU slow in a call noted in the
- * slot), and next only when it is not a kernel thread (which makes no
- * system call); and either only when its hint (below) does not already
- * say what the lookup would (no pending event, or one that cannot be
- * slow yet): usually no lookup at all, and the time of the switch that
- * every tracker's sched_switch probe shares (latency_tracker_switch_ns()).
+ * CPU, so it is in the table before the thread can run again), on the
+ * CPU it runs on; the slot's pending field says so (with the event's key,
+ * which exec may make an old pid of the thread), until the next switch on
+ * that CPU.  (A call found slow by its own sys_exit is started and ended
+ * there, with preemption off: no switch sees it.)  So the switch probe
+ * looks prev up only when pending names it (or it leaves the CPU slow in
+ * a call noted in the slot), and next only when it is not a kernel thread
+ * (which makes no system call); and either only when its hint (below)
+ * does not already say what the lookup would (no pending event, or one
+ * that cannot be slow yet): usually no lookup at all, and the time of the
+ * switch that every tracker's sched_switch probe shares
+ * (latency_tracker_switch_ns()).
  * sys_exit of a call not in the slot ends an event only when pending
  * names its thread (a task the filters keep out costs no lookup there).
  *
@@ -49,10 +52,14 @@
  *
  * Calls that do not end by sys_exit: exit and exit_group (native, ia32 or
  * x32 numbers) are not noted; whatever is still pending for a thread when
- * it exits is cancelled (sched_process_exit); a call that a thread enters
- * under one pid and leaves under another (execve from a non-leader thread,
- * which takes the leader's pid) is moved to the new pid at
- * sched_process_exec.
+ * it exits is cancelled (sched_process_exit).  A call that a thread
+ * enters under one pid and leaves under another (execve from a non-leader
+ * thread, which takes the leader's pid in de_thread()) needs nothing while
+ * it is in the slot; its pending event is moved to the new pid by the
+ * first of the thread's sched_process_exec, switch-out, sys_exit and exit
+ * that follow (an execve that fails after the point of no return has no
+ * sched_process_exec: the thread returns from it under the new pid, then
+ * dies of SIGSEGV).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -201,14 +208,19 @@ static LT_RECORD_FMT(lt_syscalls_fmt, struct lt_syscalls_record, LT_SYSCALLS_REC
  * The system call in progress on a CPU that has not left it, and whether
  * the thread running there has a pending event (see top).  Its start is
  * the cycle counter if @cycles (both ends are read on this CPU: the slot
- * is left before the thread leaves it), else the tracker's clock.
+ * is left before the thread leaves it), else the tracker's clock.  The
+ * threads are named by their task_struct, which is only compared, never
+ * dereferenced: a thread's pid can change under it (exec, see top), its
+ * task_struct cannot, and a slot is cleared before its thread can be
+ * freed (at the thread's switch-out, its last one included).
  */
 struct lt_syscalls_cur {
-	pid_t pid;			/* 0: none */
+	const struct task_struct *task;	/* NULL: none */
 	s32 nr;
 	u64 start;
 	bool cycles;
-	pid_t pending;			/* 0: none */
+	const struct task_struct *pending;	/* NULL: none */
+	pid_t pending_pid;		/* pending's pid then: its event's key */
 };
 
 static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
@@ -230,13 +242,15 @@ static DEFINE_PER_CPU(struct lt_syscalls_cur, lt_syscalls_cur);
  * its own switch-out, or by a switch-in of it (it is not running):
  *  - the start of its event, before the event is in the table (event_in
  *    of the switch-out that moves the call into the table, of a sys_exit
- *    that finds its call slow, of exec moving an event to the new pid);
+ *    that finds its call slow, of a move of its event to its new pid
+ *    after exec);
  *    if event_in fails, the word is cleared;
  *  - "none", after each of its system calls (sys_exit: the thread has no
  *    pending event then, see the top of the file), stored only if the
  *    word does not say so already;
  *  - what a lookup at its switch-in found: "none", or its event's start;
- *  - 0 at its exit, and for its old pid when exec moves its event.
+ *  - 0 at its exit, and for its old pid when its event moves to the new
+ *    one after exec.
  * Other threads only overwrite it with a word that names them (same
  * index), or race a clear with its write: the word then names another
  * thread, or is 0, which costs a lookup.  The writes naming one thread
@@ -337,7 +351,7 @@ static void lt_syscalls_event_in(pid_t pid,
 
 /*
  * Starts the event of @p's call noted in @c (@p: current or prev), at
- * @start_ns on the tracker's clock.
+ * @start_ns on the tracker's clock, under @p's pid now.
  */
 static void lt_syscalls_start(struct task_struct *p,
 			      const struct lt_syscalls_cur *c, u64 start_ns)
@@ -353,7 +367,52 @@ static void lt_syscalls_start(struct task_struct *p,
 	priv.nr = c->nr;
 	priv.tgid = p->tgid;
 	memcpy(priv.comm, p->comm, TASK_COMM_LEN);
-	lt_syscalls_event_in(c->pid, &opts);
+	lt_syscalls_event_in(p->pid, &opts);
+}
+
+/*
+ * @p (current, or prev at its switch-out) runs on this CPU, noted as
+ * pending (it may have an event: see top) under a pid that is no longer
+ * its own.  If exec's de_thread() gave it the leader's (it is the group
+ * leader now: the old leader, whose pid changed too, is dying and gets
+ * nothing), its event moves to that pid: started anew with the same
+ * start time and data (a stack already saved included; a timeout already
+ * reported is reported again), the old key cancelled.  So the event ends
+ * under the pid that the thread's sys_exit comes with, or is cancelled at
+ * its exit.  The first of the thread's sched_process_exec, switch-out,
+ * sys_exit and exit does it: an exec that fails after the point of no
+ * return has no sched_process_exec.  An event under the old pid of
+ * another thread group (the pid freed and reused meanwhile) is left
+ * alone.  Preemption disabled (an RCU reader).
+ */
+static void lt_syscalls_follow_exec(struct lt_syscalls_cur *c,
+				    struct task_struct *p)
+{
+	struct latency_tracker_event *ev;
+	struct lt_syscalls_priv priv;
+	struct latency_tracker_in_opts opts = {
+		.priv = &priv,
+		.priv_len = sizeof(priv),
+	};
+	pid_t old_pid = c->pending_pid;
+
+	if (c->pending != p || old_pid == p->pid)
+		return;
+	c->pending_pid = p->pid;
+	if (p->pid != p->tgid)
+		return;
+	lt_hint_clear(old_pid);
+	ev = latency_tracker_find_event(lt_syscalls.t, &old_pid,
+					sizeof(old_pid));
+	if (!ev)
+		return;
+	/* Its only writer of the stack is this CPU (p runs here). */
+	memcpy(&priv, latency_tracker_event_priv(ev), sizeof(priv));
+	if (priv.tgid != p->tgid)
+		return;
+	opts.ts_ns = latency_tracker_event_start(ev);
+	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
+	lt_syscalls_event_in(p->pid, &opts);
 }
 
 static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
@@ -368,7 +427,7 @@ static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
 	/* Probes may run preemptible (faultable syscall tracepoints). */
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
-	c->pid = current->pid;
+	c->task = current;
 	c->nr = id;
 	c->cycles = latency_tracker_cycles_usable();
 	c->start = c->cycles ? latency_tracker_cycles() :
@@ -385,23 +444,24 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
 	cur = *c;
-	if (cur.pid == pid) {
-		c->pid = 0;
+	if (cur.task == current) {
+		c->task = NULL;
 		/* On the CPU of the start: a preemptible probe may move. */
 		if (cur.cycles)
 			end = latency_tracker_cycles();
-	} else if (cur.pending == pid) {
-		c->pending = 0;	/* ended below */
+	} else if (cur.pending == current) {
+		lt_syscalls_follow_exec(c, current);
+		c->pending = NULL;	/* ended below */
 	}
 	preempt_enable_notrace();
-	if (cur.pid != pid) {
+	if (cur.task != current) {
 		/*
 		 * It left the CPU: its event is in the table, and pending
 		 * says so (see top).  Neither: a call not noted (a task the
 		 * filters keep out, a call entered before the tracker was
 		 * loaded), with nothing to end and no lookup to pay.
 		 */
-		if (cur.pending == pid)
+		if (cur.pending == current)
 			latency_tracker_event_out(lt_syscalls.t, &pid,
 						  sizeof(pid), 0, NULL);
 		lt_hint_none(pid);
@@ -502,12 +562,16 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	u64 now, start;
 	pid_t pid;
 
-	/* prev had a pending event when switched in (or got one by exec). */
-	prev_pending = c->pending && c->pending == prev->pid;
-	c->pending = 0;
+	/*
+	 * prev had a pending event when switched in; under its pid then,
+	 * which exec may have changed since.
+	 */
+	prev_pending = c->pending == prev;
+	lt_syscalls_follow_exec(c, prev);
+	c->pending = NULL;
 	/* A slot that is not prev's: a call whose sys_exit never came. */
-	if (c->pid) {
-		if (c->pid == prev->pid) {
+	if (c->task) {
+		if (c->task == prev) {
 			now = latency_tracker_switch_ns(prev);
 			start = c->start;
 			if (c->cycles)
@@ -518,7 +582,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 			prev_pending = now - start >
 				       latency_tracker_threshold(lt_syscalls.t);
 		}
-		c->pid = 0;
+		c->task = NULL;
 	}
 	/*
 	 * Interrupts are off here (an RCU reader): events found stay valid.
@@ -540,7 +604,8 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	case LT_HINT_NONE:
 		return;
 	case LT_HINT_NOT_SLOW:
-		c->pending = pid;
+		c->pending = next;
+		c->pending_pid = pid;
 		return;
 	case LT_HINT_UNKNOWN:
 		break;
@@ -552,7 +617,8 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	}
 	lt_hint_set(pid, latency_tracker_event_start(ev));
 	/* next runs here with its event pending: see prev_pending. */
-	c->pending = pid;
+	c->pending = next;
+	c->pending_pid = pid;
 	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev));
 }
 
@@ -575,62 +641,52 @@ static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	 */
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
-	if (c->pid == pid)
-		c->pid = 0;
+	if (c->task == p)
+		c->task = NULL;
+	/* Pending under a pid exec took from it (no sys_exit came). */
+	lt_syscalls_follow_exec(c, p);
+	if (c->pending == p)
+		c->pending = NULL;
 	preempt_enable_notrace();
 	lt_hint_clear(pid);
 	latency_tracker_event_cancel(lt_syscalls.t, &pid, sizeof(pid));
 }
 
 /*
- * execve from a thread that is not the group leader: de_thread() gives it
+ * execve from a thread that is not the group leader: de_thread() gave it
  * the leader's pid, so its execve returns (sys_exit) under another pid
- * than it entered with.  Move its call to the new pid: the slot if noted
- * there, else the pending event (started anew with the same start time
- * and data; the old key is cancelled).
+ * than it entered with.  A call noted in the slot is the thread's
+ * whatever its pid; a pending event is moved to the new pid, here or at
+ * the thread's switch-out, sys_exit or exit if that came first (see
+ * lt_syscalls_follow_exec()).
  */
 static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
 				   pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct lt_syscalls_cur *c;
-	struct latency_tracker_event *ev;
-	struct lt_syscalls_priv priv;
-	struct latency_tracker_in_opts opts = {
-		.priv = &priv,
-		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
-	};
-	pid_t pid = p->pid;
 
-	if (old_pid == pid)
+	if (old_pid == p->pid)
 		return;
 	/* Preemptible on 7.3, as sched_process_exit above. */
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
-	if (c->pid == old_pid) {
-		c->pid = pid;
-		goto out;
-	}
-	ev = latency_tracker_find_event(lt_syscalls.t, &old_pid,
-					sizeof(old_pid));
-	if (!ev)
-		goto out;
-	memcpy(&priv, latency_tracker_event_priv(ev), opts.priv_len);
-	opts.ts_ns = latency_tracker_event_start(ev);
-	lt_hint_clear(old_pid);
-	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
-	lt_syscalls_event_in(pid, &opts);
-	/* p runs here (it is current) with its event pending. */
-	c->pending = pid;
-out:
+	lt_syscalls_follow_exec(c, p);
 	preempt_enable_notrace();
 }
 
+/*
+ * Attached in this order, sys_enter last, so that from the start every
+ * thread a slot names is seen leaving the CPU (the slot cleared) or
+ * exiting: no slot names a task_struct freed, and possibly reused,
+ * meanwhile.  (Detached in the same order: a slot written while the
+ * probes go can outlive its thread; it is only ever compared.)
+ */
 #define LT_SYSCALLS_TPS(X)						\
-	X(sys_enter, lt_syscalls_probe_enter)				\
-	X(sys_exit, lt_syscalls_probe_exit)				\
 	X(sched_switch, lt_syscalls_probe_switch)			\
 	X(sched_process_exit, lt_syscalls_probe_process_exit)		\
-	X(sched_process_exec, lt_syscalls_probe_exec)
+	X(sched_process_exec, lt_syscalls_probe_exec)			\
+	X(sys_exit, lt_syscalls_probe_exit)				\
+	X(sys_enter, lt_syscalls_probe_enter)
 LT_PROBE_TPS(lt_syscalls_tps, LT_SYSCALLS_TPS);
 
 static struct lt_probe lt_syscalls = {
