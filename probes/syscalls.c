@@ -385,8 +385,8 @@ static void lt_syscalls_start(struct task_struct *p,
  * another thread group (the pid freed and reused meanwhile) is left
  * alone.  Preemption disabled (an RCU reader).
  */
-static void lt_syscalls_follow_exec(struct lt_syscalls_cur *c,
-				    struct task_struct *p)
+static noinline void lt_syscalls_follow_exec_slow(struct lt_syscalls_cur *c,
+						  struct task_struct *p)
 {
 	struct latency_tracker_event *ev;
 	struct lt_syscalls_priv priv;
@@ -396,8 +396,6 @@ static void lt_syscalls_follow_exec(struct lt_syscalls_cur *c,
 	};
 	pid_t old_pid = c->pending_pid;
 
-	if (c->pending != p || old_pid == p->pid)
-		return;
 	c->pending_pid = p->pid;
 	if (p->pid != p->tgid)
 		return;
@@ -413,6 +411,14 @@ static void lt_syscalls_follow_exec(struct lt_syscalls_cur *c,
 	opts.ts_ns = latency_tracker_event_start(ev);
 	latency_tracker_event_cancel(lt_syscalls.t, &old_pid, sizeof(old_pid));
 	lt_syscalls_event_in(p->pid, &opts);
+}
+
+/* The common case, on every switch: @p is not pending, or its pid is. */
+static inline void lt_syscalls_follow_exec(struct lt_syscalls_cur *c,
+					   struct task_struct *p)
+{
+	if (unlikely(c->pending == p && c->pending_pid != p->pid))
+		lt_syscalls_follow_exec_slow(c, p);
 }
 
 static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
