@@ -120,10 +120,15 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 				   struct task_struct *next,
 				   unsigned int prev_state)
 {
-	struct lt_offcpu_priv priv;
+	/*
+	 * Not zeroed first (see lt_wakeup_probe_waking()): every byte up to
+	 * priv_len is written below, the padding before woken is not and
+	 * lies beyond it, zeroed by the core with the waker fields.
+	 */
+	struct lt_offcpu_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
-		.priv_len = offsetof(struct lt_offcpu_priv, woken),
+		.priv_len = offsetofend(struct lt_offcpu_priv, comm),
 	};
 	unsigned int state_index;
 	pid_t pid;

@@ -350,13 +350,15 @@ static void lt_syscalls_event_in(pid_t pid,
 }
 
 /*
- * Starts the event of @p's call noted in @c (@p: current or prev), at
- * @start_ns on the tracker's clock, under @p's pid now.
+ * Starts the event of @p's call @nr (@p: current or prev), at @start_ns
+ * on the tracker's clock, under @p's pid now.  priv is not zeroed first
+ * (__uninitialized: the kernel's automatic zeroing of the stack would
+ * clear the whole stack array): event_in copies the fields written here,
+ * up to stack_taken, and zeroes the rest itself.
  */
-static void lt_syscalls_start(struct task_struct *p,
-			      const struct lt_syscalls_cur *c, u64 start_ns)
+static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns)
 {
-	struct lt_syscalls_priv priv;
+	struct lt_syscalls_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
 		.ts_ns = start_ns,
 		.priv = &priv,
@@ -364,7 +366,7 @@ static void lt_syscalls_start(struct task_struct *p,
 	};
 
 	priv.cgroup = lt_task_cgroup_id(p);
-	priv.nr = c->nr;
+	priv.nr = nr;
 	priv.tgid = p->tgid;
 	memcpy(priv.comm, p->comm, TASK_COMM_LEN);
 	lt_syscalls_event_in(p->pid, &opts);
@@ -441,43 +443,56 @@ static void lt_syscalls_probe_enter(void *data, struct pt_regs *regs, long id)
 	preempt_enable_notrace();
 }
 
+/*
+ * The slot's fields are read one by one, not as a copy of the struct:
+ * with the kernel's automatic zeroing of the stack (INIT_STACK_ALL_ZERO,
+ * Debian's kernels) a local copy is cleared first, by a string
+ * instruction, at every system call.
+ */
 static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 {
-	pid_t pid = current->pid;
-	struct lt_syscalls_cur *c, cur;
-	u64 end = 0, delay, start;
+	struct task_struct *curr = current;
+	pid_t pid = curr->pid;
+	struct lt_syscalls_cur *c;
+	bool mine, pending, cycles = false;
+	u64 end = 0, delay, start = 0;
+	s32 nr = 0;
 
 	preempt_disable_notrace();
 	c = this_cpu_ptr(&lt_syscalls_cur);
-	cur = *c;
-	if (cur.task == current) {
+	mine = c->task == curr;
+	pending = c->pending == curr;
+	if (mine) {
 		c->task = NULL;
+		nr = c->nr;
+		start = c->start;
+		cycles = c->cycles;
 		/* On the CPU of the start: a preemptible probe may move. */
-		if (cur.cycles)
+		if (cycles)
 			end = latency_tracker_cycles();
-	} else if (cur.pending == current) {
-		lt_syscalls_follow_exec(c, current);
+	} else if (pending) {
+		lt_syscalls_follow_exec(c, curr);
 		c->pending = NULL;	/* ended below */
 	}
 	preempt_enable_notrace();
-	if (cur.task != current) {
+	if (!mine) {
 		/*
 		 * It left the CPU: its event is in the table, and pending
 		 * says so (see top).  Neither: a call not noted (a task the
 		 * filters keep out, a call entered before the tracker was
 		 * loaded), with nothing to end and no lookup to pay.
 		 */
-		if (cur.pending == current)
+		if (pending)
 			latency_tracker_event_out(lt_syscalls.t, &pid,
 						  sizeof(pid), 0, NULL);
 		lt_hint_none(pid);
 		return;
 	}
-	if (cur.cycles) {
-		delay = latency_tracker_cycles_to_ns(cur.start, end);
+	if (cycles) {
+		delay = latency_tracker_cycles_to_ns(start, end);
 	} else {
 		end = ktime_get_mono_fast_ns();
-		delay = end > cur.start ? end - cur.start : 0;
+		delay = end > start ? end - start : 0;
 	}
 	if (latency_tracker_event_record(lt_syscalls.t, delay)) {
 		lt_hint_none(pid);
@@ -489,9 +504,10 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	 * started and ended without a switch between (a preemptible probe):
 	 * no switch probe sees the event.
 	 */
-	start = cur.cycles ? ktime_get_mono_fast_ns() - delay : cur.start;
+	if (cycles)
+		start = ktime_get_mono_fast_ns() - delay;
 	preempt_disable_notrace();
-	lt_syscalls_start(current, &cur, start);
+	lt_syscalls_start(curr, nr, start);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
 	lt_hint_none(pid);
 	preempt_enable_notrace();
@@ -583,7 +599,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 			if (c->cycles)
 				start = now - latency_tracker_cycles_to_ns(c->start,
 					latency_tracker_switch_cycles(prev));
-			lt_syscalls_start(prev, c, start);
+			lt_syscalls_start(prev, c->nr, start);
 			/* Freshly started: slow (stack wanted) only if long. */
 			prev_pending = now - start >
 				       latency_tracker_threshold(lt_syscalls.t);

@@ -122,7 +122,14 @@ static LT_RECORD_FMT(lt_wakeup_fmt, struct lt_wakeup_record, LT_WAKEUP_RECORD)
 
 static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 {
-	struct lt_wakeup_priv priv;
+	/*
+	 * Not zeroed first (__uninitialized): the kernel's automatic zeroing
+	 * of the stack (INIT_STACK_ALL_ZERO, Debian's kernels) would clear
+	 * it with a string instruction at every wakeup.  Every field up to
+	 * priv_len is written before event_in copies them; the core zeroes
+	 * the rest.
+	 */
+	struct lt_wakeup_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
 		.priv_len = offsetof(struct lt_wakeup_priv, holder),

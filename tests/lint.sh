@@ -14,7 +14,13 @@
 #               must build with its probe's right prototype and fail, in
 #               check_trace_callback_type_sched_switch() and nowhere
 #               else, with a wrong one.
-# Default: all four.  A finding fails its check unless
+#   hotpath     the functions every system call, switch and wakeup runs
+#               (LT_HOT_FUNCS below), built against one kernel line that
+#               zeroes every stack variable (LT_HOT_LINE, default 6.12:
+#               Debian's INIT_STACK_ALL_ZERO), hold no string instruction
+#               (rep stos/movs: a zeroed or copied struct; emulators run
+#               one iteration per element, CPUs pay a start-up cost).
+# Default: all five.  A finding fails its check unless
 # tests/lint-exceptions.txt justifies it: one line
 # "<tool> <file> <regex> # why", the regex matched against the finding's text.
 # A check that could not run fails too: its tool missing, its input empty,
@@ -217,12 +223,50 @@ lint_prototypes() {
 	fi
 }
 
+# module: functions of the probe path (each must exist).
+LT_HOT_FUNCS=(
+	"tracker/latency_tracker.ko: latency_tracker_event_in latency_tracker_event_out
+	 latency_tracker_event_out_switch latency_tracker_find_event latency_tracker_event_record"
+	"probes/latency_tracker_wakeup.ko: lt_wakeup_probe_waking lt_wakeup_probe_wakeup
+	 lt_wakeup_probe_switch lt_probe_track_task"
+	"probes/latency_tracker_offcpu.ko: lt_offcpu_probe_switch lt_offcpu_probe_waking"
+	"probes/latency_tracker_syscalls.ko: lt_syscalls_probe_enter lt_syscalls_probe_exit
+	 lt_syscalls_probe_switch lt_syscalls_start"
+)
+lint_hotpath() {
+	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0
+	local name="no string instruction on the probe path"
+	if ! kver=$("$LT_TOP/tests/vm/kernel.sh" headers "$line" 2>"$work/err"); then
+		not_run "$name on $line" "cannot get the kernel line's headers: $(tail -n 1 "$work/err")"
+		return
+	fi
+	if ! "$LT_TOP/tests/vm/modules.sh" "$kver" "$kwork/hot" >/dev/null 2>"$work/err"; then
+		not_run "$name on $kver" "the modules did not build: $(tail -n 1 "$work/err")"
+		return
+	fi
+	: >"$work/hot.out"
+	for entry in "${LT_HOT_FUNCS[@]}"; do
+		ko=${entry%%:*}
+		for fn in ${entry#*:}; do
+			body=$(objdump -d --no-show-raw-insn "$kwork/hot/$ko" |
+				awk -v f="<$fn>:" '$2 == f { on = 1; next } on && /^$/ { exit } on')
+			if [ -z "$body" ]; then
+				echo "$ko: $fn: not found" >>"$work/hot.out"
+				continue
+			fi
+			nfn=$((nfn + 1))
+			grep -E '\brep[a-z]* +(stos|movs)' <<<"$body" | sed "s|^|$ko: $fn: |" >>"$work/hot.out"
+		done
+	done
+	result "$name on $kver" "$work/hot.out" "$nfn functions"
+}
+
 checks=("$@")
-[ ${#checks[@]} = 0 ] && checks=(sparse checkpatch cppcheck prototypes)
+[ ${#checks[@]} = 0 ] && checks=(sparse checkpatch cppcheck prototypes hotpath)
 for c in "${checks[@]}"; do
 	case $c in
-	sparse | checkpatch | cppcheck | prototypes) "lint_$c" ;;
-	*) lt_die "unknown check '$c' (known: sparse checkpatch cppcheck prototypes)" ;;
+	sparse | checkpatch | cppcheck | prototypes | hotpath) "lint_$c" ;;
+	*) lt_die "unknown check '$c' (known: sparse checkpatch cppcheck prototypes hotpath)" ;;
 	esac
 done
 echo "1..$n"

@@ -287,6 +287,34 @@ def vs_cheapest_fastest(series, work, ours, peers):
             "ours_pct": round(sd[ours] * 100, 2), "peer_pct": round(best * 100, 2)}
 
 
+def profile_added(notes):
+    """From the profile notes ("profile NAME samples N", "profile NAME
+    module PERCENT [MODULE]"): for hackbench_ours and hackbench_lttng, the
+    samples each module has above hackbench_none's (PERCENT x N: the runs
+    differ in length), largest first, and the whole run's.  None without a
+    none profile."""
+    total, mods = {}, {}
+    for n in notes:
+        f = n.split()
+        if len(f) >= 4 and f[0] == "profile" and f[2] == "samples":
+            total[f[1]] = int(f[3])
+        elif len(f) >= 5 and f[0] == "profile" and f[2] == "module":
+            mods.setdefault(f[1], {})[f[4]] = float(f[3].rstrip("%"))
+    if "hackbench_none" not in total:
+        return None
+    base = {m: p * total["hackbench_none"] / 100 for m, p in mods.get("hackbench_none", {}).items()}
+    out = {}
+    for cfg in ("ours", "lttng"):
+        name = f"hackbench_{cfg}"
+        if name not in total:
+            continue
+        cur = {m: p * total[name] / 100 for m, p in mods.get(name, {}).items()}
+        added = {m: round(cur.get(m, 0) - base.get(m, 0)) for m in set(cur) | set(base)}
+        out[cfg] = {"samples": total[name], "none_samples": total["hackbench_none"],
+                    "added_by_module": dict(sorted(added.items(), key=lambda kv: -kv[1]))}
+    return out
+
+
 def main():
     if len(sys.argv) != 5:
         sys.exit("usage: report.py HT_JSON KERNEL_OUT WHERE OUT_JSON")
@@ -431,6 +459,7 @@ def main():
     res["goals"] = goals
     res["alert_wakeup_us_median"] = float(kv["alert_wakeup_us_median"]) if "alert_wakeup_us_median" in kv else None
     res["alert_wakeup_us_p99"] = float(kv["alert_wakeup_us_p99"]) if "alert_wakeup_us_p99" in kv else None
+    res["profile_hackbench_added_samples"] = profile_added(notes)
     res["notes"] = notes
     res["failed"] = problems
     json.dump(res, open(out_path, "w"), indent=2)
@@ -541,6 +570,13 @@ def print_table(res, kv):
               f"{'reached' if g['reached'] else 'not reached'}")
     print("\nalert path: threshold crossing -> blocked reader returns (us, median / p99)")
     print(f"  {'':44s} {f(res['alert_wakeup_us_median'])} / {f(res['alert_wakeup_us_p99'])}")
+    prof = res.get("profile_hackbench_added_samples")
+    if prof:
+        print("\nprofile, hackbench: samples above none's run, by module (one run each; the whole run's"
+              " difference is mostly the host's pace)")
+        for cfg, v in prof.items():
+            mods = ", ".join(f"{m} {n:+d}" for m, n in v["added_by_module"].items() if abs(n) >= 20)
+            print(f"  {cfg:10s} {v['samples']} samples vs {v['none_samples']}: {mods}")
     for n in res["notes"]:
         print(f"note: {n}")
     print(f"\nJSON: {sys.argv[4]}")

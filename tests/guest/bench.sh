@@ -502,8 +502,12 @@ fi
 #   pair_ours, pair_rht_ew: lt_bench running that implementation alone,
 #     with the pair part's parameters but 100 rounds (about 10^4 samples);
 #     the harness's own clock reads between pairs are in both;
-#   hackbench_ours, hackbench_lttng: one hackbench run (the workloads'
-#     arguments) with that equal-work configuration on.
+#   hackbench_none, hackbench_ours, hackbench_lttng: one hackbench run
+#     (the workloads' arguments) with nothing on, and with that equal-work
+#     configuration on.  Each profile also prints its number of samples
+#     ("note profile NAME samples N"): a symbol's samples, PERCENT x N,
+#     compare across profiles (the percentages do not: the runs differ
+#     in length), so hackbench_ours less hackbench_none is what ours adds.
 # The samples come from a timer interrupt (an emulated CPU has no PMU, so
 # no NMI): the time of a region that runs with interrupts off (a scheduler
 # tracepoint's probes run under the runqueue lock) is charged to where
@@ -514,11 +518,13 @@ fi
 # [kernel] and [user] for the rest).
 prof_report() {
 	perf report -i "$2" --kallsyms=/proc/kallsyms --no-children \
-		--sort sym --stdio -q 2>/dev/null >"$2.txt"
-	awk -v n="$1" '$1 + 0 >= 0.5 && NF >= 3 { p = $1; $1 = ""; $2 = "";
+		--sort sym --stdio -q -n 2>/dev/null >"$2.txt"
+	# Lines: PERCENT SAMPLES [k] SYMBOL
+	awk -v n="$1" '{ s += $2 } END { print "note profile " n " samples " s + 0 }' "$2.txt"
+	awk -v n="$1" '$1 + 0 >= 0.5 && NF >= 4 { p = $1; $1 = ""; $2 = ""; $3 = "";
 		sub(/^ +/, ""); print "note profile " n " " p " " $0 }' "$2.txt"
 	awk -v n="$1" 'NR == FNR { if ($4 ~ /^\[/) mod[$3] = $4; next }
-		NF >= 3 { m = ($3 in mod) ? mod[$3] : ($2 == "[k]" ? "[kernel]" : "[user]");
+		NF >= 4 { m = ($4 in mod) ? mod[$4] : ($3 == "[k]" ? "[kernel]" : "[user]");
 			tot[m] += $1 }
 		END { for (m in tot) if (tot[m] >= 0.1)
 			printf "note profile %s module %.2f%% %s\n", n, tot[m], m }' \
@@ -547,8 +553,9 @@ prof_hackbench() {
 	perf record -q -a -e cpu-clock -F 4000 -o "$data" -- \
 		hackbench -g "$HB_GROUPS" -l "$HB_LOOPS" >/dev/null 2>&1 ||
 		fail "profile hackbench_$1: perf record failed"
-	cfg_off "$1"
+	# Reported while on: the trackers' own symbols resolve.
 	prof_report "hackbench_$1" "$data"
+	cfg_off "$1"
 }
 if part profile; then
 	if command -v perf >/dev/null; then
@@ -557,6 +564,7 @@ if part profile; then
 		sysctl -q kernel.kptr_restrict=0
 		prof_pair ours 1
 		prof_pair rht_ew 2
+		prof_hackbench none
 		prof_hackbench ours
 		if why=$(solo lttng_setup); then
 			LTTNG_READY=1
