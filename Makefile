@@ -77,7 +77,8 @@ check-deb:
 	@$(DEPS) tools deb
 	@$(CHECK) deb
 
-# sparse, checkpatch --strict, cppcheck, probe prototypes (exceptions: tests/lint-exceptions.txt)
+# sparse, checkpatch --strict, cppcheck, probe prototypes, no string instruction on
+# the probe path (exceptions: tests/lint-exceptions.txt)
 lint:
 	@$(DEPS) build lint
 	@$(CHECK) lint
@@ -139,7 +140,7 @@ help:
 	@echo "make check     the whole test suite (host tests, QEMU guests on five kernels, dkms)"
 	@echo "make check-vm T=<test> KERNEL=<6.1|6.12|current|current-rt|debug>   guest tests"
 	@echo "make check-debug   the guest tests on the KASAN/lockdep/kmemleak debug kernel (T=)"
-	@echo "make lint      sparse, checkpatch --strict, cppcheck, probe prototypes"
+	@echo "make lint      sparse, checkpatch --strict, cppcheck, probe prototypes, hot path"
 	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"
 	@echo "make demo      a real latency outlier caught in a QEMU guest"
 	@echo "make bench     benchmarks against peers, side by side"
