@@ -15,11 +15,13 @@
 #               check_trace_callback_type_sched_switch() and nowhere
 #               else, with a wrong one.
 #   hotpath     the functions every system call, switch and wakeup runs
-#               (LT_HOT_FUNCS below), built against one kernel line that
-#               zeroes every stack variable (LT_HOT_LINE, default 6.12:
-#               Debian's INIT_STACK_ALL_ZERO), hold no string instruction
-#               (rep stos/movs: a zeroed or copied struct; emulators run
-#               one iteration per element, CPUs pay a start-up cost).
+#               (LT_HOT_FUNCS below, with their .isra/.constprop/.part/
+#               .cold parts), built against one kernel line (LT_HOT_LINE,
+#               default 6.12; Debian builds its kernels with
+#               INIT_STACK_ALL_ZERO: every stack variable is zeroed), hold
+#               no string instruction and call no memset/memcpy/memmove
+#               (a struct zeroed or copied whole; emulators run one
+#               iteration per element, CPUs pay a start-up cost).
 # Default: all five.  A finding fails its check unless
 # tests/lint-exceptions.txt justifies it: one line
 # "<tool> <file> <regex> # why", the regex matched against the finding's text.
@@ -236,6 +238,7 @@ LT_HOT_FUNCS=(
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0
 	local name="no string instruction on the probe path"
+	command -v objdump >/dev/null || { not_run "$name" "no objdump"; return; }
 	if ! kver=$("$LT_TOP/tests/vm/kernel.sh" headers "$line" 2>"$work/err"); then
 		not_run "$name on $line" "cannot get the kernel line's headers: $(tail -n 1 "$work/err")"
 		return
@@ -244,20 +247,26 @@ lint_hotpath() {
 		not_run "$name on $kver" "the modules did not build: $(tail -n 1 "$work/err")"
 		return
 	fi
-	: >"$work/hot.out"
+	: >"$work/hot.raw"
 	for entry in "${LT_HOT_FUNCS[@]}"; do
 		ko=${entry%%:*}
 		for fn in ${entry#*:}; do
-			body=$(objdump -d --no-show-raw-insn "$kwork/hot/$ko" |
-				awk -v f="<$fn>:" '$2 == f { on = 1; next } on && /^$/ { exit } on')
+			# The function and the parts GCC split off or specialised.
+			body=$(objdump -dr --no-show-raw-insn "$kwork/hot/$ko" |
+				awk -v f="$fn" '/^[0-9a-f]+ <.*>:$/ {
+					name = substr($2, 2, length($2) - 3)
+					on = name == f || index(name, f ".") == 1; next }
+					on && /^$/ { on = 0 } on')
 			if [ -z "$body" ]; then
-				echo "$ko: $fn: not found" >>"$work/hot.out"
+				echo "$ko: $fn: not found" >>"$work/hot.raw"
 				continue
 			fi
 			nfn=$((nfn + 1))
-			grep -E '\brep[a-z]* +(stos|movs)' <<<"$body" | sed "s|^|$ko: $fn: |" >>"$work/hot.out"
+			grep -E '\brep[a-z]* +(stos|movs)|R_X86_64_(PLT|PC)32[[:space:]]+(__)?mem(set|cpy|move)\b' \
+				<<<"$body" | sed "s|^|$ko: $fn: |" >>"$work/hot.raw"
 		done
 	done
+	filter hotpath <"$work/hot.raw" >"$work/hot.out"
 	result "$name on $kver" "$work/hot.out" "$nfn functions"
 }
 

@@ -289,26 +289,30 @@ def vs_cheapest_fastest(series, work, ours, peers):
 
 def profile_added(notes):
     """From the profile notes ("profile NAME samples N", "profile NAME
-    module PERCENT [MODULE]"): for hackbench_ours and hackbench_lttng, the
-    samples each module has above hackbench_none's (PERCENT x N: the runs
-    differ in length), largest first, and the whole run's.  None without a
-    none profile."""
+    module PERCENT [MODULE] [SAMPLES]"): for hackbench_ours and
+    hackbench_lttng, the samples each module has above hackbench_none's
+    (samples, not percentages: the runs differ in length; PERCENT x N when
+    a note has no count), largest first, and the whole run's.  None
+    without a none profile."""
     total, mods = {}, {}
     for n in notes:
         f = n.split()
         if len(f) >= 4 and f[0] == "profile" and f[2] == "samples":
             total[f[1]] = int(f[3])
         elif len(f) >= 5 and f[0] == "profile" and f[2] == "module":
-            mods.setdefault(f[1], {})[f[4]] = float(f[3].rstrip("%"))
+            mods.setdefault(f[1], {})[f[4]] = (float(f[3].rstrip("%")), int(f[5]) if len(f) >= 6 else None)
     if "hackbench_none" not in total:
         return None
-    base = {m: p * total["hackbench_none"] / 100 for m, p in mods.get("hackbench_none", {}).items()}
+
+    def samples(name):
+        return {m: c if c is not None else p * total[name] / 100 for m, (p, c) in mods.get(name, {}).items()}
+    base = samples("hackbench_none")
     out = {}
     for cfg in ("ours", "lttng"):
         name = f"hackbench_{cfg}"
         if name not in total:
             continue
-        cur = {m: p * total[name] / 100 for m, p in mods.get(name, {}).items()}
+        cur = samples(name)
         added = {m: round(cur.get(m, 0) - base.get(m, 0)) for m in set(cur) | set(base)}
         out[cfg] = {"samples": total[name], "none_samples": total["hackbench_none"],
                     "added_by_module": dict(sorted(added.items(), key=lambda kv: -kv[1]))}

@@ -205,12 +205,15 @@ def main():
     check("a scaling-only run (LTG_BENCH_PARTS=scaling) passes", rc == 0 and len(res["scaling_pair"]) == 6, out[-300:])
     prof = ["note profile hackbench_none samples 1000\n", "note profile hackbench_none module 90.00% [kernel]\n",
             "note profile hackbench_ours samples 1200\n", "note profile hackbench_ours module 80.00% [kernel]\n",
-            "note profile hackbench_ours module 5.00% [latency_tracker_syscalls]\n"]
+            "note profile hackbench_ours module 5.00% [latency_tracker_syscalls]\n",
+            "note profile hackbench_lttng samples 1100\n",
+            "note profile hackbench_lttng module 90.00% [kernel] 991\n"]
     rc, out, res = run(guest_output(extra=prof))
     a = (res["profile_hackbench_added_samples"] or {}).get("ours", {}).get("added_by_module", {})
     check("profile: samples above none's by module (1200 x 5 % = +60 for the tracker, 960 - 900 = +60 for "
-          "the kernel), no lttng profile", rc == 0 and a == {"[kernel]": 60, "[latency_tracker_syscalls]": 60}
-          and "lttng" not in res["profile_hackbench_added_samples"], res.get("profile_hackbench_added_samples"))
+          "the kernel; a note's own count, 991 - 900, when it has one)", rc == 0 and a == {"[kernel]": 60, "[latency_tracker_syscalls]": 60}
+          and res["profile_hackbench_added_samples"]["lttng"]["added_by_module"] == {"[kernel]": 91},
+          res.get("profile_hackbench_added_samples"))
     check("no none profile: no comparison", res is not None and
           run(guest_output(extra=prof[2:]))[2]["profile_hackbench_added_samples"] is None)
     rc, out, _ = run([])

@@ -514,8 +514,9 @@ fi
 # they are enabled again (finish_task_switch, _raw_spin_unlock_irqrestore).
 # prof_report NAME DATA: the lines of one profile, by symbol (above
 # 0.5 %), then summed by kernel module as /proc/kallsyms names each
-# symbol's ("note profile NAME module PERCENT [module]", above 0.1 %;
-# [kernel] and [user] for the rest).
+# symbol's ("note profile NAME module PERCENT [module] SAMPLES", above
+# 0.1 %; [kernel] and [user] for the rest; a symbol name that several
+# modules define is counted in one of them).
 prof_report() {
 	perf report -i "$2" --kallsyms=/proc/kallsyms --no-children \
 		--sort sym --stdio -q -n 2>/dev/null >"$2.txt"
@@ -525,9 +526,9 @@ prof_report() {
 		sub(/^ +/, ""); print "note profile " n " " p " " $0 }' "$2.txt"
 	awk -v n="$1" 'NR == FNR { if ($4 ~ /^\[/) mod[$3] = $4; next }
 		NF >= 4 { m = ($4 in mod) ? mod[$4] : ($3 == "[k]" ? "[kernel]" : "[user]");
-			tot[m] += $1 }
+			tot[m] += $1; cnt[m] += $2 }
 		END { for (m in tot) if (tot[m] >= 0.1)
-			printf "note profile %s module %.2f%% %s\n", n, tot[m], m }' \
+			printf "note profile %s module %.2f%% %s %d\n", n, tot[m], m, cnt[m] }' \
 		/proc/kallsyms "$2.txt" | sort -k5 -rn
 	rm -f "$2" "$2.txt"
 }
