@@ -237,7 +237,7 @@ LT_HOT_FUNCS=(
 )
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0
-	local name="no string instruction on the probe path"
+	local name="no string instruction or mem* call on the probe path"
 	command -v objdump >/dev/null || { not_run "$name" "no objdump"; return; }
 	if ! kver=$("$LT_TOP/tests/vm/kernel.sh" headers "$line" 2>"$work/err"); then
 		not_run "$name on $line" "cannot get the kernel line's headers: $(tail -n 1 "$work/err")"
