@@ -36,6 +36,15 @@ report() { # status name detail
 
 indent() { sed 's/^/#   /'; }
 
+# Each failed assertion of a TAP file with the diagnostics written just
+# before it (at most 8 lines): why it failed, in the log CI keeps.
+failed_with_diag() { # tap
+	awk '/^#/ { d[n++ % 8] = $0; next }
+	/^not ok/ { for (i = (n > 8 ? n - 8 : 0); i < n; i++) print d[i % 8]
+		print }
+	{ n = 0 }' "$1"
+}
+
 # The console from its first splat line (or its tail when there is none).
 console_excerpt() { # console.log
 	local first
@@ -159,7 +168,7 @@ judge() {
 		return
 	fi
 	report fail "$k/$t" "($who$(IFS=';'; echo "${why[*]}"))"
-	grep -E '^not ok' "$d/$t.tap" | indent
+	failed_with_diag "$d/$t.tap" | indent
 	[ -s "$d/$t.err" ] && { echo "#  stderr (tail):"; tail -n 15 "$d/$t.err" | indent; }
 	splat_excerpt "kernel log" "$d/$t.dmesg"
 	splat_excerpt "kernel log after the test ended" "$d/$t.dmesg-after"

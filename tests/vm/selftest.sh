@@ -10,7 +10,9 @@
 #     number, records lost or read twice;
 #   the accuracy oracle (host only, from a made-up trace): a system call
 #     preempted twice inside its sys_enter tracepoint needs no record, one
-#     that blocked after its preemption does;
+#     that blocked after its preemption does; an off-CPU record naming
+#     the wrong waker is named in the line right before its failed check;
+#   a failed assertion is shown with the diagnostics just before it;
 #   lint: a missing tool, an empty input, a kernel line that does not
 #     resolve, each a failed check, never "clean";
 #   host preparation: a tools build broken by -Werror (in a build directory
@@ -34,7 +36,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=41
+PLAN=43
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -137,6 +139,41 @@ check "oracle: a call preempted twice inside sys_enter needs no record (a stall)
 	has "$o/twice.out" '^PASS syscalls: every pair over the threshold has its record \(1 pairs, .*, 0 missed, .*; 1 without one, .*, 1 of them only if still inside'
 check "oracle: ... but a call that blocked after its preemption does" \
 	has "$o/blocked.out" '^FAIL syscalls: every pair over the threshold has its record \(1 pairs, .*, 1 missed,'
+
+# An off-CPU record naming the wrong waker: the line right before the
+# failed identity check names the record and its field (CI shows a
+# failure's preceding diagnostics, failed_with_diag).
+d=$o/waker
+mkdir -p "$d"
+cat >"$d/trace" <<-EOF
+# tracer: nop
+            bash-100     [000] .....   10.000000: tracing_mark_write: oracle snapshot
+            bash-100     [000] .....   10.000010: tracing_mark_write: oracle enable-begin
+            bash-100     [000] .....   10.000020: tracing_mark_write: oracle enable-end
+         or_fair-200     [001] d..2.   10.100000: sched_switch: prev_comm=or_fair prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+             cat-300     [000] d..2.   10.110000: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001
+          <idle>-0       [001] d..2.   10.120000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=or_fair next_pid=200 next_prio=120
+            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin
+            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end
+EOF
+printf '100 S 0\n200 R 0\n300 R 0\n' >"$d/tasks"
+printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
+printf 'tracked 1\nmatched 1\nover_threshold 1\nalerts 1\n' >"$d/stats1"
+: >"$d/hist0"
+printf '16777216 33554431 1\n' >"$d/hist1"
+echo 'tracker=offcpu cause=threshold ts=10120000000 delay=20000000 pid=200 cpu=1 state=S waker_pid=999 comm=or_fair' >"$d/alerts"
+python3 "$LT_TOP/tests/guest/oracle/oracle.py" offcpu --trace "$d/trace" \
+	--alerts "$d/alerts" --stats0 "$d/stats0" --stats1 "$d/stats1" \
+	--hist0 "$d/hist0" --hist1 "$d/hist1" --threshold 2000000 \
+	--tol 50000 --tasks "$d/tasks" >"$o/waker.out" 2>&1
+grep -B1 '^FAIL offcpu: the records name' "$o/waker.out" | head -n 1 >"$o/waker.before"
+check "oracle: an off-CPU record's wrong waker is named right before its failed check, the other 8 pass" \
+	test "$(cat "$o/waker.before")-$(grep -c '^PASS' "$o/waker.out")" = '# FIELDS: 200: waker_pid=999 (trace 300)-8'
+printf 'ok 1 - a\n# why 1\n# why 2\nnot ok 2 - b\nok 3 - c\n' >"$j/diag.tap"
+failed_with_diag "$j/diag.tap" >"$j/diag.out"
+check "judge: a failed assertion is shown with the diagnostics just before it" \
+	test "$(cat "$j/diag.out")" = "$(printf '# why 1\n# why 2\nnot ok 2 - b')"
+shown+=("$o/waker.out")
 
 # --- lint: checks that could not run -----------------------------------------
 nocpp=$tmp/path-without-cppcheck

@@ -8,8 +8,9 @@ clock), every latency pair one tracker measures, and compares them with
 what the tracker reported in the same run: its alert records, and the
 difference of its `stats` and `histogram` files between two snapshots
 taken while it was disabled (before and after the run).  Prints exactly
-RESULTS lines "PASS what" / "FAIL what" (tests/guest/lib.sh tap_results)
-and "# " diagnostics, among them the summary line
+RESULTS lines "PASS what" / "FAIL what" (tests/guest/lib.sh tap_results),
+each after the "# " diagnostics that explain it (what a failure shows in
+the CI log, tests/vm/judge.sh), among them the summary line
 
   # oracle TRACKER: trace pairs over threshold N, records N, matched N,
   #   max |delta| X us, histogram total trace T / tracker T
@@ -807,7 +808,9 @@ def main():
     results = []
 
     def result(ok, what):
-        results.append(('PASS ' if ok else 'FAIL ') + what)
+        """Printed at once: after the diagnostics of its check."""
+        results.append(what)
+        print(('PASS ' if ok else 'FAIL ') + what)
 
     def diag(s):
         print('# ' + s)
@@ -818,7 +821,6 @@ def main():
         diag('window marks missing from the trace: %s' % sorted(an.marks))
         for _ in range(RESULTS):
             result(False, 'trace has the enable/disable marks')
-        print('\n'.join(results))
         return 1
     eb, ee, db, de = an.window
     diag('trace: %d lines, %.3f s, window: enable %d us, run %.3f s, disable %d us' % (
@@ -1203,7 +1205,6 @@ def main():
               ' and the %d preempted in the tracepoint' % len(tp_pre) if tp_pre else '',
               lo, '' if hi == lo else '..%d' % hi, hist_total))
     assert len(results) == RESULTS
-    print('\n'.join(results))
     return 0
 
 
