@@ -12,6 +12,8 @@
 #     preempted twice inside its sys_enter tracepoint needs no record, one
 #     that blocked after its preemption does; an off-CPU record naming
 #     the wrong waker is named in the line right before its failed check;
+#     a waker that only a late probe explains is a stall while that
+#     probe's CPU logs nothing, a failure otherwise;
 #   a failed assertion is shown with the diagnostics just before it;
 #   lint: a missing tool, an empty input, a kernel line that does not
 #     resolve, each a failed check, never "clean";
@@ -36,7 +38,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=43
+PLAN=47
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -140,40 +142,63 @@ check "oracle: a call preempted twice inside sys_enter needs no record (a stall)
 check "oracle: ... but a call that blocked after its preemption does" \
 	has "$o/blocked.out" '^FAIL syscalls: every pair over the threshold has its record \(1 pairs, .*, 1 missed,'
 
-# An off-CPU record naming the wrong waker: the line right before the
-# failed identity check names the record and its field (CI shows a
-# failure's preceding diagnostics, failed_with_diag).
-d=$o/waker
-mkdir -p "$d"
-cat >"$d/trace" <<-EOF
-# tracer: nop
-            bash-100     [000] .....   10.000000: tracing_mark_write: oracle snapshot
-            bash-100     [000] .....   10.000010: tracing_mark_write: oracle enable-begin
-            bash-100     [000] .....   10.000020: tracing_mark_write: oracle enable-end
-         or_fair-200     [001] d..2.   10.100000: sched_switch: prev_comm=or_fair prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
-             cat-300     [000] d..2.   10.110000: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001
-          <idle>-0       [001] d..2.   10.120000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=or_fair next_pid=200 next_prio=120
-            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin
-            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end
-EOF
-printf '100 S 0\n200 R 0\n300 R 0\n' >"$d/tasks"
-printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
-printf 'tracked 1\nmatched 1\nover_threshold 1\nalerts 1\n' >"$d/stats1"
-: >"$d/hist0"
-printf '16777216 33554431 1\n' >"$d/hist1"
-echo 'tracker=offcpu cause=threshold ts=10120000000 delay=20000000 pid=200 cpu=1 state=S waker_pid=999 comm=or_fair' >"$d/alerts"
-python3 "$LT_TOP/tests/guest/oracle/oracle.py" offcpu --trace "$d/trace" \
-	--alerts "$d/alerts" --stats0 "$d/stats0" --stats1 "$d/stats1" \
-	--hist0 "$d/hist0" --hist1 "$d/hist1" --threshold 2000000 \
-	--tol 50000 --tasks "$d/tasks" >"$o/waker.out" 2>&1
+# Off-CPU records of or_fair (200), blocked on CPU 1 from 10.100 to
+# 10.130, against traces of who woke it (the lines between the marks: the
+# case's standard input).  A record naming a waker the trace never saw
+# fails, and the line right before the failed check names the record and
+# its field (CI shows a failure's preceding diagnostics, failed_with_diag).
+# A record without the waker that cat (300) on CPU 0 was 20 ms after the
+# tracker's clock read is a stall (its insertion came after the waking)
+# only while CPU 1 logs nothing, still inside the tracepoint; a record
+# with cat as the waker although cat's waking came 10 ms before the block
+# is a stall (cat's probe ran after the insertion) only while CPU 0 logs
+# nothing, still inside sched_waking.
+offcpu_case() { # NAME WAKER <LINES
+	local d=$o/$1
+	mkdir -p "$d"
+	{
+		echo '# tracer: nop'
+		for l in 0:snapshot 1:enable-begin 2:enable-end; do
+			echo "            bash-100     [000] .....   10.00000${l%%:*}: tracing_mark_write: oracle ${l#*:}"
+		done
+		cat
+		echo '            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin'
+		echo '            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end'
+	} >"$d/trace"
+	printf '100 S 0\n200 R 0\n300 R 0\n400 S 0\n' >"$d/tasks"
+	printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
+	printf 'tracked 1\nmatched 1\nover_threshold 1\nalerts 1\n' >"$d/stats1"
+	: >"$d/hist0"
+	printf '16777216 33554431 1\n' >"$d/hist1"
+	echo "tracker=offcpu cause=threshold ts=10130000000 delay=30000000 pid=200 cpu=1 state=S waker_pid=$2 comm=or_fair" >"$d/alerts"
+	python3 "$LT_TOP/tests/guest/oracle/oracle.py" offcpu --trace "$d/trace" \
+		--alerts "$d/alerts" --stats0 "$d/stats0" --stats1 "$d/stats1" \
+		--hist0 "$d/hist0" --hist1 "$d/hist1" --threshold 2000000 \
+		--tol 50000 --tasks "$d/tasks" >"$o/$1.out" 2>&1
+}
+sw_out='         or_fair-200     [001] d..2.   10.100000: sched_switch: prev_comm=or_fair prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120'
+sw_in='          <idle>-0       [001] d..2.   10.130000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=or_fair next_pid=200 next_prio=120'
+waking() { echo "             cat-300     [000] d..2.   $1: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001"; }
+other() { echo "          <idle>-0       [00$1] d.h2.   $2: sched_waking: comm=sleeper pid=400 prio=120 target_cpu=00$1"; }
+printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | offcpu_case waker 999
+printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | offcpu_case quiet 0
+printf '%s\n' "$sw_out" "$(other 1 10.110000)" "$(waking 10.120000)" "$sw_in" | offcpu_case busy 0
+printf '%s\n' "$(waking 10.090000)" "$sw_out" "$sw_in" | offcpu_case early 300
+printf '%s\n' "$(waking 10.090000)" "$(other 0 10.095000)" "$sw_out" "$sw_in" | offcpu_case early-busy 300
 grep -B1 '^FAIL offcpu: the records name' "$o/waker.out" | head -n 1 >"$o/waker.before"
 check "oracle: an off-CPU record's wrong waker is named right before its failed check, the other 8 pass" \
 	test "$(cat "$o/waker.before")-$(grep -c '^PASS' "$o/waker.out")" = '# FIELDS: 200: waker_pid=999 (trace 300)-8'
+for c in quiet:busy early:early-busy; do
+	check "oracle: an off-CPU record's waker that a quiet CPU explains (${c%:*}): a stall" \
+		test "$(grep -c '^PASS' "$o/${c%:*}.out")-$(grep -c '^PASS offcpu: stalled clock reads 1 ' "$o/${c%:*}.out")" = 9-1
+	check "oracle: ... but a failed check when that CPU logged a line meanwhile (${c#*:})" \
+		has "$o/${c#*:}.out" '^FAIL offcpu: the records name'
+done
 printf 'ok 1 - a\n# why 1\n# why 2\nnot ok 2 - b\nok 3 - c\n' >"$j/diag.tap"
 failed_with_diag "$j/diag.tap" >"$j/diag.out"
 check "judge: a failed assertion is shown with the diagnostics just before it" \
 	test "$(cat "$j/diag.out")" = "$(printf '# why 1\n# why 2\nnot ok 2 - b')"
-shown+=("$o/waker.out")
+shown+=("$o/waker.out" "$o/quiet.out" "$o/busy.out" "$o/early.out" "$o/early-busy.out")
 
 # --- lint: checks that could not run -----------------------------------------
 nocpp=$tmp/path-without-cppcheck

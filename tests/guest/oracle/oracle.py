@@ -84,7 +84,9 @@ record whose tracker read is late by more than tol (never early), up to
 as is a pair over the threshold without a record whose delay a stall at
 its start could have brought under it, a pair whose bucket only a stall
 explains, and (offcpu) a waker the trace saw just before the
-switch-out or none where the trace has one within 5 ms of it.  Stalls
+switch-out or none where the trace has one within 5 ms of it (within
+--stall-max if the trace shows the CPU whose probe was late silent
+meanwhile: still inside the tracepoint, interrupts off).  Stalls
 must stay under --stall-fraction of the pairs compared (the tests: 10 %,
 25 % on the debug kernel, oracle/lib.sh); counts
 (pairs, records, matched total) are compared without that allowance.
@@ -153,7 +155,13 @@ RESULTS = 9
 NEG = 2000
 # offcpu: a record without a waker whose first waking came this soon
 # after the tracker's clock read at the switch-out: the event was not in
-# the table yet (a stall between the read and the insertion).
+# the table yet (a stall between the read and the insertion).  Up to
+# --stall-max when the trace shows the switch-out's CPU silent from its
+# switch-out line to that waking (Analyzer.cpu_seq): it was still inside
+# the tracepoint, interrupts off.  The same, the other way round, for a
+# waker the tracker saw although its waking came before the switch-out:
+# the waking's CPU silent since (inside sched_waking, holding the task's
+# pi_lock, the tracker's probe not run yet).
 STALL_WAKER = 5000000
 
 
@@ -240,6 +248,9 @@ class Analyzer:
                         self.kthreads.add(int(pid))
         # wakeup / offcpu
         self.lastwake = {}
+        # Lines of each CPU so far: a CPU whose count has not moved
+        # between two lines of the trace logged nothing in between.
+        self.cpu_seq = defaultdict(int)
         self.state = {}
         self.pending = {}
         self.racewake = {}
@@ -277,6 +288,7 @@ class Analyzer:
                 cur = int(m.group('pid'))
                 self.cur_comm = m.group('task').strip()
                 cpu = int(m.group('cpu'))
+                self.cpu_seq[cpu] += 1
                 rest = m.group('rest')
                 getattr(self, 'ev_' + ev)(ts, cpu, cur, rest)
         self.finish_block()
@@ -316,11 +328,13 @@ class Analyzer:
             if pend is not None and pend['waker'] is None:
                 pend['waker'] = cur
                 pend['wake_ts'] = ts
+                pend['wake_quiet'] = \
+                    self.cpu_seq[pend['cpu']] == pend['seq']
                 # Within the tolerance of the switch-out, the tracker's
                 # probe may have run before its event existed: no waker.
                 if ts - pend['start'] <= self.a.tol:
                     pend['early_wakers'] += (0,)
-            self.lastwake[p] = (ts, cur)
+            self.lastwake[p] = (ts, cur, cpu, self.cpu_seq[cpu])
             return
         if p == 0 or p == cur or not self.tracked_task(p):
             return
@@ -385,6 +399,7 @@ class Analyzer:
                 ident = {'pid': nxt, 'cpu': cpu, 'state': pend['state'],
                          'waker_pid': pend['waker'] or 0,
                          'wake_ts': pend.get('wake_ts'),
+                         'wake_quiet': pend.get('wake_quiet'),
                          'stall_wakers': pend['stall_wakers']}
                 pr = Pair(nxt, pend['start'], ts, pend['start'], ident, ncomm,
                           pend['optional'])
@@ -396,12 +411,18 @@ class Analyzer:
             lw = self.lastwake.get(prev)
             early = (lw[1],) if lw and ts - lw[0] <= self.a.tol else ()
             # Further back, only a stall between ftrace's record of that
-            # waking and the tracker's probe lets the tracker see it.
-            late = (lw[1],) if lw and ts - lw[0] <= STALL_WAKER else ()
+            # waking and the tracker's probe lets the tracker see it:
+            # up to STALL_WAKER, or --stall-max if the waking's CPU has
+            # logged nothing since.
+            late = (lw[1],) if lw and (
+                ts - lw[0] <= STALL_WAKER or
+                (ts - lw[0] <= self.a.stall_max and
+                 self.cpu_seq[lw[2]] == lw[3])) else ()
             self.pending[prev] = {'start': ts, 'state': pstate[0],
                                   'waker': None, 'optional': None,
                                   'early_wakers': early,
-                                  'stall_wakers': late}
+                                  'stall_wakers': late,
+                                  'cpu': cpu, 'seq': self.cpu_seq[cpu]}
 
     # Syscall tracepoints are faultable since v6.13 ("tracing: Allow
     # system call tracepoints to handle page faults"): their probes run
@@ -719,7 +740,7 @@ def rec_key(trk, r):
     return int(r.get('pid', -1))
 
 
-def ident_diff(trk, pair_ident, r, extra_wakers, tol):
+def ident_diff(trk, pair_ident, r, extra_wakers, tol, stall_max):
     rec_start = int(r['ts']) - int(r['delay'])
     bad = []
     for f in IDENT_FIELDS[trk]:
@@ -741,7 +762,9 @@ def ident_diff(trk, pair_ident, r, extra_wakers, tol):
             bad.append('waker_stall')
             continue
         if f == 'waker_pid' and got == '0' and pair_ident.get('wake_ts') and \
-                pair_ident['wake_ts'] <= rec_start + STALL_WAKER and not bad:
+                pair_ident['wake_ts'] <= rec_start + (
+                    stall_max if pair_ident.get('wake_quiet')
+                    else STALL_WAKER) and not bad:
             bad.append('waker_stall')
             continue
         bad.append('%s=%s (trace %s)' % (f, got, want))
@@ -863,7 +886,7 @@ def main():
         if max(es, ee) > tol:
             stalled.append((r, es, ee))
         bad = ident_diff(trk, p.ident, r, p.why if trk == 'offcpu' else (),
-                         tol)
+                         tol, a.stall_max)
         if bad == ['waker_stall']:
             # The waking came while the tracker's event was between its
             # clock read and its insertion: a stall there (counted).
