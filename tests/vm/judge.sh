@@ -37,11 +37,17 @@ report() { # status name detail
 indent() { sed 's/^/#   /'; }
 
 # Each failed assertion of a TAP file with the diagnostics written just
-# before it (at most 8 lines): why it failed, in the log CI keeps.
+# before it (the last 8 lines, and how many more there were): why it
+# failed, in the log CI keeps.
 failed_with_diag() { # tap
 	awk '/^#/ { d[n++ % 8] = $0; next }
-	/^not ok/ { for (i = (n > 8 ? n - 8 : 0); i < n; i++) print d[i % 8]
-		print }
+	/^not ok/ {
+		if (n > 8)
+			print "# (" n - 8 " earlier lines not shown)"
+		for (i = (n > 8 ? n - 8 : 0); i < n; i++)
+			print d[i % 8]
+		print
+	}
 	{ n = 0 }' "$1"
 }
 

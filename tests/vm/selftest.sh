@@ -12,8 +12,8 @@
 #     preempted twice inside its sys_enter tracepoint needs no record, one
 #     that blocked after its preemption does; an off-CPU record naming
 #     the wrong waker is named in the line right before its failed check;
-#     a waker that only a late probe explains is a stall while that
-#     probe's CPU logs nothing, a failure otherwise;
+#     a waker that only a late probe explains is a stall if the trace
+#     has no line of that probe's CPU in between, a failure otherwise;
 #   a failed assertion is shown with the diagnostics just before it;
 #   lint: a missing tool, an empty input, a kernel line that does not
 #     resolve, each a failed check, never "clean";
@@ -38,7 +38,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=47
+PLAN=51
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -147,12 +147,18 @@ check "oracle: ... but a call that blocked after its preemption does" \
 # case's standard input).  A record naming a waker the trace never saw
 # fails, and the line right before the failed check names the record and
 # its field (CI shows a failure's preceding diagnostics, failed_with_diag).
-# A record without the waker that cat (300) on CPU 0 was 20 ms after the
-# tracker's clock read is a stall (its insertion came after the waking)
-# only while CPU 1 logs nothing, still inside the tracepoint; a record
-# with cat as the waker although cat's waking came 10 ms before the block
-# is a stall (cat's probe ran after the insertion) only while CPU 0 logs
-# nothing, still inside sched_waking.
+# A waker that only a late tracker probe explains is a stall if the trace
+# has no line of that probe's CPU in between, a failure otherwise:
+#   quiet       no waker, though cat (300) on CPU 0 woke it 20 ms after
+#               the switch-out (the insertion came after the waking);
+#   othercpu    the same with a line of CPU 2 in between: still a stall;
+#   busy, busy3 the same with a line of CPU 1 in between (20 ms, 3 ms);
+#   samecpu     the waking 3 ms after on CPU 1 itself;
+#   early       cat as the waker, its waking 10 ms before the switch-out
+#               (its probe ran after the insertion);
+#   early-busy  the same with a line of CPU 0 in between;
+#   stale       cat as the waker, its waking from the block before, which
+#               ended with a switch-in (and the trace has none after).
 offcpu_case() { # NAME WAKER <LINES
 	local d=$o/$1
 	mkdir -p "$d"
@@ -167,9 +173,9 @@ offcpu_case() { # NAME WAKER <LINES
 	} >"$d/trace"
 	printf '100 S 0\n200 R 0\n300 R 0\n400 S 0\n' >"$d/tasks"
 	printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
-	printf 'tracked 1\nmatched 1\nover_threshold 1\nalerts 1\n' >"$d/stats1"
+	printf 'tracked %s\nmatched %s\nover_threshold 1\nalerts 1\n' "$3" "$3" >"$d/stats1"
 	: >"$d/hist0"
-	printf '16777216 33554431 1\n' >"$d/hist1"
+	printf '%b16777216 33554431 1\n' "$4" >"$d/hist1"
 	echo "tracker=offcpu cause=threshold ts=10130000000 delay=30000000 pid=200 cpu=1 state=S waker_pid=$2 comm=or_fair" >"$d/alerts"
 	python3 "$LT_TOP/tests/guest/oracle/oracle.py" offcpu --trace "$d/trace" \
 		--alerts "$d/alerts" --stats0 "$d/stats0" --stats1 "$d/stats1" \
@@ -178,27 +184,39 @@ offcpu_case() { # NAME WAKER <LINES
 }
 sw_out='         or_fair-200     [001] d..2.   10.100000: sched_switch: prev_comm=or_fair prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120'
 sw_in='          <idle>-0       [001] d..2.   10.130000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=or_fair next_pid=200 next_prio=120'
-waking() { echo "             cat-300     [000] d..2.   $1: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001"; }
+waking() { # TS [CPU]
+	echo "             cat-300     [00${2:-0}] d..2.   $1: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001"
+}
 other() { echo "          <idle>-0       [00$1] d.h2.   $2: sched_waking: comm=sleeper pid=400 prio=120 target_cpu=00$1"; }
-printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | offcpu_case waker 999
-printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | offcpu_case quiet 0
-printf '%s\n' "$sw_out" "$(other 1 10.110000)" "$(waking 10.120000)" "$sw_in" | offcpu_case busy 0
-printf '%s\n' "$(waking 10.090000)" "$sw_out" "$sw_in" | offcpu_case early 300
-printf '%s\n' "$(waking 10.090000)" "$(other 0 10.095000)" "$sw_out" "$sw_in" | offcpu_case early-busy 300
+# One pair (30 ms), or two (stale: 1 ms from 10.096, then 30 ms).
+one() { offcpu_case "$1" "$2" 1 ''; }
+two() { offcpu_case "$1" "$2" 2 '524288 1048575 1\n'; }
+printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | one waker 999
+printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | one quiet 0
+printf '%s\n' "$sw_out" "$(other 2 10.110000)" "$(waking 10.120000)" "$sw_in" | one othercpu 0
+printf '%s\n' "$sw_out" "$(other 1 10.110000)" "$(waking 10.120000)" "$sw_in" | one busy 0
+printf '%s\n' "$sw_out" "$(other 1 10.101000)" "$(waking 10.103000)" "$sw_in" | one busy3 0
+printf '%s\n' "$sw_out" "$(waking 10.103000 1)" "$sw_in" | one samecpu 0
+printf '%s\n' "$(waking 10.090000)" "$sw_out" "$sw_in" | one early 300
+printf '%s\n' "$(waking 10.090000)" "$(other 0 10.095000)" "$sw_out" "$sw_in" | one early-busy 300
+printf '%s\n' "${sw_out/10.100000/10.096000}" "$(waking 10.096500)" \
+	"${sw_in/10.130000/10.097000}" "$sw_out" "$sw_in" | two stale 300
 grep -B1 '^FAIL offcpu: the records name' "$o/waker.out" | head -n 1 >"$o/waker.before"
 check "oracle: an off-CPU record's wrong waker is named right before its failed check, the other 8 pass" \
 	test "$(cat "$o/waker.before")-$(grep -c '^PASS' "$o/waker.out")" = '# FIELDS: 200: waker_pid=999 (trace 300)-8'
-for c in quiet:busy early:early-busy; do
-	check "oracle: an off-CPU record's waker that a quiet CPU explains (${c%:*}): a stall" \
-		test "$(grep -c '^PASS' "$o/${c%:*}.out")-$(grep -c '^PASS offcpu: stalled clock reads 1 ' "$o/${c%:*}.out")" = 9-1
-	check "oracle: ... but a failed check when that CPU logged a line meanwhile (${c#*:})" \
-		has "$o/${c#*:}.out" '^FAIL offcpu: the records name'
+for c in quiet othercpu early; do
+	check "oracle: an off-CPU waker that a late probe on a CPU silent meanwhile explains ($c): a stall" \
+		test "$(grep -c '^PASS' "$o/$c.out")-$(grep -c '^PASS offcpu: stalled clock reads 1 ' "$o/$c.out")" = 9-1
 done
-printf 'ok 1 - a\n# why 1\n# why 2\nnot ok 2 - b\nok 3 - c\n' >"$j/diag.tap"
+for c in busy busy3 samecpu early-busy stale; do
+	check "oracle: ... one that the trace rules out ($c): a failed check" \
+		test "$(grep -c '^PASS' "$o/$c.out")-$(grep -c '^FAIL offcpu: the records name' "$o/$c.out")" = 8-1
+done
+printf '# stale\nok 1 - a\n# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n# 8\n# 9\nnot ok 2 - b\nok 3 - c\nnot ok 4 - d\n' >"$j/diag.tap"
 failed_with_diag "$j/diag.tap" >"$j/diag.out"
-check "judge: a failed assertion is shown with the diagnostics just before it" \
-	test "$(cat "$j/diag.out")" = "$(printf '# why 1\n# why 2\nnot ok 2 - b')"
-shown+=("$o/waker.out" "$o/quiet.out" "$o/busy.out" "$o/early.out" "$o/early-busy.out")
+check "judge: a failed assertion is shown with the 8 diagnostic lines just before it (and how many more)" \
+	test "$(cat "$j/diag.out")" = "$(printf '# (1 earlier lines not shown)\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n# 8\n# 9\nnot ok 2 - b\nnot ok 4 - d')"
+shown+=("$o"/*.out)
 
 # --- lint: checks that could not run -----------------------------------------
 nocpp=$tmp/path-without-cppcheck

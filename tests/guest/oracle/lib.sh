@@ -180,7 +180,10 @@ oracle_run() {
 			--min-clusters "${ORACLE_MIN_CLUSTERS:-0}" \
 			--stall-fraction "$(oracle_stall_fraction)" \
 			--roles "${ORACLE_ROLES:-}" >"$dir/results" 2>"$dir/err"
-		[ -s "$dir/err" ] && tap_diag "oracle.py: $(tail -n 5 "$dir/err")"
+		# Each line a diagnostic of its own (a traceback's lines too).
+		tail -n 5 "$dir/err" | while IFS= read -r l; do
+			tap_diag "oracle.py: $l"
+		done
 		tap_results $ORACLE_RESULTS "$dir/results"
 		# A failed comparison (any, with LTG_ORACLE_KEEP=1) keeps its
 		# inputs next to the test's results (the guest's results

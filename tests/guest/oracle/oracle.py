@@ -10,7 +10,8 @@ difference of its `stats` and `histogram` files between two snapshots
 taken while it was disabled (before and after the run).  Prints exactly
 RESULTS lines "PASS what" / "FAIL what" (tests/guest/lib.sh tap_results),
 each after the "# " diagnostics that explain it (what a failure shows in
-the CI log, tests/vm/judge.sh), among them the summary line
+the CI log, tests/vm/judge.sh), then, after the last, the delay
+differences and the summary line
 
   # oracle TRACKER: trace pairs over threshold N, records N, matched N,
   #   max |delta| X us, histogram total trace T / tracker T
@@ -83,10 +84,11 @@ record whose tracker read is late by more than tol (never early), up to
 --stall-max (50 ms), still matches its pair and is counted as a stall,
 as is a pair over the threshold without a record whose delay a stall at
 its start could have brought under it, a pair whose bucket only a stall
-explains, and (offcpu) a waker the trace saw just before the
-switch-out or none where the trace has one within 5 ms of it (within
---stall-max if the trace shows the CPU whose probe was late silent
-meanwhile: still inside the tracepoint, interrupts off).  Stalls
+explains, and (offcpu) a waker the trace saw before the switch-out, or
+none where the trace has one after it, within --stall-max of the
+switch-out and only if the trace has no line of the CPU whose probe
+was late in between (there would be none while it was still inside the
+tracepoint; see STALL_WAKER).  Stalls
 must stay under --stall-fraction of the pairs compared (the tests: 10 %,
 25 % on the debug kernel, oracle/lib.sh); counts
 (pairs, records, matched total) are compared without that allowance.
@@ -153,16 +155,20 @@ RESULTS = 9
 # The trace shows each time to the microsecond (truncated): its end of a
 # pair may be up to 1 us earlier than ftrace's clock read; 2 us of margin.
 NEG = 2000
-# offcpu: a record without a waker whose first waking came this soon
-# after the tracker's clock read at the switch-out: the event was not in
-# the table yet (a stall between the read and the insertion).  Up to
-# --stall-max when the trace shows the switch-out's CPU silent from its
-# switch-out line to that waking (Analyzer.cpu_seq): it was still inside
-# the tracepoint, interrupts off.  The same, the other way round, for a
-# waker the tracker saw although its waking came before the switch-out:
-# the waking's CPU silent since (inside sched_waking, holding the task's
-# pi_lock, the tracker's probe not run yet).
-STALL_WAKER = 5000000
+# offcpu wakers and stalls.  A record without the waker whose waking
+# the trace shows after the switch-out: the tracker's event was not in
+# the table yet when its waking probe ran (a stall between the clock read
+# and the insertion), possible only if the switch-out's CPU logged no line
+# between its switch-out line and that waking (a later line of it comes
+# after the insertion, in the same tracepoint call; Analyzer.cpu_seq).
+# A record naming a waker whose waking the trace shows before the
+# switch-out (beyond the tolerance): its probe ran after the insertion,
+# possible only if the waking's CPU logged no line between that waking
+# and the switch-out (it was still inside sched_waking, holding the
+# task's pi_lock).  Either within --stall-max of the switch-out.  A
+# waking from an earlier blocking period of the task, which ended with
+# its switch-in, never counts: try_to_wake_up() queues the task only
+# after the waking's probes have run.
 
 
 def bucket(ns):
@@ -248,8 +254,9 @@ class Analyzer:
                         self.kthreads.add(int(pid))
         # wakeup / offcpu
         self.lastwake = {}
-        # Lines of each CPU so far: a CPU whose count has not moved
-        # between two lines of the trace logged nothing in between.
+        # Lines of each CPU so far (of the events read, EVENTS): a CPU
+        # whose count has not moved between two lines of the trace
+        # logged none of them in between.
         self.cpu_seq = defaultdict(int)
         self.state = {}
         self.pending = {}
@@ -329,7 +336,8 @@ class Analyzer:
                 pend['waker'] = cur
                 pend['wake_ts'] = ts
                 pend['wake_quiet'] = \
-                    self.cpu_seq[pend['cpu']] == pend['seq']
+                    self.cpu_seq[pend['cpu']] == pend['seq'] and \
+                    ts - pend['start'] <= self.a.stall_max
                 # Within the tolerance of the switch-out, the tracker's
                 # probe may have run before its event existed: no waker.
                 if ts - pend['start'] <= self.a.tol:
@@ -394,6 +402,11 @@ class Analyzer:
 
     def switch_offcpu(self, ts, cpu, prev, pstate, ncomm, nxt):
         if nxt:
+            # Its blocking period ends: its wakings are no use for the
+            # next (a preempted task's are: a stalled probe may still
+            # come, see STALL_WAKER).
+            if self.state.get(nxt) == 'blocked':
+                self.lastwake.pop(nxt, None)
             pend = self.pending.pop(nxt, None)
             if pend is not None:
                 ident = {'pid': nxt, 'cpu': cpu, 'state': pend['state'],
@@ -411,13 +424,9 @@ class Analyzer:
             lw = self.lastwake.get(prev)
             early = (lw[1],) if lw and ts - lw[0] <= self.a.tol else ()
             # Further back, only a stall between ftrace's record of that
-            # waking and the tracker's probe lets the tracker see it:
-            # up to STALL_WAKER, or --stall-max if the waking's CPU has
-            # logged nothing since.
-            late = (lw[1],) if lw and (
-                ts - lw[0] <= STALL_WAKER or
-                (ts - lw[0] <= self.a.stall_max and
-                 self.cpu_seq[lw[2]] == lw[3])) else ()
+            # waking and the tracker's probe (see STALL_WAKER).
+            late = (lw[1],) if lw and ts - lw[0] <= self.a.stall_max and \
+                self.cpu_seq[lw[2]] == lw[3] else ()
             self.pending[prev] = {'start': ts, 'state': pstate[0],
                                   'waker': None, 'optional': None,
                                   'early_wakers': early,
@@ -740,7 +749,7 @@ def rec_key(trk, r):
     return int(r.get('pid', -1))
 
 
-def ident_diff(trk, pair_ident, r, extra_wakers, tol, stall_max):
+def ident_diff(trk, pair_ident, r, extra_wakers, tol):
     rec_start = int(r['ts']) - int(r['delay'])
     bad = []
     for f in IDENT_FIELDS[trk]:
@@ -756,15 +765,17 @@ def ident_diff(trk, pair_ident, r, extra_wakers, tol, stall_max):
             # then its insertion): no waker for it.
             continue
         if f == 'waker_pid' and got is not None and not bad and \
-                int(got) in pair_ident.get('stall_wakers', ()):
-            # A waking just before the switch-out whose probe ran after
-            # the tracker's event existed (a stall): counted.
+                want == 0 and int(got) in pair_ident.get('stall_wakers', ()):
+            # A waking before the switch-out whose probe ran after the
+            # tracker's event existed (a stall): counted.  Its wakeup is
+            # the one that ends the period (no later waking can match
+            # the task's state), so the trace has no waker after.
             bad.append('waker_stall')
             continue
-        if f == 'waker_pid' and got == '0' and pair_ident.get('wake_ts') and \
-                pair_ident['wake_ts'] <= rec_start + (
-                    stall_max if pair_ident.get('wake_quiet')
-                    else STALL_WAKER) and not bad:
+        if f == 'waker_pid' and got == '0' and \
+                pair_ident.get('wake_quiet') and not bad:
+            # The waking came while the event was between its clock read
+            # and its insertion (a stall): counted.
             bad.append('waker_stall')
             continue
         bad.append('%s=%s (trace %s)' % (f, got, want))
@@ -886,7 +897,7 @@ def main():
         if max(es, ee) > tol:
             stalled.append((r, es, ee))
         bad = ident_diff(trk, p.ident, r, p.why if trk == 'offcpu' else (),
-                         tol, a.stall_max)
+                         tol)
         if bad == ['waker_stall']:
             # The waking came while the tracker's event was between its
             # clock read and its insertion: a stall there (counted).
