@@ -88,7 +88,7 @@ explains, and (offcpu) a waker the trace saw before the switch-out, or
 none where the trace has one after it, within --stall-max of the
 switch-out and only if the trace has no line of the CPU whose probe
 was late in between (there would be none while it was still inside the
-tracepoint; see STALL_WAKER).  Stalls
+tracepoint; see "offcpu wakers" above bucket()).  Stalls
 must stay under --stall-fraction of the pairs compared (the tests: 10 %,
 25 % on the debug kernel, oracle/lib.sh); counts
 (pairs, records, matched total) are compared without that allowance.
@@ -155,7 +155,7 @@ RESULTS = 9
 # The trace shows each time to the microsecond (truncated): its end of a
 # pair may be up to 1 us earlier than ftrace's clock read; 2 us of margin.
 NEG = 2000
-# offcpu wakers and stalls.  A record without the waker whose waking
+# offcpu wakers (a stall, counted).  A record without the waker whose waking
 # the trace shows after the switch-out: the tracker's event was not in
 # the table yet when its waking probe ran (a stall between the clock read
 # and the insertion), possible only if the switch-out's CPU logged no line
@@ -404,7 +404,7 @@ class Analyzer:
         if nxt:
             # Its blocking period ends: its wakings are no use for the
             # next (a preempted task's are: a stalled probe may still
-            # come, see STALL_WAKER).
+            # come, see "offcpu wakers" above bucket()).
             if self.state.get(nxt) == 'blocked':
                 self.lastwake.pop(nxt, None)
             pend = self.pending.pop(nxt, None)
@@ -424,7 +424,7 @@ class Analyzer:
             lw = self.lastwake.get(prev)
             early = (lw[1],) if lw and ts - lw[0] <= self.a.tol else ()
             # Further back, only a stall between ftrace's record of that
-            # waking and the tracker's probe (see STALL_WAKER).
+            # waking and the tracker's probe ("offcpu wakers", above bucket()).
             late = (lw[1],) if lw and ts - lw[0] <= self.a.stall_max and \
                 self.cpu_seq[lw[2]] == lw[3] else ()
             self.pending[prev] = {'start': ts, 'state': pstate[0],
