@@ -43,8 +43,8 @@
  * Kernel threads tracked by default: a kworker's wakeup latency matters.
  * 16384 events, as offcpu: few wakeups are pending at once, but they end
  * at the rate of context switches, and an ended event holds its slot for
- * one to two grace periods (4096 ran dry under hackbench on a loaded
- * host: 34 events dropped in one of make bench's runs).
+ * one to two grace periods (4096 is too few under hackbench on a loaded
+ * host: events are dropped).
  */
 LT_PROBE_MODULE_PARAMS(5000000, 0, 16384, 1);
 

@@ -190,8 +190,8 @@
  * stretches of slots a CPU takes in the order they were given back, so
  * the less the order in which a CPU walks the pool's memory scatters as
  * the CPUs' batches interleave on the shared stack.  With 32, the bench's
- * per-pair cost grew round after round, and a tracker made afresh each
- * round did not; with 256 it stays flat (README "Performance").  The
+ * per-pair cost grows round after round (a tracker made afresh each round
+ * does not); with 256 it stays flat over a run of make bench.  The
  * price: a refill follows up to 129 links of next[] with interrupts off
  * (each try; a failed cmpxchg walks them again), and each cache is about
  * 1 KiB per CPU and pool, allocated even when cache_cap is 0.

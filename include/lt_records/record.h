@@ -25,8 +25,8 @@
  *			LTTng fields: probes/lttng/latency_tracker_lttng.h
  *
  * So adding a field is one line in the table (and, in the tracker, the
- * line that sets its value): the filters work added the holder_* fields
- * of the wakeup record and the cgroup field of every record that way.
+ * line that sets its value): the holder_* fields of the wakeup record and
+ * the cgroup field of every record are defined that way.
  * A payload must fit in LT_ALERT_PAYLOAD_MAX bytes (128): LT_RECORD_FMT()
  * fails the build otherwise.  wakeup, the largest, takes 104 bytes.
  *

@@ -196,7 +196,7 @@ overlay() {
 overlay "$ROOT" || lt_die "cannot mount an overlay on $BASE"
 in_root() { chroot_run "$ROOT" "$@"; }
 
-# A throwaway signing key, configured the way README says.
+# A throwaway signing key, configured the way docs/install.md says.
 cn="latency-tracker check-deb $$"
 mkdir -p "$ROOT/root/mok" "$ROOT/etc/dkms/framework.conf.d" &&
 	openssl req -new -x509 -nodes -days 2 -subj "/CN=$cn" -newkey rsa:2048 \

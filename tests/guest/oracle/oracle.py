@@ -98,12 +98,12 @@ syscall tracepoints' probes run preemptible, so a task can be switched
 out (state R) between ftrace's probe and the tracker's.  When a task's
 next event after its sys_enter or sys_exit is such a switch-out, the
 tracker's read at that end may be late by up to the task's switch-in
-(seen on 7.3-rt: 105 ms at a sys_exit); that much is allowed there,
+(on 7.3-rt, over 100 ms at a sys_exit); that much is allowed there,
 uncounted, and the delay range of the pair's bucket and threshold
 checks widens to match.  At the start, a task preempted again (R+)
-before its next syscall event may still be inside (a 53 ms getppid
-preempted twice, without a record, on 7.3-rt): a pair over the
-threshold without a record that only this explains is a stall.  Pairs
+before its next syscall event may still be inside (a call preempted
+twice can end without a record): a pair over the threshold without a
+record that only this explains is a stall.  Pairs
 without a record that a preemption explains are listed and counted.
 
 Optional pairs (counted or not, with or without a record; reported):
@@ -437,24 +437,23 @@ class Analyzer:
     # system call tracepoints to handle page faults"): their probes run
     # preemptible, and the task can be preempted between ftrace's probe
     # and the tracker's.  The tracker's clock read then comes after the
-    # task's next switch-in: seen on 7.3-rt, a write's sys_exit
-    # (need-resched set) followed by a switch-out in state R+ and 105 ms
-    # on the runqueue before the tracker's sys_exit probe ran.  So when a
-    # task's next event after its sys_enter/sys_exit is such a switch-out,
-    # that end may be late by up to its switch-in (start_slack/end_slack).
-    # The trace cannot tell a preemption inside the tracepoint from one
-    # just after it (the reschedule may come with ftrace's record, flag N,
-    # or from an interrupt after it: seen on 7.3-rt, a sys_exit with no
-    # flag, 20 ms, then a switch-out R+ for an irq thread), so any such
+    # task's next switch-in: on 7.3-rt, for example, a write's sys_exit
+    # (need-resched set) can be followed by a switch-out in state R+ and
+    # over 100 ms on the runqueue before the tracker's sys_exit probe
+    # runs.  So when a task's next event after its sys_enter/sys_exit is
+    # such a switch-out, that end may be late by up to its switch-in
+    # (start_slack/end_slack).  The trace cannot tell a preemption inside
+    # the tracepoint from one just after it (the reschedule may come with
+    # ftrace's record, flag N, or from an interrupt after it: a sys_exit
+    # with no flag, then a switch-out R+ for an irq thread), so any such
     # switch-out allows it; the records that needed it are counted.
     # Nor can it tell how long the task stays inside.  Preempted again
     # (R+) before its next syscall event, with no block or voluntary
     # switch between (the tracker's probes neither sleep nor schedule),
-    # it may still not have reached the tracker's sys_enter probe (seen
-    # on 7.3-rt, CI of 2026-11-27: a getppid, 53 ms, preempted 0.8 ms
-    # after its sys_enter, back for 0.4 ms, preempted again, back 20 ms
-    # later and out 62 us after that; no record, and the tracker's
-    # histogram had a call in its 32-64 us bucket).  But a task that ran
+    # it may still not have reached the tracker's sys_enter probe: a call
+    # preempted shortly after its sys_enter, back briefly, preempted again
+    # and back tens of ms later can end with no record, its time counted
+    # in a short bucket of the tracker's histogram.  But a task that ran
     # that long on the CPU was more likely in the call's body, or its
     # vCPU stalled: so the start may be late up to the last such
     # switch-in (start_slack_more), and a pair over the threshold without
