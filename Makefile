@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-mttcg check-unit check-daemon check-vm check-dkms check-debug lint soak selftest demo \
+.PHONY: all modules tools check check-full check-mttcg check-unit check-daemon check-vm check-dkms check-debug lint soak selftest demo \
 	bench install deb check-deb dkms clean help
 
 all: modules tools
@@ -32,67 +32,74 @@ tools:
 	@$(DEPS) tools
 	$(MAKE) -C tools
 
-# The whole test suite; the last line is "N passed, M failed".  The guest
-# tests run on Debian 12's two kernel lines, on the newest kernel of
-# Debian's current stable backports and its PREEMPT_RT flavour, and on the
-# debug kernel (a 6.1 built here once with KASAN, lockdep and kmemleak;
-# cached), each its tier of tests (README, "Tiers").
+# The fast tier, what a contributor runs while working: host unit tests,
+# the daemon suite, lint and the harness self-test against 6.12, and 6.12's
+# fast list of guest tests on both CPUs.  The last lines: a table of phase
+# durations, then "N passed, M failed" (docs/testing.md).
 check:
-	@$(DEPS) build unit vm dkms deb lint tools lttng debugkernel
-	@KERNEL="6.1 6.12 current current-rt debug" $(CHECK) unit+daemon lint+selftest vm mttcg dkms+deb
+	@$(CHECK) --tier fast --deps "build unit vm tools lttng lint" \
+		unit+daemon+lint selftest+vm
+
+# The whole matrix, what CI runs: every kernel line (6.1, 6.12, the newest
+# backports kernel and its PREEMPT_RT flavour, the debug kernel) with its
+# list of guest tests (tests/vm/tiers.sh), lint on every Debian line, the
+# multi-threaded lane, dkms and the Debian packages.
+check-full:
+	@$(CHECK) --tier full --deps "build unit vm dkms deb lint tools lttng debugkernel" \
+		unit+daemon+lint selftest+vm mttcg dkms+deb
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
 	@$(DEPS) build vm tools lttng debugkernel
-	@KERNEL=debug T="$(T)" $(CHECK) vm
+	@KERNEL=debug T="$(T)" $(CHECK) --tier full vm
 
-# The race tests under multi-threaded TCG (part of make check).
+# The race tests under multi-threaded TCG (part of make check-full).
 check-mttcg:
 	@$(DEPS) build vm tools lttng
-	@$(CHECK) mttcg
+	@KERNEL=6.12 $(CHECK) --tier full mttcg
 
 check-unit:
 	@$(DEPS) unit tools
-	@$(CHECK) unit
+	@$(CHECK) --tier fast unit
 
 # latency-trackerd on the host (part of make check): lifecycle under ASan,
 # metrics scraped by a real Prometheus (tests/tools/).
 check-daemon:
 	@$(DEPS) tools vm
-	@$(CHECK) daemon
+	@$(CHECK) --tier fast daemon
 
 # Guest tests: make check-vm [T="<name>..."] [KERNEL="<line>..."]; lines:
 # 6.1 6.12 current current-rt debug (default: the four Debian ones); with
-# no T=, each line's tier of tests.
+# no T=, each line's list of tests (tests/vm/tiers.sh).
 check-vm:
 	@$(DEPS) build vm tools lttng
-	@KERNEL="$(KERNEL)" T="$(T)" $(CHECK) vm
+	@KERNEL="$(or $(KERNEL),6.1 6.12 current current-rt)" T="$(T)" $(CHECK) --tier full vm
 
 check-dkms:
 	@$(DEPS) build dkms
-	@$(CHECK) dkms
+	@$(CHECK) --tier full dkms
 
-# The .deb packages installed in a clean Debian 12 root (part of make check).
+# The .deb packages installed in a clean Debian 12 root (part of make check-full).
 check-deb:
 	@$(DEPS) tools deb
-	@$(CHECK) deb
+	@$(CHECK) --tier full deb
 
 # sparse, checkpatch --strict, cppcheck, probe prototypes, no string instruction on
 # the probe path (exceptions: tests/lint-exceptions.txt)
 lint:
 	@$(DEPS) build lint
-	@$(CHECK) lint
+	@KERNEL="6.1 6.12 current current-rt" $(CHECK) --tier full lint
 
 # The torture test for as long as asked (default 10 min, debug kernel).
 DURATION ?= 600
 soak:
 	@$(DEPS) build vm debugkernel
 	@LTG_TORTURE_SECONDS=$(DURATION) LT_TEST_TIMEOUT=$$(($(DURATION) + 300)) \
-		KERNEL="$(or $(KERNEL),debug)" T=torture $(CHECK) vm
+		KERNEL="$(or $(KERNEL),debug)" T=torture $(CHECK) --tier full vm
 
 selftest:
 	@$(DEPS) build vm
-	@$(CHECK) selftest
+	@KERNEL=6.12 $(CHECK) --tier fast selftest
 
 demo:
 	@$(DEPS) build vm tools lttng
@@ -137,8 +144,10 @@ clean:
 help:
 	@echo "make modules   build the kernel modules (KDIR=<kernel build dir>)"
 	@echo "make tools     build latency-trackerd and latency-tracker"
-	@echo "make check     the whole test suite (host tests, QEMU guests on five kernels, dkms)"
+	@echo "make check     the fast tier: host tests, lint and the self-test, the 6.12 guests' fast list (about 8 min warm)"
+	@echo "make check-full   the whole matrix (CI): five kernel lines, the debug kernel, dkms, Debian packages"
 	@echo "make check-vm T=<test> KERNEL=<6.1|6.12|current|current-rt|debug>   guest tests"
+	@echo "make check-unit / check-daemon / selftest / check-mttcg / check-dkms / check-deb   one suite"
 	@echo "make check-debug   the guest tests on the KASAN/lockdep/kmemleak debug kernel (T=)"
 	@echo "make lint      sparse, checkpatch --strict, cppcheck, probe prototypes, hot path"
 	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"

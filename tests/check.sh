@@ -1,33 +1,65 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# check.sh SUITE... - run test suites and print "N passed, M failed" last.
-# Each suite prints TAP result lines; every top-level "ok"/"not ok" counts
-# as one test.  A suite that fails without reporting a failure (a build
-# error, a missing tool), or that reports no result at all, counts as one
-# failed test itself.
+# check.sh [--tier fast|full] [--deps "PROFILE..."] GROUP... - run test
+# suites; prints a table of phase durations, then "N passed, M failed"
+# last.  Each suite prints TAP result lines; every top-level "ok"/"not ok"
+# counts as one test.  A suite that fails without reporting a failure (a
+# build error, a missing tool), or that reports no result at all, counts as
+# one failed test itself.
 #
-# Suites: unit (host tests: plain, ASan+UBSan, TSan), daemon
-# (latency-trackerd on the host under ASan: fake proc root and sessiond, a
-# real Prometheus scraping it; tests/tools/), selftest (the harness
-# checks itself), vm (guest tests; KERNEL= and T= narrow it; KERNEL=debug
-# is the KASAN/lockdep/kmemleak kernel), mttcg (the race tests under
-# multi-threaded TCG), dkms, lint.  "A+B" runs suites A and B side by
-# side (make check: unit+daemon and dkms+deb, each single-threaded;
-# lint+selftest, the one single-threaded, the other mostly one guest at a
-# time).
+# Suites: unit (host tests: plain, ASan+UBSan, TSan where threads run),
+# daemon (latency-trackerd on the host under ASan: fake proc root and
+# sessiond, a real Prometheus scraping it; tests/tools/), selftest (the
+# harness checks itself), vm (guest tests; KERNEL= and T= narrow it), mttcg
+# (the race tests under multi-threaded TCG), dkms, deb, lint.  A GROUP
+# "A+B" runs suites A and B side by side; groups run one after the other.
+#
+# --tier (the make targets' choice; tests/vm/tiers.sh):
+#   fast  one kernel line (6.12): lint against it, the self-test's guests
+#         on it, its fast list of guest tests on both CPUs;
+#   full  every line (KERNEL, default all five) and each line's whole list.
+# --deps: the package profiles to install first (tests/vm/deps.sh), timed
+# as the first phase.  What the guest suite will need -- kernel images and
+# headers, the trixie build root, LTTng builds, our modules, the debug
+# kernel, the package test's root -- is fetched and built in the
+# background from the start, while the host suites run; the suites that
+# need it later wait for it under its lock and find it done.
 set -u
 . "$(dirname "$0")/vm/common.sh"
 
-suite_cmd() {
+tier=full deps=
+while [ $# -gt 0 ]; do
 	case $1 in
-	unit) echo "make -s -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
+	--tier) tier=${2:?--tier fast|full}; shift ;;
+	--deps) deps=${2?--deps PROFILES}; shift ;;
+	*) break ;;
+	esac
+	shift
+done
+case $tier in
+fast) KERNEL=${KERNEL:-6.12} ;;
+full) KERNEL=${KERNEL:-$LT_ALL_KERNEL_LINES} ;;
+*) lt_die "unknown tier '$tier' (fast, full)" ;;
+esac
+export KERNEL
+selftest_line=${KERNEL%% *}
+case " $KERNEL " in *" 6.12 "*) selftest_line=6.12 ;; esac
+
+phases=$(mktemp)
+trap 'rm -f "$phases"' EXIT
+
+suite_cmd() {
+	local a
+	case $1 in
+	unit) echo "make -s -j$(nproc) -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
 	daemon) echo "$LT_TOP/tests/tools/run.sh" ;;
-	selftest) echo "$LT_TOP/tests/vm/selftest.sh" ;;
-	vm) local a=""
-	    for k in ${KERNEL:-}; do a+=" -k $k"; done
+	selftest) echo "$LT_TOP/tests/vm/selftest.sh $selftest_line" ;;
+	lint) echo "LT_KERNEL_LINES='${KERNEL//debug/}' $LT_TOP/tests/lint.sh" ;;
+	vm) a=" -T $tier"
+	    for k in $KERNEL; do a+=" -k $k"; done
 	    for t in ${T:-}; do a+=" -t $t"; done
-	    echo "$LT_TOP/tests/vm/check-vm.sh$a" ;;
+	    echo "LT_PHASES=$phases $LT_TOP/tests/vm/check-vm.sh$a" ;;
 	# The in-guest race tests under QEMU's multi-threaded TCG, where the
 	# two vCPUs really run at once (the other guests take turns on one
 	# host thread: see qemu.sh): the core API from every context on both
@@ -46,14 +78,26 @@ suite_cmd() {
 		"sed -u 's#^\\(\\(not \\)\\{0,1\\}ok [0-9]* - \\)6\\.12/#\\16.12-mttcg/#'" ;;
 	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
 	deb) echo "$LT_TOP/tests/pkg/check-deb.sh" ;;
-	lint) echo "$LT_TOP/tests/lint.sh" ;;
 	*) return 1 ;;
 	esac
 }
+for group in "$@"; do
+	IFS=+ read -r -a members <<<"$group"
+	for s in "${members[@]}"; do
+		suite_cmd "$s" >/dev/null ||
+			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms deb lint)"
+	done
+done
 
-# count SUITE LOG RC S0: add a finished suite's results to the totals.
+t0=$(date +%s)
+# phase NAME START END: a row of the table (check-vm.sh adds its own
+# rows, "V<tab>NAME<tab>WALL").
+phase() { printf 'T\t%s\t%s\t%s\n' "$1" $(($2 - t0)) $(($3 - $2)) >>"$phases"; }
+
+passed=0 failed=0
+# count SUITE LOG RC: add a finished suite's results to the totals.
 count() {
-	local s=$1 log=$2 rc=$3 s0=$4 p f
+	local s=$1 log=$2 rc=$3 p f
 	p=$(grep -cE '^ok ' "$log")
 	f=$(grep -cE '^not ok ' "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
@@ -65,73 +109,101 @@ count() {
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
-	lt_log "suite $s: $p passed, $f failed in $(($(date +%s) - s0)) s"
+	lt_log "suite $s: $p passed, $f failed"
 }
 
-# The debug kernel (built here once: a quarter of a cold run) starts
-# building now when the guest suite will want it, beside the host suites
-# that leave the CPU idle while they download; the guest suite's own fetch
-# then waits for it (kernel.sh holds a lock) and finds it built.  Cached,
-# this returns at once.
-case " $* " in
-*" vm "* | *"+vm "* | *" vm+"*)
-	case " ${KERNEL:-} " in
-	*" debug "*)
-		mkdir -p "$LT_CACHE/tmp"
-		lt_log "debug kernel: fetched or built in the background (log: $LT_CACHE/tmp/debug-kernel.log)"
-		"$LT_TOP/tests/vm/kernel.sh" fetch debug >"$LT_CACHE/tmp/debug-kernel.log" 2>&1 &
-		;;
+if [ -n "$deps" ]; then
+	s0=$(date +%s)
+	lt_log "packages: $deps"
+	if ! "$LT_TOP/tests/vm/deps.sh" $deps; then
+		echo "not ok - packages: tests/vm/deps.sh $deps failed"
+		failed=$((failed + 1))
+	fi
+	phase packages "$s0" "$(date +%s)"
+fi
+
+# What the guest suites will need, in the background from now on (logs
+# under $LT_CACHE/tmp).  Each waits for nothing but its own locks.
+mkdir -p "$LT_CACHE/tmp"
+bg=()
+background() { # name cmd...
+	local name=$1
+	shift
+	lt_log "background: $name (log: $LT_CACHE/tmp/$name.log)"
+	(
+		s0=$(date +%s)
+		"$@" >"$LT_CACHE/tmp/$name.log" 2>&1
+		phase "background: $name" "$s0" "$(date +%s)"
+	) &
+	bg+=($!)
+}
+case " $* " in *vm* | *mttcg*)
+	# The debug kernel (built here once: a quarter of a cold full run)
+	# first: the longest.
+	case " $KERNEL " in *" debug "*)
+		background debug-kernel "$LT_TOP/tests/vm/kernel.sh" fetch debug ;;
 	esac
+	background prepare-lines "$LT_TOP/tests/vm/check-vm.sh" --prepare \
+		$(for k in $KERNEL; do echo "-k $k"; done)
 	;;
 esac
-
-# The packaging suite's base root (debootstrap and a kernel's headers:
-# two minutes cold, mostly downloads) the same way; check-deb.sh waits
-# for it (it holds the root's lock).  Made, this returns at once.
-case " $* " in
-*" deb "* | *"+deb "* | *" deb+"*)
-	mkdir -p "$LT_CACHE/tmp"
-	lt_log "package-test root: made in the background (log: $LT_CACHE/tmp/deb-root.log)"
-	"$LT_TOP/tests/pkg/check-deb.sh" prepare >"$LT_CACHE/tmp/deb-root.log" 2>&1 &
-	;;
+case " $* " in *deb*)
+	background deb-root "$LT_TOP/tests/pkg/check-deb.sh" prepare ;;
 esac
 
 # A suite runs alone, its output as it comes; "A+B" runs suites A and B at
-# once (two that leave a CPU idle: lint and the harness self-test), the
-# output of each shown whole when both are done, in order.
-passed=0 failed=0
-t0=$(date +%s)
+# once, the output of each shown whole when both are done, in order.
 for group in "$@"; do
 	IFS=+ read -r -a members <<<"$group"
-	for s in "${members[@]}"; do
-		suite_cmd "$s" >/dev/null ||
-			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms deb lint)"
-	done
 	s0=$(date +%s)
 	if [ ${#members[@]} = 1 ]; then
 		s=${members[0]} log=$(mktemp)
 		lt_log "suite $s: start"
 		bash -o pipefail -c "$(suite_cmd "$s")" 2>&1 | tee "$log"
-		count "$s" "$log" "${PIPESTATUS[0]}" "$s0"
+		count "$s" "$log" "${PIPESTATUS[0]}"
 		rm -f "$log"
+		phase "$s" "$s0" "$(date +%s)"
 		continue
 	fi
-	declare -A logs=() pids=()
+	declare -A logs=() pids=() ends=()
 	for s in "${members[@]}"; do
 		lt_log "suite $s: start (beside: ${group//+/ })"
 		logs[$s]=$(mktemp)
-		bash -o pipefail -c "$(suite_cmd "$s")" >"${logs[$s]}" 2>&1 &
+		(
+			bash -o pipefail -c "$(suite_cmd "$s")" >"${logs[$s]}" 2>&1
+			rc=$?
+			date +%s >"${logs[$s]}.end"
+			exit $rc
+		) &
 		pids[$s]=$!
 	done
 	for s in "${members[@]}"; do
 		wait "${pids[$s]}"
 		rc=$?
 		cat "${logs[$s]}"
-		count "$s" "${logs[$s]}" "$rc" "$s0"
-		rm -f "${logs[$s]}"
+		count "$s" "${logs[$s]}" "$rc"
+		phase "$s" "$s0" "$(cat "${logs[$s]}.end")"
+		rm -f "${logs[$s]}" "${logs[$s]}.end"
 	done
-	unset logs pids
+	unset logs pids ends
 done
-lt_log "total wall time $(($(date +%s) - t0)) s"
+# The background work ends with the suites that needed it; what is left
+# (a suite did not need it after all) is not waited for.
+kill "${bg[@]}" 2>/dev/null
+wait "${bg[@]}" 2>/dev/null
+
+# The table: every phase with its start (minutes:seconds from the start)
+# and wall time; the guest suite's own phases (each line's preparation,
+# each guest) indented under it.
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+total=$(($(date +%s) - t0))
+echo "# phase                                   start     wall"
+grep $'^T\t' "$phases" | sort -t$'\t' -k3,3n -s | while IFS=$'\t' read -r _ name start wall; do
+	printf '# %-38s %7s %8s\n' "$name" "$(mmss "$start")" "$(mmss "$wall")"
+done
+grep $'^V\t' "$phases" | while IFS=$'\t' read -r _ name wall; do
+	printf '#   vm: %-34s %5s %8s\n' "$name" "" "$(mmss "$wall")"
+done
+printf '# %-38s %7s %8s\n' "total ($tier tier)" "" "$(mmss "$total")"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -94,7 +94,7 @@ lint_sparse() {
 		mkdir -p "$b"
 		rsync -a --exclude=/.git --exclude=/build "$LT_TOP/" "$b/" ||
 			{ not_run "sparse on $kver" "cannot copy the tree"; continue; }
-		lt_kmake "$kver" M="$b" LT_TEST_MODULES=1 C=2 \
+		lt_kmake "$kver" M="$b" LT_TEST_MODULES=1 C=2 -j"$(nproc)" \
 			modules >"$b/log" 2>&1 ||
 			echo "build failed: $(tail -n 3 "$b/log" | tr '\n' ' ')" >>"$b/log.fail"
 		# kbuild prints "CHECK <file>" for each file sparse checks.
@@ -132,21 +132,29 @@ checkpatch_script() {
 }
 
 lint_checkpatch() {
-	local cp f rc files=0
+	local cp f i rc files=0
 	ksources >"$work/ksources"
 	[ -s "$work/ksources" ] ||
 		{ not_run "checkpatch --strict on the kernel sources" "no kernel source found in $LT_TOP"; return; }
 	cp=$(checkpatch_script) || { not_run "checkpatch --strict on the kernel sources" "$cp"; return; }
 	: >"$work/checkpatch.raw" && : >"$work/checkpatch.fail"
-	while read -r f; do
+	# One run per file, as many at once as the host has CPUs; each
+	# leaves its output and exit status under $work/cp/<n>.
+	mkdir -p "$work/cp"
+	nl -ba "$work/ksources" | xargs -P "$(nproc)" -L 1 sh -c \
+		'"$0" --strict --no-tree --terse --show-types \
+			--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f "$1/$4" >"$2/cp/$3.out" 2>&1
+		echo $? >"$2/cp/$3.rc"' "$cp" "$LT_TOP" "$work"
+	while read -r i f; do
 		files=$((files + 1))
-		"$cp" --strict --no-tree --terse --show-types \
-			--ignore SPDX_LICENSE_TAG,FILE_PATH_CHANGES -f "$LT_TOP/$f" >"$work/cp.out" 2>&1
-		rc=$?
+		rc=$(cat "$work/cp/$i.rc" 2>/dev/null || echo none)
 		# 0: clean, 1: findings; anything else: it did not check the file.
-		[ $rc -le 1 ] || echo "$f: checkpatch.pl failed (exit $rc): $(tail -n 1 "$work/cp.out")" >>"$work/checkpatch.fail"
-		grep -E '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)' "$work/cp.out" | sed "s|$LT_TOP/||" >>"$work/checkpatch.raw"
-	done <"$work/ksources"
+		case $rc in 0 | 1) ;; *)
+			echo "$f: checkpatch.pl failed (exit $rc): $(tail -n 1 "$work/cp/$i.out" 2>/dev/null)" >>"$work/checkpatch.fail" ;;
+		esac
+		grep -E '^[^ ]+:[0-9]+: (ERROR|WARNING|CHECK)' "$work/cp/$i.out" 2>/dev/null |
+			sed "s|$LT_TOP/||" >>"$work/checkpatch.raw"
+	done < <(nl -ba "$work/ksources")
 	{ filter checkpatch <"$work/checkpatch.raw"; cat "$work/checkpatch.fail"; } >"$work/checkpatch.out"
 	result "checkpatch --strict on the kernel sources" "$work/checkpatch.out" "$files files"
 }

@@ -156,3 +156,29 @@ kmsg_since() {
 		split($0, h, ",")
 		if (h[2] + 0 > m + 0) print substr($0, index($0, ";") + 1) }'
 }
+
+# lt_release_ge RELEASE MAJOR MINOR: the kernel release (uname -r form)
+# is MAJOR.MINOR or newer.
+lt_release_ge() {
+	local maj min
+	IFS=. read -r maj min _ <<<"$1"
+	min=${min%%[!0-9]*}
+	[ "${maj:-0}" -gt "$2" ] || { [ "${maj:-0}" = "$2" ] && [ "${min:-0}" -ge "$3" ]; }
+}
+
+# sched_feature_mode FEATURES_FILE RELEASE FEATURE SINCE_MAJOR SINCE_MINOR:
+# how a test can use a scheduler feature that Linux SINCE has: "toggle"
+# (listed in the features file, as FEATURE or NO_FEATURE: both settings
+# can be tried), "none" (a
+# kernel older than SINCE: nothing to try), "missing" (a kernel that has
+# it, but the file does not list it: debugfs not mounted, say -- a
+# failure, never a skip).
+sched_feature_mode() {
+	if grep -qwE "(NO_)?$3" "$1" 2>/dev/null; then
+		echo toggle
+	elif lt_release_ge "$2" "$4" "$5"; then
+		echo missing
+	else
+		echo none
+	fi
+}

@@ -109,8 +109,7 @@ tap_cmp "stats: tracked" "$(trk_stat tracked)" -gt 10
 tap_cmp "stats: pending (blocked threads)" "$(trk_stat pending)" -ge 1
 tap_ok "histogram has the sleep's delay" trk_hist_has "$delay"
 
-trk_common_checks
-trk_bad_params
+trk_unload
 trk_rounds 4 $LTPROG wakers 4 30
 trk_tiny_pool 2 $LTPROG wakers 8 1
 tap_ok "core unloads" lt_unload latency_tracker

@@ -4,8 +4,9 @@
 # security.sh - the security review, as tests, with every module we build
 # loaded: /proc/latency_tracker is root-only (modes, and a non-root process
 # is refused); no alert record, stats/histogram file, dmesg line or trace
-# event prints a raw kernel pointer; memory stays bounded whatever
-# userspace writes or reads.
+# event prints a raw kernel pointer (what the kernel prints for a stack
+# changes with the kernel: every line runs this).  Memory bounded under
+# hostile readers and writers: fuzz-procfs.sh.
 . tests/guest/lib.sh
 
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
@@ -26,13 +27,16 @@ bad=$(find /proc/latency_tracker \( -perm /077 -o ! -user root -o ! -group root 
 tap_is "no file or directory under /proc/latency_tracker has group/other bits or a non-root owner" "$bad" ""
 nfiles=$(find /proc/latency_tracker -type f | wc -l)
 tap_cmp "there are files to check" "$nfiles" -ge 8
-readable=() writable=()
-while read -r f; do
-	nobody cat "$f" >/dev/null 2>&1 && readable+=("$f")
-	nobody sh -c "echo 1 > '$f'" 2>/dev/null && writable+=("$f")
-done < <(find /proc/latency_tracker -type f)
-tap_is "a non-root process can read none of them" "${readable[*]}" ""
-tap_is "a non-root process can write none of them" "${writable[*]}" ""
+# One non-root shell tries every file (a process per file costs seconds
+# under emulation); it names those it could read or write.
+files=$(find /proc/latency_tracker -type f)
+opened=$(nobody sh -c 'for f; do
+		cat "$f" >/dev/null 2>&1 && echo "read $f"
+		(echo 1 >"$f") 2>/dev/null && echo "write $f"
+	done; echo done' sh $files)
+tap_is "the non-root shell tried them all" "$(tail -n 1 <<<"$opened")" done
+tap_is "a non-root process can read none of them" "$(grep '^read ' <<<"$opened")" ""
+tap_is "a non-root process can write none of them" "$(grep '^write ' <<<"$opened")" ""
 tap_ok "a non-root process cannot list /proc/latency_tracker/lt_core_test" \
 	bash -c '! setpriv --reuid=65534 --regid=65534 --clear-groups ls /proc/latency_tracker/lt_core_test >/dev/null 2>&1'
 
@@ -65,29 +69,6 @@ tap_cmp "latency_tracker trace events were recorded" \
 	"$(grep -cE 'latency_tracker_|(wakeup|offcpu|syscall|block):' "$out.trace")" -ge 1
 tap_is "no raw pointer in our trace events" "$(grep -E 'latency_tracker|wakeup:|offcpu:|syscall:|block:' "$out.trace" | grep -oiE "$LT_RAW_PTR" | head -3)" ""
 tap_is "no raw pointer in our dmesg lines" "$(dmesg | grep -iE 'latency_tracker|lt_core_test' | grep -oiE "$LT_RAW_PTR" | head -3)" ""
-
-# --- memory stays bounded ------------------------------------------------------
-mem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
-sync; echo 3 >/proc/sys/vm/drop_caches
-before=$(mem)
-for round in $(seq 1 5); do
-	pids=()
-	for i in $(seq 1 20); do
-		timeout 30 cat /proc/latency_tracker/lt_core_test/alerts >/dev/null &
-		pids+=($!)
-	done
-	echo "alerts 2000" >/proc/latency_tracker/lt_core_test/ctl
-	for i in $(seq 1 200); do
-		echo $((1000000 + i)) >/proc/latency_tracker/lt_core_test/threshold
-		echo garbage$i >/proc/latency_tracker/lt_core_test/threshold 2>/dev/null
-	done
-	kill "${pids[@]}" 2>/dev/null
-	wait "${pids[@]}"
-done
-sync; echo 3 >/proc/sys/vm/drop_caches
-after=$(mem)
-tap_diag "Slab+VmallocUsed: $before kB before, $after kB after 100 readers, 10000 alerts, 2000 writes"
-tap_cmp "kernel memory grew by less than 4 MiB" "$((after - before))" -lt 4096
 
 for m in "${TRACKERS[@]}"; do
 	tap_ok "unload latency_tracker_$m" lt_unload latency_tracker_$m

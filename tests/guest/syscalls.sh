@@ -14,11 +14,10 @@ SLEEP_MS=600
 TP=/sys/kernel/tracing/events/latency_tracker/syscall
 TRACE=/sys/kernel/tracing/trace
 F=/proc/latency_tracker/syscalls/filter_tgid
-FILTER_BAD=(abc -1 0 "1 2" 99999999 "+5" " 5" "5x")
 
 # 36 assertions of this script, one per refused filter_tgid, and those of
 # the shared trk_* checks.
-tap_plan $((36 + ${#FILTER_BAD[@]} + $(trk_shared_plan)))
+tap_plan $((34 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_is "filter_tgid empty by default" "$(cat $F)" ""
 echo 1 >$TP/enable && echo >$TRACE
@@ -91,11 +90,6 @@ kp_del lt_test_ev_out
 tap_cmp "a child kept out: no event_out at its 40000 sys_exits ($((${h1:-0} - ${h0:-0})) calls)" \
 	"$((${h1:-0} - ${h0:-0}))" -lt 1000
 tap_cmp "the kprobe counted (${h1:-none} hits)" "${h1:-0}" -ge 1
-for bad in "${FILTER_BAD[@]}"; do
-	tap_ok "filter_tgid '$bad' refused" trk_refuse filter_tgid "$bad"
-done
-tap_ok "non-root cannot read filter_tgid" bash -c "! $NOBODY cat $F >/dev/null 2>&1"
-tap_ok "non-root cannot write filter_tgid" bash -c "! $NOBODY sh -c 'echo 1 >$F' 2>/dev/null"
 tap_ok "empty line clears the filter" trk_set filter_tgid ""
 tap_is "filter_tgid empty again" "$(cat $F)" ""
 
@@ -133,8 +127,7 @@ wait $job 2>/dev/null
 echo 0 >$TP/enable
 tap_ok "timeout back to 0" trk_set timeout 0
 
-trk_common_checks
-trk_bad_params
+trk_unload
 trk_rounds 4 $LTPROG wakers 4 30
 trk_tiny_pool 1 $LTPROG wakers 8 1
 tap_ok "core unloads" lt_unload latency_tracker

@@ -8,7 +8,8 @@
 # blocks with negative lag (p->on_rq set, p->se.sched_delayed): its wakeup
 # must be tracked all the same.  Run with DELAY_DEQUEUE and with
 # NO_DELAY_DEQUEUE (/sys/kernel/debug/sched/features) where the feature
-# exists; one mode elsewhere (a named skip for the other).
+# exists; one mode on a kernel older than 6.12 (a named skip for the
+# other); on 6.12 and newer a features file without it fails.
 # Requires >= 95 % of the task's sleeps to have a record.
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
@@ -53,13 +54,20 @@ run_mode() { # label
 		$((got * 100)) -ge $((sleeps * 95))
 	rm -f "$out"
 }
-if grep -qw DELAY_DEQUEUE $FEAT 2>/dev/null; then
+# DELAY_DEQUEUE came with Linux 6.12: a kernel that has it must let the
+# test toggle it (a missing features file fails, it never skips).
+mode=$(sched_feature_mode $FEAT "$(uname -r)" DELAY_DEQUEUE 6 12)
+if [ "$mode" = toggle ]; then
 	orig=$(tr ' ' '\n' <$FEAT | grep -w -E 'NO_DELAY_DEQUEUE|DELAY_DEQUEUE')
 	tap_ok "DELAY_DEQUEUE on" bash -c "echo DELAY_DEQUEUE >$FEAT"
 	run_mode DELAY_DEQUEUE
 	tap_ok "NO_DELAY_DEQUEUE on" bash -c "echo NO_DELAY_DEQUEUE >$FEAT"
 	run_mode NO_DELAY_DEQUEUE
 	echo "$orig" >$FEAT
+elif [ "$mode" = missing ]; then
+	tap_ok "DELAY_DEQUEUE listed in $FEAT ($(uname -r) has it)" false
+	run_mode "delayed dequeue as it is"
+	tap_skip 3 "the features file cannot set DELAY_DEQUEUE (failed above)"
 else
 	tap_skip 1 "no DELAY_DEQUEUE scheduler feature on $(uname -r) (Linux < 6.12)"
 	run_mode "no delayed dequeue"

@@ -89,8 +89,7 @@ else
 	tap_ok "tracefs has latency_tracker events" false
 fi
 
-trk_common_checks
-trk_bad_params
+trk_unload
 trk_rounds 4 $LTPROG wakers 4 30
 trk_tiny_pool 1 $LTPROG wakers 8 1
 tap_ok "core unloads" lt_unload latency_tracker

@@ -7,7 +7,9 @@ UNIT_TESTS += test_pool test_alert_ring test_ratelimit test_parse \
 	test_alert_fmt test_histogram
 
 test_pool_SRCS := tests/unit/test_pool.c tracker/pool.c
+test_pool_TSAN := 1
 test_alert_ring_SRCS := tests/unit/test_alert_ring.c tracker/alert_ring.c
+test_alert_ring_TSAN := 1
 test_ratelimit_SRCS := tests/unit/test_ratelimit.c tracker/ratelimit.c
 test_parse_SRCS := tests/unit/test_parse.c tracker/parse.c
 test_alert_fmt_SRCS := tests/unit/test_alert_fmt.c tracker/alert_fmt.c

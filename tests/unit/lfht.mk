@@ -9,3 +9,4 @@ UNIT_TESTS += test_lfht test_lfht_diff
 
 test_lfht_SRCS := tests/unit/test_lfht.c tracker/lfht.c
 test_lfht_diff_SRCS := tests/unit/test_lfht_diff.c tracker/lfht.c
+test_lfht_diff_TSAN := 1

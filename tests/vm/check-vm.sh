@@ -38,6 +38,7 @@ LT_TEST_TIMEOUT=${LT_TEST_TIMEOUT:-300}
 LT_DEBUG_TEST_TIMEOUT=${LT_DEBUG_TEST_TIMEOUT:-600}
 LT_DEBUG_GUESTS=${LT_DEBUG_GUESTS:-2}
 LT_PARALLEL_GUESTS=${LT_PARALLEL_GUESTS:-$(nproc)}
+. "$LT_TOP/tests/vm/tiers.sh"
 
 all_tests() {
 	local f
@@ -48,74 +49,14 @@ all_tests() {
 	done
 }
 
-# The tiers: which tests a kernel line runs when none is named (T=), so
-# that make check fits its time budget (README, "Tiers").  A new test
-# joins every tier it is not excluded from below.
-#  - full: every test (6.12);
-#  - rt (current-rt, the PREEMPT_RT line): every test that runs code of
-#    ours in the kernel, and the userspace tests whose kernel side is
-#    LTTng's tracer on this line (daemon-snapshot: a snapshot taken on an
-#    outlier; explain-cpu: a snapshot explained end to end; the explain
-#    scenarios, below).  The other
-#    cli-*, daemon-* and explain-* tests prove userspace code that does
-#    not change with the kernel: 6.12 runs them (they took 3.4 of this
-#    line's 16 minutes);
-#  - kernel: every test that runs code of ours in the kernel, with the
-#    accuracy oracles, but fuzz-procfs (the procfs parsers are the same
-#    code on every line: 6.12 and the RT line run it, the debug kernel
-#    under the sanitizers); not the userspace tools' tests (current);
-#  - oldest (6.1): the kernel tier and the explain scenarios above;
-#  - debug: the memory-safety tier of the KASAN/lockdep/kmemleak kernel
-#    (4-6 times slower under emulation), without the measurement and
-#    behaviour tests that the Debian lines run (block, offcpu, syscalls,
-#    wakeup, security, rt-timers, syscalls-ends, timeout-change,
-#    wakeup-contended: what they prove does not depend on the sanitizers,
-#    and they took most of the debug kernel's guest time when it ran
-#    them), without
-#    lazy-rcu (a named skip on a 6.1 kernel, at the
-#    cost of a boot), core-procfs (fuzz-procfs writes the same files under
-#    the sanitizers) and block-requests.
-#    The filters' tests stay (filters-cgroup: cgroup removal against the
-#    filter, lifetimes; filters and stacks-budget: the filter issue asks
-#    for every line, 116 and 193 s here).
-#    One oracle, the wakeup tracker's, shorter (LTG_ORACLE_SHORT): the
-#    others prove on the Debian lines what does not depend on the
-#    sanitizers, and torture runs every tracker's probes under them.
-# The explain scenarios whose kernel side (LTTng's events of the lock,
-# pipe and scheduler system calls) changes with the kernel: the oldest
-# line (6.1) and the RT line run them besides 6.12.
-EXPLAIN_SCENARIOS="explain-flock explain-pool explain-pipe explain-timeline"
-tier_of() { # line
-	case $1 in
-	6.12) echo full ;;
-	current-rt) echo rt ;;
-	debug) echo debug ;;
-	6.1) echo oldest ;;
-	*) echo kernel ;;
-	esac
-}
-tier_tests() { # tier
-	case $1 in
-	full) all_tests ;;
-	rt) all_tests | grep -vE '^(cli|daemon|explain)-'
-		printf '%s\n' daemon-snapshot explain-cpu $EXPLAIN_SCENARIOS ;;
-	kernel) all_tests | grep -vE '^(cli|daemon|explain)-|^fuzz-procfs$' ;;
-	oldest) tier_tests kernel
-		printf '%s\n' $EXPLAIN_SCENARIOS ;;
-	debug) all_tests | grep -vE '^(cli|daemon|explain)-|^(lazy-rcu|block|offcpu|syscalls|wakeup|security|rt-timers|syscalls-ends|timeout-change|wakeup-contended|core-procfs|block-requests|oracle-(offcpu|syscalls|block))$' ;;
-	esac
-}
-
-# The longest tests first: the debug tier's as measured on the debug
-# kernel (2026-11-24: stacks-budget 193 s, filters 116, alerts-unload
-# 106, fuzz-procfs 90, filters-cgroup 85, torture 82, hotplug 80,
-# lttng-probe 57, oracle-wakeup 35, stacks 29), then the others' as
-# measured on 6.12; the rest after them.
-COST_ORDER="stacks-budget filters alerts-unload fuzz-procfs filters-cgroup"
-COST_ORDER+=" torture hotplug lttng-probe oracle-wakeup stacks core-alerts"
-COST_ORDER+=" core-api core-load alerts-lost daemon-snapshot oracle-syscalls"
-COST_ORDER+=" offcpu daemon-unload syscalls wakeup daemon-faults security"
-COST_ORDER+=" block oracle-offcpu"
+# The longest tests first, as measured on 6.12 (the debug kernel's are
+# about 5 times these, in the same order); the rest after them.
+COST_ORDER="oracle-syscalls daemon-snapshot daemon-unload torture offcpu"
+COST_ORDER+=" stacks-budget daemon-faults filters-cgroup syscalls-ends wakeup"
+COST_ORDER+=" block filters oracle-offcpu hotplug fuzz-procfs explain-flock"
+COST_ORDER+=" alerts-unload security explain-pool explain-disk explain-timeline"
+COST_ORDER+=" explain-compare explain-cpu daemon-sandbox explain-lock"
+COST_ORDER+=" oracle-wakeup explain-pipe explain-bad daemon-explain lttng-probe"
 
 # Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
 # 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's,
@@ -142,15 +83,25 @@ shard() { # n i tests...
 	for t in "${late[@]}"; do echo "$t"; done
 }
 
-kernels=() tests=()
-while getopts k:t: opt; do
-	case $opt in
-	k) kernels+=($OPTARG) ;;
-	t) tests+=($OPTARG) ;;
-	*) lt_die "usage: check-vm.sh [-k KERNEL]... [-t TEST]..." ;;
+kernels=() tests=() tier=full listonly=0 prepareonly=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--list) listonly=1 ;;
+	--prepare) prepareonly=1 ;;
+	-k) kernels+=(${2:?-k LINE}); shift ;;
+	-t) tests+=(${2:?-t TEST}); shift ;;
+	-T) tier=${2:?-T fast|full}; shift ;;
+	*) lt_die "usage: check-vm.sh [-T fast|full] [-k KERNEL]... [-t TEST]... [--list|--prepare]" ;;
 	esac
+	shift
 done
-[ ${#kernels[@]} = 0 ] && kernels=($LT_KERNEL_LINES)
+case $tier in fast | full) ;; *) lt_die "unknown tier '$tier' (fast, full)" ;; esac
+bad=$(tier_lint $(all_tests))
+[ -z "$bad" ] || lt_die "$bad"
+if [ ${#kernels[@]} = 0 ]; then
+	kernels=($LT_KERNEL_LINES)
+	[ $tier = fast ] && kernels=(6.12)
+fi
 explicit=${#tests[@]}
 [ "$explicit" = 0 ] && tests=($(all_tests))
 for k in "${kernels[@]}"; do
@@ -162,6 +113,20 @@ for t in "${tests[@]}"; do
 	[ -f "$LT_TOP/tests/guest/$t.sh" ] && [ "$t" != lib ] ||
 		lt_die "unknown test '$t'; valid: $(all_tests | tr '\n' ' ')(harness self-tests:$(cd "$LT_TOP/tests/guest" && ls selftest-*.sh | sed 's/\.sh$//; s/^/ /' | tr -d '\n'))"
 done
+# The tests a line runs: those named (-t), else its tier's.
+line_tests() { # line
+	if [ "$explicit" != 0 ]; then
+		printf '%s\n' "${tests[@]}"
+	else
+		tier_tests "$1" "$tier"
+	fi
+}
+if [ $listonly = 1 ]; then
+	for k in "${kernels[@]}"; do
+		echo "$k ($tier): $(line_tests "$k" | tr '\n' ' ')"
+	done
+	exit 0
+fi
 lt_need_root
 
 host_prep() { # kver log
@@ -186,8 +151,27 @@ prepare_kernel() { # line
 	fi
 	kodir=$(lt_stage "build modules for $kver" "$LT_TOP/tests/vm/modules.sh" "$kver" "$run/ko") ||
 		{ report fail "$line/build" "(module build failed)"; return 1; }
+	lt_stage "initramfs for $kver" "$LT_TOP/tests/vm/initramfs.sh" "$kver" >/dev/null ||
+		{ report fail "$line/initramfs" "(cannot build the guest's initramfs)"; return 1; }
 	echo "$kver $kodir $run"
 }
+
+# --prepare: only what the lines' guests will need, every line at once
+# (check.sh runs this in the background while the host suites run); the
+# run directories it made are removed.  Exit status: 0 when every line is
+# ready.
+if [ $prepareonly = 1 ]; then
+	rc=0
+	for k in "${kernels[@]}"; do
+		(
+			r=$(prepare_kernel "$k") || { echo "$r"; exit 1; }
+			read -r _ _ run <<<"$r"
+			rm -rf "$run"
+		) &
+	done
+	for p in $(jobs -p); do wait "$p" || rc=1; done
+	exit $rc
+fi
 
 # Extra kernel command line a test asks for: a line
 # "# lt-boot-append: OPTIONS" among its first lines (e.g. rcu_nocbs=all).
@@ -204,6 +188,10 @@ boot_kernel() { # line kver kodir rundir who tests...
 	local all batch rest append
 	shift 5
 	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
+	# A kernel built with kmemleak must give its report (final-unload).
+	local kmemleak=0
+	lt_kconfig_has "$kver" DEBUG_KMEMLEAK && kmemleak=1
+	kmemleak=${LT_EXPECT_KMEMLEAK:-$kmemleak} # the self-test's
 	tmo=$LT_TEST_TIMEOUT
 	[ "$line" = debug ] && tmo=$LT_DEBUG_TEST_TIMEOUT
 	local LT_TEST_TIMEOUT=$tmo # what judge() names as the limit
@@ -229,8 +217,11 @@ boot_kernel() { # line kver kodir rundir who tests...
 			LT_KO_DIR='$kodir'
 			LT_TESTS='${remaining[*]}'
 			LT_TEST_TIMEOUT='$tmo'
+			LT_KMEMLEAK='$kmemleak'
 		JOB
-		# LTG_* variables (seeds, durations) go to the guest tests as is.
+		# The tier's settings, then the LTG_* variables of the
+		# environment (seeds, durations), which win.
+		tier_env "$line" "$tier" >>"$d/job.env"
 		for v in $(compgen -e | grep '^LTG_'); do
 			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
 		done
@@ -272,7 +263,7 @@ boot_kernel() { # line kver kodir rundir who tests...
 			fi
 		fi
 		all=("${left[@]}" "${rest[@]}")
-		[ -e "$d/kmemleak.txt" ] && judge_kmemleak "$line" "$d" "$who"
+		[ $down = 0 ] && judge_kmemleak "$line" "$d" "$who" "$kmemleak"
 		# A splat the stream missed: on the console of a boot that did
 		# not crash, with none in any window of the stream.
 		if [ $down = 0 ] && grep -qE "$LT_SPLAT_RE" "$d/console.log" &&
@@ -296,39 +287,69 @@ emit() { # file
 	done <"$1"
 }
 
+# phase NAME T0: one line "NAME SECONDS" for check.sh's table of phase
+# durations (LT_PHASES), when it asks.
+phase() { # name t0
+	[ -n "${LT_PHASES:-}" ] && printf 'V\t%s\t%s\n' "$1" $(($(date +%s) - $2)) >>"$LT_PHASES"
+	return 0
+}
+
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-ready=()
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$out"' EXIT
+
+# Every line is prepared at once, in the background (they share caches
+# under locks: a kernel's fetch and build hold that kernel's lock, the
+# host tools and LTTng builds take turns), and a line's guests start as
+# soon as it is ready: a cold run downloads and builds one line while the
+# guests of another run.
 for k in "${kernels[@]}"; do
-	if prepare_kernel "$k" >"$out/$k.prep"; then
-		ready+=("$k")
-	else
-		emit "$out/$k.prep"
-	fi
+	(
+		t0=$(date +%s)
+		prepare_kernel "$k" >"$out/$k.prep"
+		rc=$?
+		phase "prepare-$k" "$t0"
+		echo $rc >"$out/$k.prepared"
+	) &
 done
-# All prepared before any boots: a guest's timing does not depend on
-# another kernel's build.  LT_GUESTS guests per kernel (default: one, and
-# LT_DEBUG_GUESTS for the debug kernel's tests, queued first: the longest).
-# The longest first: the debug kernel, then the other lines by the number
-# of tests in their tier, most first (with T= given, in the order asked).
+
+# The lines in the order their guests should start, the longest first:
+# the debug kernel, then by the number of their tests (with -t, as given).
 order=()
-for k in "${ready[@]}"; do [ "$k" = debug ] && order+=(debug); done
-for k in $(for k in "${ready[@]}"; do
+for k in "${kernels[@]}"; do [ "$k" = debug ] && order+=(debug); done
+for k in $(for k in "${kernels[@]}"; do
 		[ "$k" = debug ] && continue
 		n=0
-		[ "$explicit" = 0 ] && n=$(tier_tests "$(tier_of "$k")" | wc -l)
+		[ "$explicit" = 0 ] && n=$(line_tests "$k" | wc -l)
 		echo "$n $k"
 	done | sort -s -k1,1nr | cut -d' ' -f2); do
 	order+=("$k")
 done
-queue=()
-for k in "${order[@]}"; do
+
+# Guests of a line: LT_GUESTS if set, else two on the debug kernel
+# (LT_DEBUG_GUESTS) and in the fast tier (one line: both host CPUs),
+# else one.
+guests_of() { # line ntests
+	local ng=1
+	[ $tier = fast ] && ng=$LT_PARALLEL_GUESTS
+	[ "$1" = debug ] && ng=$LT_DEBUG_GUESTS
+	ng=${LT_GUESTS:-$ng}
+	[ "$ng" -gt "$2" ] && ng=$2
+	echo "$ng"
+}
+
+# queue_line LINE: its guests' jobs, in the queue; or its failure printed.
+queue=() queued=" "
+queue_line() {
+	local k=$1 kver kodir run list ng i g dir who
+	queued+="$k "
+	if [ "$(cat "$out/$k.prepared")" != 0 ]; then
+		emit "$out/$k.prep"
+		return
+	fi
 	read -r kver kodir run <"$out/$k.prep"
-	list=("${tests[@]}")
-	[ "$explicit" = 0 ] && list=($(tier_tests "$(tier_of "$k")"))
-	ng=${LT_GUESTS:-1}
-	[ "$k" = debug ] && ng=${LT_GUESTS:-$LT_DEBUG_GUESTS}
-	[ "$ng" -gt ${#list[@]} ] && ng=${#list[@]}
+	mapfile -t list < <(line_tests "$k")
+	[ ${#list[@]} -gt 0 ] || return 0
+	ng=$(guests_of "$k" ${#list[@]})
 	for i in $(seq 1 "$ng"); do
 		g=$k.$i
 		dir=$run who=
@@ -337,29 +358,48 @@ for k in "${order[@]}"; do
 			$(shard "$ng" "$i" "${list[@]}") >"$out/$g.job"
 		queue+=("$g")
 	done
-done
+}
 
 start_guest() { # g
 	local a
 	mapfile -t a <"$out/$1.job"
-	(boot_kernel "${a[@]}" >"$out/$1.out"; touch "$out/$1.done") &
+	(
+		t0=$(date +%s)
+		boot_kernel "${a[@]}" >"$out/$1.out"
+		phase "guests-$1" "$t0"
+		touch "$out/$1.done"
+	) &
 }
 
-# Start guests while fewer than LT_PARALLEL_GUESTS run; print each one's
-# results when it is done.
+# Queue the lines as they are prepared, in their order; start guests while
+# fewer than LT_PARALLEL_GUESTS run, the queue's first (the longest line
+# ready) first; print each guest's results when it is done.
 next=0 running=0 printed=0
-while [ $printed -lt ${#queue[@]} ]; do
+while :; do
+	for k in "${order[@]}"; do
+		case $queued in *" $k "*) continue ;; esac
+		[ -e "$out/$k.prepared" ] && queue_line "$k"
+	done
+	# The queue in line order: a line prepared later may come first.
+	sorted=()
+	for k in "${order[@]}"; do
+		for g in "${queue[@]:next}"; do
+			[ "${g%.*}" = "$k" ] && sorted+=("$g")
+		done
+	done
+	queue=("${queue[@]:0:next}" "${sorted[@]}")
 	while [ $running -lt "$LT_PARALLEL_GUESTS" ] && [ $next -lt ${#queue[@]} ]; do
 		start_guest "${queue[next]}"
 		next=$((next + 1)) running=$((running + 1))
 	done
-	sleep 2
 	for g in "${queue[@]:0:next}"; do
 		[ -e "$out/$g.done" ] && [ ! -e "$out/$g.printed" ] || continue
 		emit "$out/$g.out"
 		touch "$out/$g.printed"
 		printed=$((printed + 1)) running=$((running - 1))
 	done
+	[ "$(wc -w <<<"$queued")" = ${#kernels[@]} ] && [ $printed = ${#queue[@]} ] && break
+	sleep 2
 done
 wait
 echo "1..$n"

@@ -97,3 +97,20 @@ lt_kmake() {
 	shift
 	lt_krun "$kver" make -C "$(lt_kbuild_dir "$kver")" "$@"
 }
+
+# lt_kconfig KVER: the path of KVER's kernel config in the unpacked root
+# (Debian 12's packages and debug-kernel.sh: boot/config-KVER; the
+# merged-/usr packages of the backports lines: lib/modules/KVER/config).
+lt_kconfig() {
+	local r=$LT_CACHE/kernels/$1/root f
+	for f in "$r/boot/config-$1" "$r/lib/modules/$1/config"; do
+		[ -r "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+
+# lt_kconfig_has KVER OPTION: CONFIG_OPTION=y in KVER's config.
+lt_kconfig_has() {
+	local c
+	c=$(lt_kconfig "$1") && grep -q "^CONFIG_$2=y" "$c"
+}

@@ -41,6 +41,9 @@ done
 lt_need_root
 lt_log "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# linux-headers-6.12-amd64 pulls its image: no initramfs for a kernel the
+# host never boots (the kernel's postinst hook honours INITRD=No).
+export INITRD=No
 apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null || lt_die "apt-get update failed: cannot reach the Debian archive"
 if ! apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >/tmp/lt-apt.log 2>&1; then
 	tail -n 20 /tmp/lt-apt.log >&2

@@ -209,12 +209,21 @@ judge_boot() {
 	fi
 }
 
-# kmemleak.txt of a boot (debug kernel): every object still unreferenced
-# after all our modules were unloaded.  Ours: a backtrace frame in one of
-# our modules, or a frame left as a bare address (code of a module
-# unloaded since, as ours are by then); the kernel's own are only shown.
-judge_kmemleak() { # kernel dir who
+# kmemleak.txt of a boot whose final phase ran: every object still
+# unreferenced after all our modules were unloaded.  Ours: a backtrace
+# frame in one of our modules, or a frame left as a bare address (code of
+# a module unloaded since, as ours are by then); the kernel's own are only
+# shown.  EXPECTED=1 (a kernel built with kmemleak): a boot without the
+# report fails -- debugfs not mounted, the scan refused -- instead of
+# passing unseen; EXPECTED=0: nothing to judge.
+judge_kmemleak() { # kernel dir who expected
 	local k=$1 d=$2 who=$3 ours all
+	if [ ! -e "$d/kmemleak.txt" ]; then
+		[ "${4:-0}" = 1 ] || return 0
+		report fail "$k/kmemleak" "(${who}no kmemleak report from a kernel built with kmemleak: was debugfs mounted?)"
+		grep -E '^(not ok|#)' "$d/final-unload.tap" 2>/dev/null | indent
+		return
+	fi
 	all=$(grep -c '^unreferenced object' "$d/kmemleak.txt")
 	ours=$(awk '/^unreferenced object/ { if (rec != "" && mine) print rec; rec = ""; mine = 0 }
 		{ rec = rec $0 "\n" }

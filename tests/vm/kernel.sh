@@ -74,7 +74,7 @@ resolve() {
 headers_bookworm() { # kver dir
 	[ -e "/lib/modules/$1/build/Makefile" ] && return 0
 	lt_log "installing headers for $1"
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive INITRD=No apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends \
 		"linux-headers-$1" >/tmp/lt-apt.log 2>&1 ||
 		lt_die "cannot install linux-headers-$1 (log: /tmp/lt-apt.log)"
 }

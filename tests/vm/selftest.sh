@@ -15,6 +15,10 @@
 #     a waker that only a late probe explains is a stall if the trace
 #     has no line of that probe's CPU in between, a failure otherwise;
 #   a failed assertion is shown with the diagnostics just before it;
+#   gate holes: a kmemleak kernel whose report cannot be had fails the
+#     final phase (and, end to end, a boot told to expect one without it
+#     fails by name); a scheduler feature the kernel has but the
+#     features file does not list is a failure, not a skip;
 #   lint: a missing tool, an empty input, a kernel line that does not
 #     resolve, each a failed check, never "clean";
 #   host preparation: a tools build broken by -Werror (in a build directory
@@ -33,12 +37,12 @@ set -u
 . "$(dirname "$0")/common.sh"
 . "$LT_TOP/tests/vm/judge.sh"
 
-k=${1:-6.1}
+k=${1:-6.12}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=51
+PLAN=54
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -218,6 +222,32 @@ check "judge: a failed assertion is shown with the 8 diagnostic lines just befor
 	test "$(cat "$j/diag.out")" = "$(printf '# (1 earlier lines not shown)\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n# 8\n# 9\nnot ok 2 - b\nnot ok 4 - d')"
 shown+=("$o"/*.out)
 
+# --- gate holes: checks that must fail, not vanish --------------------------
+# A kernel built with kmemleak whose report cannot be had (debugfs not
+# mounted): the final phase fails its "report written" assertion (here on
+# the host, no module of ours loaded, an unwritable report file).
+fu=$tmp/final-unload
+mkdir -p "$fu"
+LT_KMEMLEAK=1 LT_KMEMLEAK_FILE=$tmp/no-debugfs/kmemleak \
+	bash "$LT_TOP/tests/vm/final-unload.sh" "$fu" >"$fu/out" 2>&1
+fu_rc=$?
+check "final-unload: a kmemleak kernel without its report file fails the phase" \
+	test "$fu_rc-$(grep -c '^not ok [0-9]* - kmemleak report written' "$fu/out")" = 1-1
+shown+=("$fu/out")
+# A scheduler feature the kernel has but the features file does not list
+# (debugfs not mounted): a failure, not a skip; before its release, none.
+(
+	. "$LT_TOP/tests/guest/lib.sh"
+	for r in 6.1.0-56-amd64 6.12.117+deb12-amd64 7.3.4+deb13-rt-amd64; do
+		echo "$r $(sched_feature_mode "$tmp/no-debugfs/features" "$r" DELAY_DEQUEUE 6 12)"
+	done
+	printf 'GENTLE_FAIR_SLEEPERS NO_DELAY_DEQUEUE\n' >"$tmp/features"
+	echo "listed $(sched_feature_mode "$tmp/features" 6.12.117+deb12-amd64 DELAY_DEQUEUE 6 12)"
+) >"$tmp/sched-features" 2>&1
+check "wakeup-contended: DELAY_DEQUEUE missing from the features file of 6.12 or 7.3 is a failure, on 6.1 nothing to try" \
+	test "$(tr '\n' ' ' <"$tmp/sched-features")" = "6.1.0-56-amd64 none 6.12.117+deb12-amd64 missing 7.3.4+deb13-rt-amd64 missing listed toggle "
+shown+=("$tmp/sched-features")
+
 # --- lint: checks that could not run -----------------------------------------
 nocpp=$tmp/path-without-cppcheck
 mkdir -p "$nocpp"
@@ -316,10 +346,14 @@ check "guests: the counts add up" has "$out" '^# guest tests: 8 passed, 6 failed
 # the next test of the same boot must be able to load the core again
 # (before the harness unloaded after a failure: "insmod: ... File exists",
 # the CI cascade after debug/stacks-budget timed out).
+# The same boot as a kmemleak kernel's (LT_EXPECT_KMEMLEAK=1) on a kernel
+# without it: no report, and the harness says so by name.
 out=$tmp/timeout
-LT_CACHE=$pc LT_GUESTS=1 LT_TEST_TIMEOUT=10 LT_WATCHDOG_GRACE=30 \
+LT_CACHE=$pc LT_GUESTS=1 LT_TEST_TIMEOUT=10 LT_WATCHDOG_GRACE=30 LT_EXPECT_KMEMLEAK=1 \
 	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-timeout -t selftest-reload >"$out" 2>/dev/null
 shown+=("$out")
+check "a boot of a kmemleak kernel without its report fails by name" \
+	has "$out" "^not ok [0-9]+ - $k/kmemleak \(no kmemleak report from a kernel built with kmemleak"
 check "a test killed at its time limit is reported failed by name" \
 	has "$out" "^not ok [0-9]+ - $k/selftest-timeout \(timed out after 10s"
 res=$(sed -n "s/^#  results: //p" "$out" | head -n 1)

@@ -9,21 +9,12 @@ NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 
 trk_dir() { echo "/proc/latency_tracker/$TRK"; }
 
-# Module parameters every tracker must refuse (trk_bad_params).
-TRK_BAD_PARAMS=(threshold=0 timeout=5 max_events=0 threshold=-1 threshold=abc
-	alert_records=8 alert_records=70000 print_interval=0 kthreads=2
-	filter_tgid=abc filter_cgroup=relative filter_cgroup=/lt_no_such_cgroup)
-# Every tracker's files (block also has filter_dev: TRK_EXTRA_FILES).
-TRK_FILES="threshold timeout wakeup_interval enable stats histogram alerts
-	filter_cgroup filter_tgid kthreads"
-
-# trk_shared_plan: the number of assertions of trk_common_checks,
-# trk_bad_params, trk_rounds and trk_tiny_pool together (every tracker
-# test runs the four), for the test's plan; TRK_EXTRA_FILES set first.
-trk_shared_plan() {
-	local files=($TRK_FILES $TRK_EXTRA_FILES)
-	echo $(( (${#files[@]} + 10) + 3 * ${#TRK_BAD_PARAMS[@]} + 1 + 3 ))
-}
+# trk_shared_plan: the number of assertions of trk_rounds and
+# trk_tiny_pool together (every tracker test runs both), for the test's
+# plan.  The procfs files' modes, strict parsing and the bad module
+# parameters are the same code in every tracker: security.sh and
+# fuzz-procfs.sh test them for all four at once.
+trk_shared_plan() { echo $((1 + 3)); }
 
 # trk_load [PARAM=VALUE...]: the core (if needed) and the tracker module.
 trk_load() {
@@ -97,44 +88,6 @@ trk_refuse() {
 		return 1
 	fi
 	[ "$(cat "$f")" = "$before" ]
-}
-
-# Checks every tracker passes the same way: procfs modes and strict
-# parsing, root only, bad module parameters refused by name.
-trk_common_checks() {
-	local d f mode
-	d=$(trk_dir)
-	for f in $TRK_FILES $TRK_EXTRA_FILES; do
-		mode=$(stat -c %a "$d/$f" 2>/dev/null)
-		tap_is "$TRK: $f is root-only" "$(( 0${mode:-777} & 077 ))" 0
-	done
-	tap_ok "$TRK: threshold 'abc' refused" trk_refuse threshold abc
-	tap_ok "$TRK: threshold '-1' refused" trk_refuse threshold -1
-	tap_ok "$TRK: threshold '5 5' refused" trk_refuse threshold "5 5"
-	tap_ok "$TRK: threshold '12x' refused" trk_refuse threshold 12x
-	tap_ok "$TRK: threshold 0 refused" trk_refuse threshold 0
-	tap_ok "$TRK: timeout 5 (below 1 ms) refused" trk_refuse timeout 5
-	tap_ok "$TRK: enable 2 refused" trk_refuse enable 2
-	tap_ok "$TRK: non-root cannot read stats" \
-		bash -c "! $NOBODY cat $d/stats >/dev/null 2>&1"
-	tap_ok "$TRK: non-root cannot read alerts" \
-		bash -c "! $NOBODY cat $d/alerts >/dev/null 2>&1"
-	tap_ok "$TRK: non-root cannot write threshold" \
-		bash -c "! $NOBODY sh -c 'echo 1000 >$d/threshold' 2>/dev/null"
-}
-
-# Bad module parameters: the load fails and the kernel log names the
-# parameter (in what it logged after the insmod).
-trk_bad_params() {
-	local p mark
-	trk_unload
-	for p in "${TRK_BAD_PARAMS[@]}"; do
-		mark=$(kmsg_mark)
-		tap_ok "$TRK: insmod $p refused" bash -c "! lt_load $TRK_MOD $p 2>/dev/null"
-		tap_ok "$TRK: the kernel log names ${p%%=*}" \
-			grep -q "$TRK_MOD.*${p%%=*}" <<<"$(kmsg_since "$mark")"
-		tap_ok "$TRK: not loaded after $p" bash -c "! lt_loaded $TRK_MOD"
-	done
 }
 
 # trk_rounds N CMD...: load/unload N times while CMD runs in the background.

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# tiers.sh - which guest tests each kernel line runs (sourced by
+# check-vm.sh; `tests/vm/check-vm.sh --list [-T fast] -k LINE` prints a
+# line's list).  One list per kind of test; a line's list is the kinds it
+# runs.  A new test must be named in exactly one kind below (check-vm.sh
+# refuses a tree where a test is in none or in two).
+#
+# A test runs where its outcome can differ:
+#  KERNEL    our code against the kernel's scheduler, tracepoints, RCU,
+#            cgroups, module loader and stack printing: every Debian line
+#            (6.1, 6.12, current, current-rt);
+#  ONE_LINE  logic that does not depend on the kernel (procfs and module
+#            parameter parsing, the filters' parsing, the stack print
+#            budget, the userspace tools against real modules): 6.12;
+#  LTTNG     userspace whose kernel side is LTTng's events of the
+#            scheduler, lock and pipe calls (changes with lttng-modules and
+#            the kernel): 6.1, 6.12 and current-rt;
+#  DEBUG     what the KASAN/lockdep/kmemleak kernel adds: memory safety of
+#            our code under every path that allocates, frees, unloads or
+#            races (its measurement tests prove nothing the Debian lines
+#            do not, at 4-6 times the cost).
+# The fast tier (make check) runs FAST on 6.12: at least one guest test of
+# every feature, the oracles with their short workloads.
+
+KERNEL_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
+	timeout-change wakeup offcpu syscalls block wakeup-contended
+	block-requests syscalls-ends rt-timers lazy-rcu stacks hotplug torture
+	lttng-probe security filters-cgroup
+	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block"
+ONE_LINE_TESTS="core-procfs fuzz-procfs filters stacks-budget
+	cli-basic cli-filters
+	daemon-explain daemon-faults daemon-remote daemon-sandbox daemon-unload
+	explain-bad explain-compare explain-disk explain-lock"
+LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool
+	explain-pipe explain-timeline"
+DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
+	stacks stacks-budget filters filters-cgroup hotplug torture lttng-probe
+	fuzz-procfs oracle-wakeup"
+FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
+	timeout-change wakeup offcpu syscalls block wakeup-contended
+	block-requests rt-timers stacks stacks-budget lttng-probe filters
+	filters-cgroup fuzz-procfs security alerts-unload hotplug torture
+	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block
+	cli-basic cli-filters daemon-explain explain-timeline"
+
+# tier_tests LINE [TIER]: the tests LINE runs in TIER (full: the default;
+# fast: 6.12 only), one a line.
+tier_tests() {
+	local line=$1 tier=${2:-full}
+	if [ "$tier" = fast ]; then
+		[ "$line" = 6.12 ] && printf '%s\n' $FAST_TESTS
+		return 0
+	fi
+	case $line in
+	6.12) printf '%s\n' $KERNEL_TESTS $ONE_LINE_TESTS $LTTNG_TESTS ;;
+	6.1 | current-rt) printf '%s\n' $KERNEL_TESTS $LTTNG_TESTS ;;
+	current) printf '%s\n' $KERNEL_TESTS ;;
+	debug) printf '%s\n' $DEBUG_TESTS ;;
+	esac
+}
+
+# tier_env LINE TIER: the LTG_* settings of a line in a tier: the short
+# oracle workloads on the debug kernel and in the fast tier; there, the
+# fuzzer's random writes get half their budget (its adversarial ones all
+# run).
+tier_env() {
+	case $1:${2:-full} in
+	debug:*) echo "LTG_ORACLE_SHORT=1" ;;
+	*:fast) echo "LTG_ORACLE_SHORT=1"; echo "LTG_FUZZ_SECONDS=10" ;;
+	esac
+}
+
+# tier_lint TESTS...: every test is in exactly one of KERNEL, ONE_LINE and
+# LTTNG, and DEBUG and FAST name only tests that exist; prints what is
+# wrong, one a line.
+tier_lint() {
+	local t n
+	for t in "$@"; do
+		n=$(printf '%s\n' $KERNEL_TESTS $ONE_LINE_TESTS $LTTNG_TESTS | grep -cx -- "$t")
+		[ "$n" = 1 ] || echo "tests/guest/$t.sh is in $n of the kinds KERNEL, ONE_LINE, LTTNG (tests/vm/tiers.sh): must be 1"
+	done
+	for t in $KERNEL_TESTS $ONE_LINE_TESTS $LTTNG_TESTS $DEBUG_TESTS $FAST_TESTS; do
+		printf '%s\n' "$@" | grep -qx -- "$t" || echo "tests/vm/tiers.sh names $t: no such test"
+	done
+}
