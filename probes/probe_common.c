@@ -11,12 +11,9 @@
 #include <linux/blkdev.h>
 #include <linux/cgroup.h>
 #include <linux/err.h>
-#include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kdev_t.h>
-#include <linux/log2.h>
-#include <linux/math64.h>
 #include <linux/ktime.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -71,10 +68,7 @@ void lt_reports_init(struct lt_reports *rs, lt_report_handle_t handle)
 	INIT_WORK(&rs->work, lt_reports_work);
 	rs->handle = handle;
 	atomic_set(&rs->lost, 0);
-	rs->interval_ns = LT_PRINT_INTERVAL_NS;
-	atomic64_set(&rs->printed, 0);
-	for (i = 0; i < LT_PRINT_TGID_SLOTS; i++)
-		atomic64_set(&rs->tgid_printed[i], 0);
+	lt_print_budget_init(&rs->budget, LT_PRINT_INTERVAL_NS);
 	atomic_set(&rs->suppressed, 0);
 }
 
@@ -140,57 +134,6 @@ void lt_report_queue(struct lt_report *r)
 	irq_work_queue(&r->owner->iw);
 }
 
-/* Interval numbers are kept modulo 2^24 (5 s intervals: 2.6 years). */
-#define LT_PRINT_GEN_MASK	GENMASK_ULL(23, 0)
-#define LT_TGID_SLOT(gen, tgid, n)					\
-	(((u64)(gen) << 40) | ((u64)(u32)(tgid) << 16) | (n))
-#define LT_TGID_SLOT_GEN(v)	((u64)(v) >> 40)
-#define LT_TGID_SLOT_TGID(v)	((u32)((u64)(v) >> 16) & GENMASK(23, 0))
-#define LT_TGID_SLOT_COUNT(v)	((u64)(v) & GENMASK_ULL(15, 0))
-
-/* Takes one of @tgid's stacks of interval @gen; false when spent. */
-static bool lt_print_take_tgid(struct lt_reports *rs, u64 gen, pid_t tgid)
-{
-	unsigned int h = hash_32(tgid, ilog2(LT_PRINT_TGID_SLOTS)), i;
-	atomic64_t *slot;
-	s64 old, new;
-
-	BUILD_BUG_ON(!is_power_of_2(LT_PRINT_TGID_SLOTS));
-	BUILD_BUG_ON(PID_MAX_LIMIT > (1 << 24));
-	for (i = 0; i < LT_PRINT_TGID_SLOTS; i++) {
-		slot = &rs->tgid_printed[(h + i) % LT_PRINT_TGID_SLOTS];
-		old = atomic64_read(slot);
-		for (;;) {
-			if (LT_TGID_SLOT_GEN(old) != gen) {
-				/* A slot of a past interval: free. */
-				new = LT_TGID_SLOT(gen, tgid, 1);
-			} else if (LT_TGID_SLOT_TGID(old) == tgid) {
-				if (LT_TGID_SLOT_COUNT(old) >= LT_PRINT_TGID_BURST)
-					return false;
-				new = old + 1;
-			} else {
-				break;		/* another process's: next slot */
-			}
-			if (atomic64_try_cmpxchg(slot, &old, new))
-				return true;
-		}
-	}
-	return false;			/* every slot taken this interval */
-}
-
-/* Takes one stack of interval @gen from the global cap. */
-static bool lt_print_take_global(struct lt_reports *rs, u64 gen)
-{
-	s64 old = atomic64_read(&rs->printed), new;
-
-	do {
-		if (((u64)old >> 32) == gen && (old & U32_MAX) >= LT_PRINT_BURST)
-			return false;
-		new = ((u64)old >> 32) != gen ? (gen << 32) | 1 : old + 1;
-	} while (!atomic64_try_cmpxchg(&rs->printed, &old, new));
-	return true;
-}
-
 /**
  * lt_report_may_print() - ask the dmesg rate limiter for one stack
  * @rs: the slots whose limiter is asked.
@@ -209,13 +152,11 @@ static bool lt_print_take_global(struct lt_reports *rs, u64 gen)
  */
 bool lt_report_may_print(struct lt_reports *rs, pid_t tgid, bool selected)
 {
-	u64 gen;
-
+	/* A tgid fits in the 24 bits print_budget.h keeps of it. */
+	BUILD_BUG_ON(PID_MAX_LIMIT > (1 << 24));
 	if (selected)
 		return true;
-	gen = div64_u64(ktime_get_mono_fast_ns(), rs->interval_ns) &
-	      LT_PRINT_GEN_MASK;
-	if (lt_print_take_tgid(rs, gen, tgid) && lt_print_take_global(rs, gen))
+	if (lt_print_budget_take(&rs->budget, ktime_get_mono_fast_ns(), tgid))
 		return true;
 	atomic_inc(&rs->suppressed);
 	return false;
@@ -942,7 +883,7 @@ int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 	if (ret)
 		goto err_filter;
 	if (p->reports)
-		p->reports->interval_ns = mp->print_interval;
+		p->reports->budget.interval_ns = mp->print_interval;
 
 	p->params.threshold_ns = mp->threshold;
 	p->params.timeout_ns = mp->timeout;

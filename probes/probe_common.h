@@ -89,6 +89,8 @@
 #include <latency_tracker.h>
 #include <latency_tracker_compat.h>
 
+#include "print_budget.h"
+
 /* Frames kept per captured stack. */
 #define LT_STACK_DEPTH		16
 /* Reports that may wait for the work item at once, per tracker. */
@@ -97,13 +99,9 @@
 #define LT_REPORT_DATA		96
 /*
  * dmesg, per print_interval (default LT_PRINT_INTERVAL_NS): at most
- * LT_PRINT_TGID_BURST stacks of one process, LT_PRINT_BURST in all.
- * LT_PRINT_TGID_SLOTS processes at most are told apart per interval (the
- * others wait for the next one).
+ * LT_PRINT_TGID_BURST stacks of one process, LT_PRINT_BURST in all
+ * (print_budget.h).
  */
-#define LT_PRINT_BURST		48
-#define LT_PRINT_TGID_BURST	2
-#define LT_PRINT_TGID_SLOTS	64
 #define LT_PRINT_INTERVAL_NS	(5ULL * NSEC_PER_SEC)
 #define LT_PRINT_INTERVAL_MIN	NSEC_PER_MSEC
 #define LT_PRINT_INTERVAL_MAX	(3600ULL * NSEC_PER_SEC)
@@ -258,11 +256,7 @@ typedef void (*lt_report_handle_t)(struct lt_report *r);
  * @work: formats and handles the ready reports.
  * @handle: the tracker's handler.
  * @lost: reports refused because every slot was busy.
- * @interval_ns: the rate limit's interval (print_interval).
- * @printed: stacks printed in the current interval, all processes:
- *	interval number << 32 | count.
- * @tgid_printed: per process, open addressing by tgid: interval number
- *	(24 bits) << 40 | tgid << 16 | count (16 bits).
+ * @budget: the dmesg rate limit (its interval: print_interval).
  * @suppressed: stacks refused by the rate limit since the last printed.
  * @text: stack text buffer of the work item.
  */
@@ -274,9 +268,7 @@ struct lt_reports {
 	struct work_struct work;
 	lt_report_handle_t handle;
 	atomic_t lost;
-	u64 interval_ns;
-	atomic64_t printed;
-	atomic64_t tgid_printed[LT_PRINT_TGID_SLOTS];
+	struct lt_print_budget budget;
 	atomic_t suppressed;
 	char text[LT_STACK_TEXT_MAX];
 };
