@@ -6,7 +6,7 @@
  * Every other file of the project is written against the helpers below and
  * contains no LINUX_VERSION_CODE test.  Each branch names the upstream
  * change it follows, so that a branch can be dropped once the oldest
- * supported kernel (today 6.1) contains that change.
+ * supported kernel (today 6.1.158, see below) contains that change.
  */
 #ifndef _LATENCY_TRACKER_COMPAT_H
 #define _LATENCY_TRACKER_COMPAT_H
@@ -21,6 +21,19 @@
 #include <asm/unistd.h>
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0) && defined(CONFIG_X86)
 #include <asm/unwind.h>
+#endif
+
+/*
+ * v6.2, "timers: Provide timer_shutdown[_sync]()": a timer stopped for
+ * good, arming it afterwards is ignored (the timeout timer at destroy,
+ * later kicks ignored: tracker/timeout.c).  The 6.1 stable series has it
+ * since 6.1.158 (the backport of that series of timer changes); 6.1.0 to
+ * 6.1.157 do not, so 6.1.158 is the oldest 6.1 release supported.  The
+ * check reads the headers' version, sublevel included: a Debian release
+ * name (6.1.0-NN-amd64) does not tell it.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 158)
+#error "latency-tracker needs Linux 6.1.158 or newer (timer_shutdown_sync())"
 #endif
 
 /*
