@@ -4,10 +4,19 @@
  *
  * When the tracker has a timeout, event_in appends the event to a FIFO of
  * the CPU it runs on; every event of a tracker shares the same timeout, so
- * each FIFO is sorted by expiry (up to timestamp overrides, which only
- * delay a report by one scan).  A timer scans each FIFO from its head and
- * stops at the first event not yet expired: the cost of a scan is the
- * number of expired events plus one per CPU, whatever the number pending.
+ * each FIFO is in the order of expiry as long as each event's start is
+ * no earlier than that of the events queued before it.  A timer scans each
+ * FIFO from its head and stops at the first event not yet expired: the
+ * cost of a scan is the number of expired events plus one per CPU,
+ * whatever the number pending.
+ *
+ * A start given by the caller (latency_tracker_in_opts.ts_ns, a time
+ * already past) may be earlier than that of an event queued before it on
+ * the same FIFO.  Such an event waits behind it: it is reported later
+ * than an event in order would be, by at most its age at event_in (the
+ * time from its ts_ns to its event_in) plus one timer period, since every
+ * event ahead of it started before that event_in and so has expired one
+ * timeout after it.
  *
  * Synchronisation: a FIFO is protected by its raw spinlock, taken with
  * interrupts off, from any context (event_in on the local CPU, event_out
