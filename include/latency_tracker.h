@@ -245,7 +245,10 @@ struct latency_tracker_tp {
  *	readers missed it).
  * @min_ns: smallest matched delay.
  * @max_ns: largest matched delay.
- * @avg_ns: mean matched delay.
+ * @avg_ns: mean matched delay, from the exact sum.
+ * @sum_ns_hi: high 64 bits of the sum of the matched delays.
+ * @sum_ns_lo: its low 64 bits: the sum, exact for the tracker's life, is
+ *	@sum_ns_hi * 2^64 + @sum_ns_lo ns.
  * @slot_bytes: memory of one event slot.
  * @alert_records: capacity of the alert ring, in records.
  *
@@ -268,6 +271,8 @@ struct latency_tracker_stats {
 	u64 min_ns;
 	u64 max_ns;
 	u64 avg_ns;
+	u64 sum_ns_hi;
+	u64 sum_ns_lo;
 	u64 slot_bytes;
 	u64 alert_records;
 };

@@ -141,6 +141,7 @@
 #include "lfht.h"
 #include "pool.h"
 #include "ratelimit.h"
+#include "stats_sum.h"
 
 /*
  * Hash table sizing (tracker.c): the table starts with LT_HT_MIN_BUCKETS
@@ -197,12 +198,13 @@ struct lt_fifo {
 
 /*
  * Per-CPU statistics.  Only the owning CPU writes (this_cpu_*() ops, which
- * are safe against interrupts on the same CPU); readers sum all CPUs.
- * Every event counted in tracked leaves as exactly one of matched (ended
- * by event_out, or an interval of event_record), cancelled, or unlinked
- * (replaced in unique mode, or drained), so pending = sum(tracked) -
- * sum(matched + cancelled + unlinked): no counter of its own on the paths
- * that end events.
+ * are safe against interrupts on the same CPU; the sum of the matched
+ * delays through stats_sum.h, whose header gives its rules); readers sum
+ * all CPUs.  Every event counted in tracked leaves as exactly one of
+ * matched (ended by event_out, or an interval of event_record), cancelled,
+ * or unlinked (replaced in unique mode, or drained), so pending =
+ * sum(tracked) - sum(matched + cancelled + unlinked): no counter of its
+ * own on the paths that end events.
  */
 struct lt_stats {
 	u64 tracked;
@@ -217,7 +219,7 @@ struct lt_stats {
 	u64 alerts_lost;
 	u64 min_ns;
 	u64 max_ns;
-	u64 sum_ns;
+	struct lt_sum sum;		/* of the matched delays */
 	u64 hist[LT_HIST_BUCKETS];
 };
 
@@ -355,13 +357,16 @@ int lt_stats_init(struct latency_tracker *t);
 void lt_stats_fini(struct latency_tracker *t);
 extern const struct proc_ops lt_stats_proc_ops;
 
-/* A matched event with this delay; any context. */
+/*
+ * A matched event with this delay.  Any context but NMI, preemption
+ * disabled (the sum's part is this CPU's from its add to its fold).
+ */
 static inline void lt_stats_matched(struct latency_tracker *t, u64 delay_ns)
 {
 	u64 old, prev;
 
 	this_cpu_inc(t->stats->matched);
-	this_cpu_add(t->stats->sum_ns, delay_ns);
+	lt_sum_add(this_cpu_ptr(&t->stats->sum), delay_ns);
 	this_cpu_inc(t->stats->hist[lt_hist_bucket(delay_ns)]);
 
 	old = this_cpu_read(t->stats->min_ns);

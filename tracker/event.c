@@ -459,8 +459,11 @@ bool latency_tracker_event_record(struct latency_tracker *t, u64 delay_ns)
 		return true;
 	if (delay_ns > READ_ONCE(t->threshold_ns))
 		return false;
+	/* The caller may be preemptible (a system call tracepoint's probe). */
+	preempt_disable_notrace();
 	this_cpu_inc(t->stats->tracked);
 	lt_stats_matched(t, delay_ns);
+	preempt_enable_notrace();
 	return true;
 }
 EXPORT_SYMBOL_GPL(latency_tracker_event_record);

@@ -25,12 +25,14 @@
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/vmalloc.h>
 #include <linux/mm.h>
+#include <asm/local64.h>
 
 /* Zeroed allocation for set-up paths (process context, may sleep). */
 static inline void *lt_zalloc(size_t size)

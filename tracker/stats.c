@@ -7,6 +7,7 @@
  * interrupts and preemption on the local CPU, so no increment is lost
  * whatever context the probe path runs in.  min/max use this_cpu_cmpxchg()
  * loops (the per-event writer, lt_stats_matched(), is inline in core.h).
+ * The sum of the matched delays is exact, in 128 bits (stats_sum.h).
  * Readers sum every possible CPU without stopping writers: a line
  * may be a few events behind another, never wrong by more.
  */
@@ -23,8 +24,10 @@ int lt_stats_init(struct latency_tracker *t)
 	t->stats = alloc_percpu(struct lt_stats);
 	if (!t->stats)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
 		per_cpu_ptr(t->stats, cpu)->min_ns = U64_MAX;
+		lt_sum_init(&per_cpu_ptr(t->stats, cpu)->sum);
+	}
 	return 0;
 }
 
@@ -47,12 +50,13 @@ void lt_stats_fini(struct latency_tracker *t)
 void latency_tracker_get_stats(struct latency_tracker *t,
 			       struct latency_tracker_stats *s)
 {
-	u64 ended = 0, sum = 0, min_ns = U64_MAX;
+	struct lt_u128 sum = { 0, 0 };
+	u64 ended = 0, min_ns = U64_MAX;
 	int cpu;
 
 	memset(s, 0, sizeof(*s));
 	for_each_possible_cpu(cpu) {
-		const struct lt_stats *c = per_cpu_ptr(t->stats, cpu);
+		struct lt_stats *c = per_cpu_ptr(t->stats, cpu);
 
 		s->tracked += READ_ONCE(c->tracked);
 		ended += READ_ONCE(c->unlinked);
@@ -64,7 +68,7 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 		s->filtered += READ_ONCE(c->filtered);
 		s->alerts += READ_ONCE(c->alerts);
 		s->alerts_lost += READ_ONCE(c->alerts_lost);
-		sum += READ_ONCE(c->sum_ns);
+		lt_sum_read(&c->sum, &sum);
 		min_ns = min(min_ns, READ_ONCE(c->min_ns));
 		s->max_ns = max(s->max_ns, READ_ONCE(c->max_ns));
 	}
@@ -74,9 +78,11 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 	s->pending = s->tracked > ended ? s->tracked - ended : 0;
 	s->slot_bytes = lt_pool_bytes_per_slot(&t->pool);
 	s->alert_records = t->ring.mask + 1ULL;
+	s->sum_ns_hi = sum.hi;
+	s->sum_ns_lo = sum.lo;
 	if (s->matched) {
 		s->min_ns = min_ns;
-		s->avg_ns = div64_u64(sum, s->matched);
+		s->avg_ns = lt_u128_div_u64(sum, s->matched);
 	}
 }
 EXPORT_SYMBOL_GPL(latency_tracker_get_stats);
@@ -98,9 +104,14 @@ EXPORT_SYMBOL_GPL(latency_tracker_count_filtered);
 
 static int lt_stats_show(struct seq_file *m, void *v)
 {
+	struct lt_u128 sum;
 	struct latency_tracker_stats s;
+	char dec[LT_U128_DEC_SIZE];
 
 	latency_tracker_get_stats(m->private, &s);
+	sum.hi = s.sum_ns_hi;
+	sum.lo = s.sum_ns_lo;
+	lt_u128_to_dec(sum, dec);
 	seq_printf(m, "tracked %llu\n", s.tracked);
 	seq_printf(m, "matched %llu\n", s.matched);
 	seq_printf(m, "over_threshold %llu\n", s.over_threshold);
@@ -115,6 +126,7 @@ static int lt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "cancelled %llu\n", s.cancelled);
 	seq_printf(m, "filtered %llu\n", s.filtered);
 	seq_printf(m, "alert_records %llu\n", s.alert_records);
+	seq_printf(m, "sum_ns %s\n", dec);
 	return 0;
 }
 

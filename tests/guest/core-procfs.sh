@@ -90,9 +90,9 @@ good threshold 1000000 1000000
 bad threshold 5x 'trailing garbage, after good writes'
 
 # Loads 2, modes 1 + files, defaults 4, writes, enable 6, events 6,
-# stats 4, histogram 3, non-root 6, rmmod 1, parameters 2 each, good
+# stats 5, histogram 3, non-root 6, rmmod 1, parameters 2 each, good
 # parameters and unloads 5, the version file 3.
-tap_plan $((3 + 2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 4 + 3 +
+tap_plan $((3 + 2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 5 + 3 +
 	6 + 1 + 2 * ${#BAD_PARAMS[@]} + 5))
 tap_ok "insmod latency_tracker" lt_load latency_tracker
 tap_ok "insmod lt_core_test selftest=0" lt_load lt_core_test selftest=0
@@ -152,7 +152,7 @@ tap_is "threshold=1 ms" "$(writes threshold:1000000)" "0 1000000"
 # stats: one "name value" per line, at least the contract's names.
 missing=
 for n in tracked matched over_threshold timeouts dropped pending alerts \
-	alerts_lost min_ns max_ns avg_ns; do
+	alerts_lost min_ns max_ns avg_ns sum_ns; do
 	grep -q "^$n " $D/stats || missing+="$n "
 done
 tap_is "stats has every name of the contract" "$missing" ""
@@ -160,6 +160,8 @@ tap_ok "stats values are integers" \
 	bash -c "awk 'NF != 2 || \$2 !~ /^[0-9]+\$/ { exit 1 }' $D/stats"
 tap_cmp "max_ns >= 5 ms" "$(stat_of max_ns)" -ge 5000000
 tap_cmp "min_ns <= avg_ns" "$(stat_of min_ns)" -le "$(stat_of avg_ns)"
+tap_is "avg_ns is sum_ns / matched" "$(stat_of avg_ns)" \
+	"$(python3 -c "print($(stat_of sum_ns) // $(stat_of matched))")"
 
 # histogram: "<low> <high> <count>", non-empty buckets only, one holds 5 ms.
 tap_ok "histogram lines are 'low high count', low <= high, count > 0" \

@@ -11,7 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
-tap_plan 25
+tap_plan 26
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 
@@ -70,6 +70,7 @@ avg_ns 1500000
 cancelled 6
 filtered 7
 alert_records 1024
+sum_ns 36893488147419103232
 EOF
 printf 'tracked 0\nmatched 0\npending 0\navg_ns 0\n' >"$root/offcpu/stats"
 printf '1024 2047 3\n' >"$root/$weird/histogram"
@@ -139,8 +140,11 @@ tap_ok "promql: p99 in its bucket (4.19 ms .. 8.39 ms): $p99" \
 	python3 -c "import sys; v = float('$p99'); sys.exit(not 0.004194303 < v <= 0.008388607)"
 tap_ok "promql: _count = the histogram's total (1001)" \
 	test "$($PQ "$purl" value 'latency_tracker_delay_seconds_count{tracker="wakeup"}')" = 1001
-tap_ok "promql: _sum = avg_ns x count (1.5015 s)" \
-	test "$($PQ "$purl" value 'latency_tracker_delay_seconds_sum{tracker="wakeup"}')" = 1.5015
+tap_ok "exposition: _sum = sum_ns, exact above 2^64 ns (2^65 ns = 36893488147.419103232 s)" \
+	grep -qxF 'latency_tracker_delay_seconds_sum{tracker="wakeup"} 36893488147.419103232' "$T_WORK/metrics.txt"
+wsum=$($PQ "$purl" value 'latency_tracker_delay_seconds_sum{tracker="a\"b\\c"}')
+tap_ok "promql: _sum of a tracker without sum_ns = avg_ns x count (4.5 us: $wsum)" \
+	python3 -c "import sys; sys.exit(abs(float('${wsum:-nan}') - 4.5e-06) > 1e-12)"
 tap_ok "promql: stats counters (matched_total 1001, dropped_total 4, alerts_lost_total 2)" bash -c \
 	"[ \$($PQ $purl value 'latency_tracker_matched_total{tracker=\"wakeup\"}') = 1001 ] &&
 	 [ \$($PQ $purl value 'latency_tracker_dropped_total{tracker=\"wakeup\"}') = 4 ] &&

@@ -149,7 +149,7 @@ static void tracker_dir(const char *name, const char *hist)
 	put(name, "kthreads", "1\n");
 	put(name, "stats", "tracked 100\nmatched 90\nover_threshold 3\ntimeouts 0\n"
 	    "dropped 0\npending 0\nalerts 3\nalerts_lost 0\nmin_ns 1500\n"
-	    "max_ns 3000000\navg_ns 40000\n");
+	    "max_ns 3000000\navg_ns 40000\nsum_ns 36893488147419103232\n");
 	put(name, "histogram", hist);
 	snprintf(path, sizeof(path), "%s/%s/alerts", root, name);
 	mkfifo(path, 0600);
@@ -304,6 +304,12 @@ static void test_json(void)
 	tap_eq(run(AS_ME, "stats", "wakeup", "--json"), 0, "stats --json");
 	tap_ok(json_ok(0, false) && strstr(out, "\"min_ns\":1500,\"max_ns\":3000000"),
 	       "stats --json: times in ns");
+	tap_ok(strstr(out, "\"sum_ns\":36893488147419103232}") != NULL,
+	       "stats --json: a sum_ns above 2^64, exact");
+	tap_eq(run(AS_ME, "stats", "wakeup"), 0, "stats");
+	tap_ok(strstr(out, "\nsum_ns           36893488147419103232ns\n") &&
+	       strstr(out, "\nmin_ns           1.500us\n"),
+	       "stats: a sum_ns above 2^64 in ns, exact; other times with units");
 	tap_eq(run(AS_ME, "stats", weird, "--json"), 0, "stats --json, nothing matched");
 	tap_ok(json_ok(0, true) && strstr(out, "\"min_ns\":null,\"max_ns\":null"),
 	       "stats --json: times null before the first match");
@@ -554,7 +560,7 @@ int main(void)
 	char cmd[1024];
 
 	/* test_access() makes two more assertions as root (run as nobody). */
-	tap_plan(geteuid() == 0 ? 87 : 85);
+	tap_plan(geteuid() == 0 ? 90 : 88);
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();

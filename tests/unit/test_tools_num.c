@@ -130,12 +130,44 @@ static void test_format(void)
 
 #define N(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* 128-bit decimals (the stats file's sum_ns): parsed and printed back. */
+static void test_u128(void)
+{
+	static const char *const good[] = {
+		"0", "18446744073709551616", "36893488147419103232",
+		"340282366920938463463374607431768211455",
+	};
+	static const char *const bad[] = {
+		"340282366920938463463374607431768211456", "", "-1", "1x",
+		" 1",
+	};
+	unsigned __int128 v;
+	char buf[40];
+	size_t i;
+
+	for (i = 0; i < N(good); i++) {
+		v = 7;
+		buf[0] = '\0';
+		tap_ok(!lt_parse_u128(good[i], &v) &&
+		       !strcmp(lt_format_u128(v, buf, sizeof(buf)), good[i]),
+		       "u128 %s parsed and printed back (got %s)", good[i], buf);
+	}
+	for (i = 0; i < N(bad); i++) {
+		v = 7;
+		tap_ok(lt_parse_u128(bad[i], &v) && v == 7,
+		       "u128 '%s' refused, value untouched", bad[i]);
+	}
+	lt_format_u128((unsigned __int128)1 << 64, buf, 6);
+	tap_ok(!strcmp(buf, "18446"), "u128 printing truncated to the buffer");
+}
+
 int main(void)
 {
-	tap_plan(75);
+	tap_plan(75 + 4 + 5 + 1);
 	run("duration", durations, N(durations), lt_parse_duration);
 	run("size", sizes, N(sizes), lt_parse_size);
 	run("decimal", decimals, N(decimals), lt_parse_u64);
 	test_format();
+	test_u128();
 	return tap_done();
 }

@@ -32,6 +32,25 @@ static void test_stats(void)
 	       "missing value refused");
 	tap_ok(lt_stats_parse("a 1 2\n", &s, &line) && line == 1,
 	       "extra word refused");
+
+	/* sum_ns passes 2^64 on a busy host: 2^65 and 2^128 - 1 are read. */
+	tap_ok(!lt_stats_parse("matched 2\nsum_ns 36893488147419103232\nbig 340282366920938463463374607431768211455\n",
+			       &s, &line), "stats parse: values above 2^64");
+	tap_ok(lt_stat_u128(&s, "sum_ns", NULL) == (unsigned __int128)1 << 65,
+	       "sum_ns 2^65 read exactly");
+	tap_eq(lt_stat(&s, "sum_ns"), UINT64_MAX,
+	       "as a u64 it saturates");
+	tap_ok(lt_stat_u128(&s, "big", NULL) == ~(unsigned __int128)0,
+	       "2^128 - 1 read exactly");
+	{
+		int found = 1;
+
+		tap_ok(!lt_stat_u128(&s, "absent", &found) && !found,
+		       "absent: 0, not found");
+	}
+	tap_ok(lt_stats_parse("sum_ns 340282366920938463463374607431768211456\n",
+			      &s, &line) && line == 1,
+	       "2^128 refused");
 }
 
 static void test_hist(void)
@@ -113,7 +132,7 @@ static void test_fake_tree(void)
 
 int main(void)
 {
-	tap_plan(31);
+	tap_plan(37);
 	test_stats();
 	test_hist();
 	test_fake_tree();

@@ -23,11 +23,13 @@ static bool is_time(const char *name)
 static bool no_time(const struct lt_stats *s, size_t i)
 {
 	return is_time(s->name[i]) &&
-	       (s->val[i] == UINT64_MAX || !lt_stat(s, "matched"));
+	       (s->wide[i] == UINT64_MAX || !lt_stat(s, "matched"));
 }
 
 void cli_json_stats(FILE *out, const struct lt_stats *s)
 {
+	char num[40];
+
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
 			fputc(',', out);
@@ -35,7 +37,8 @@ void cli_json_stats(FILE *out, const struct lt_stats *s)
 		if (no_time(s, i))
 			fputs(":null", out);
 		else
-			fprintf(out, ":%llu", (unsigned long long)s->val[i]);
+			fprintf(out, ":%s",
+				lt_format_u128(s->wide[i], num, sizeof(num)));
 	}
 }
 
@@ -49,7 +52,7 @@ int cli_stats(int argc, char **argv)
 	};
 	const char *tracker;
 	struct lt_stats s;
-	char buf[32];
+	char buf[40];
 	int ret, npos;
 
 	ret = cli_args(argc, argv, opts, &tracker, 1, 1, &npos);
@@ -73,10 +76,15 @@ int cli_stats(int argc, char **argv)
 	}
 	for (size_t i = 0; i < s.n; i++) {
 		if (raw || !is_time(s.name[i]))
-			printf("%-16s %llu\n", s.name[i],
-			       (unsigned long long)s.val[i]);
+			printf("%-16s %s\n", s.name[i],
+			       lt_format_u128(s.wide[i], buf, sizeof(buf)));
+		else if (no_time(&s, i))
+			printf("%-16s -\n", s.name[i]);
+		else if (s.wide[i] > UINT64_MAX)	/* sum_ns, after years */
+			printf("%-16s %sns\n", s.name[i],
+			       lt_format_u128(s.wide[i], buf, sizeof(buf)));
 		else
-			printf("%-16s %s\n", s.name[i], no_time(&s, i) ? "-" :
+			printf("%-16s %s\n", s.name[i],
 			       lt_format_duration_short(s.val[i], buf,
 							sizeof(buf)));
 	}

@@ -12,9 +12,10 @@
  *       `histogram` file, empty ones included, cumulative; le is a bucket's
  *       inclusive upper bound, (2^b - 1) ns, written as exact decimal
  *       seconds; the last bucket (up to 2^64 - 1 ns) is +Inf.  _count is
- *       the +Inf bucket.  The kernel exports no sum, only avg_ns (the sum
- *       divided by matched, rounded down) in `stats`: _sum is avg_ns x
- *       _count, low by less than 1 ns per event.
+ *       the +Inf bucket.  _sum is the `sum_ns` line of `stats`, exact
+ *       (it may pass 2^64 ns); with modules that print no sum_ns, avg_ns
+ *       (the sum divided by matched, rounded down) x _count, low by less
+ *       than 1 ns per event.
  *   latency_tracker_<counter>_total     the `stats` counters
  *   latency_tracker_pending_events      gauge: events in flight
  * and the daemon's own counters (daemon_counters.c) as
@@ -143,6 +144,21 @@ static unsigned int bucket_of(uint64_t low)
 	return low ? 64u - (unsigned int)__builtin_clzll(low) : 0;
 }
 
+/* The sum of the delays counted: sum_ns, else avg_ns x @count. */
+static unsigned __int128 delay_sum(const struct ltd_tracker_data *t,
+				   uint64_t count)
+{
+	unsigned __int128 sum;
+	int found;
+
+	if (!t->have_st)
+		return 0;
+	sum = lt_stat_u128(&t->st, "sum_ns", &found);
+	if (found)
+		return sum;
+	return (unsigned __int128)lt_stat(&t->st, "avg_ns") * count;
+}
+
 static void put_histogram(FILE *f, const struct ltd_tracker_data *t, size_t n)
 {
 	const char *name = "latency_tracker_delay_seconds";
@@ -172,9 +188,7 @@ static void put_histogram(FILE *f, const struct ltd_tracker_data *t, size_t n)
 			put_sample(f, "latency_tracker_delay_seconds_bucket",
 				   t[i].name, le, val);
 		}
-		ns_seconds((unsigned __int128)(t[i].have_st ?
-			   lt_stat(&t[i].st, "avg_ns") : 0) * cum,
-			   val, sizeof(val));
+		ns_seconds(delay_sum(&t[i], cum), val, sizeof(val));
 		put_sample(f, "latency_tracker_delay_seconds_sum", t[i].name,
 			   NULL, val);
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)cum);

@@ -60,6 +60,44 @@ int lt_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+int lt_parse_u128(const char *s, unsigned __int128 *out)
+{
+	const unsigned __int128 max = ~(unsigned __int128)0;
+	unsigned __int128 v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (max - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (*p)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *lt_format_u128(unsigned __int128 v, char *buf, size_t size)
+{
+	char tmp[40];
+	size_t n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	if (!size)
+		return buf;
+	for (i = 0; i < n && i + 1 < size; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[i] = '\0';
+	return buf;
+}
+
 /*
  * <int>[.<frac>]<unit>, unit from the table (exact match).  The fraction
  * must be representable exactly in the unit's base (no rounding).

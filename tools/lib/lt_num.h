@@ -19,6 +19,10 @@
 #define LT_NSEC_PER_SEC		1000000000ULL
 
 int lt_parse_u64(const char *s, uint64_t *out);
+/* A decimal up to 2^128 - 1 (the `sum_ns` line of stats). */
+int lt_parse_u128(const char *s, unsigned __int128 *out);
+/* @v in decimal into @buf (40 bytes hold any value).  Returns buf. */
+char *lt_format_u128(unsigned __int128 v, char *buf, size_t size);
 int lt_parse_duration(const char *s, uint64_t *ns);
 int lt_parse_size(const char *s, uint64_t *bytes);
 

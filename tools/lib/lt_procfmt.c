@@ -61,8 +61,10 @@ static int stats_line(char *line, void *arg)
 	char *w[3];
 
 	if (words(line, w, 2) != 2 || strlen(w[0]) >= LT_STAT_NAME ||
-	    s->n == LT_STATS_MAX || lt_parse_u64(w[1], &s->val[s->n]))
+	    s->n == LT_STATS_MAX || lt_parse_u128(w[1], &s->wide[s->n]))
 		return -1;
+	s->val[s->n] = s->wide[s->n] > UINT64_MAX ? UINT64_MAX :
+		       (uint64_t)s->wide[s->n];
 	strcpy(s->name[s->n++], w[0]);
 	return 0;
 }
@@ -136,5 +138,22 @@ uint64_t lt_stat(const struct lt_stats *s, const char *name)
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->name[i], name))
 			return s->val[i];
+	return 0;
+}
+
+unsigned __int128 lt_stat_u128(const struct lt_stats *s, const char *name,
+			       int *found)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!strcmp(s->name[i], name)) {
+			if (found)
+				*found = 1;
+			return s->wide[i];
+		}
+	}
+	if (found)
+		*found = 0;
 	return 0;
 }

@@ -50,6 +50,7 @@ typedef int64_t s64;
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #endif
+#define BIT_ULL(n)	(1ULL << (n))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
 #define WARN_ON_ONCE(cond) ({ int __c = !!(cond); __c; })
@@ -142,5 +143,6 @@ static inline void lt_free(void *p)
 /* Per-structure parts: each file is owned by the structure that needs it. */
 #include "shim_rcu.h"
 #include "shim_percpu.h"
+#include "shim_sum.h"
 
 #endif /* _LT_USER_SHIM_H */
