@@ -19,7 +19,9 @@
  *			stacks granted (8 bits)
  *
  * Interval numbers are kept modulo 2^32 (5 s intervals: 680 years; the
- * 1 ms minimum: 49 days).
+ * 1 ms minimum: 49 days).  A slot that granted no stack (count 0: every
+ * slot as initialised) belongs to no process and no interval, whatever
+ * its other bits say: the zeroed slots are free in interval 0 too.
  */
 #ifndef _LT_PRINT_BUDGET_H
 #define _LT_PRINT_BUDGET_H
@@ -83,8 +85,9 @@ static inline bool lt_print_take_tgid(struct lt_print_budget *b, u32 gen,
 		slot = &b->tgid_printed[(h + i) % LT_PRINT_TGID_SLOTS];
 		old = atomic64_read(slot);
 		for (;;) {
-			if (LT_PRINT_GEN(old) != gen) {
-				/* A slot of a past interval: free. */
+			if (LT_PRINT_GEN(old) != gen ||
+			    !LT_TGID_SLOT_COUNT(old)) {
+				/* Of a past interval, or never used: free. */
 				new = LT_TGID_SLOT(gen, tgid, 1);
 			} else if (LT_TGID_SLOT_TGID(old) == (u32)tgid) {
 				if (LT_TGID_SLOT_COUNT(old) >= LT_PRINT_TGID_BURST)

@@ -10,6 +10,10 @@
 # resumes.  With filter_tgid set to a watched process, its every sleep (20
 # of 20, far beyond one process's budget) gets its stack: a task selected
 # by a filter always does.
+# First, the first print interval of the clock: loaded with print_interval
+# at its maximum (1 h), the tracker is in the clock's interval 0 for the
+# first hour after boot, as every tracker loaded at boot is for the
+# first print_interval; a task's sleep past the threshold gets its stack.
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
 TRK=offcpu TRK_MOD=latency_tracker_offcpu
@@ -37,7 +41,29 @@ count_reports() {
 		sort | uniq -c)
 }
 
-tap_plan 11
+# wait_report HDR MARK: waits up to 5 s for the stack report HDR after MARK.
+wait_report() {
+	local i
+	for i in $(seq 50); do
+		kmsg_since "$2" | grep -q "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+tap_plan 14
+# 0. Interval 0 of the clock (CLOCK_MONOTONIC: the time since boot).
+up=$(cut -d. -f1 /proc/uptime)
+tap_diag "uptime ${up} s: $([ "$up" -lt 3590 ] && echo "inside" || echo "past") the first 1 h print interval"
+tap_ok "load (threshold 300 ms, print_interval 1 h)" \
+	trk_load threshold=$THRESHOLD print_interval=3600000000000
+mark=$(kmsg_mark)
+sleep 0.4 &
+first=$!
+wait $first
+tap_ok "interval 0: a sleep's stack is printed" wait_report "$(hdr sleep $first)" "$mark"
+tap_ok "unload" trk_unload
+
 tap_ok "load (threshold 300 ms, print_interval $INTERVAL_S s, no filter)" \
 	trk_load threshold=$THRESHOLD print_interval=$((INTERVAL_S * 1000000000))
 tap_is "no filter set" "$(cat "$(trk_dir)/filter_tgid")$(cat "$(trk_dir)/filter_cgroup")" ""
