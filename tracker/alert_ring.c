@@ -17,15 +17,10 @@ static u64 lt_alert_ring_oldest(const struct lt_alert_ring *ring)
 	return ring->head > nr ? ring->head - nr : 0;
 }
 
-/* Recomputes min_cursor.  Called with the lock held. */
-static void lt_alert_ring_update_min(struct lt_alert_ring *ring)
+/* The attached readers whose effective cursor is @v.  Lock held. */
+static u32 *lt_alert_ring_waiting(struct lt_alert_ring *ring, u64 v)
 {
-	struct lt_alert_ring_reader *rd;
-	u64 min = U64_MAX;
-
-	for (rd = ring->readers; rd; rd = rd->next)
-		min = min_t(u64, min, rd->cursor);
-	ring->min_cursor = min;
+	return &ring->waiting[v & ring->wmask];
 }
 
 /**
@@ -45,9 +40,15 @@ int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records)
 	ring->recs = lt_zalloc(sizeof(*ring->recs) * nr_records);
 	if (!ring->recs)
 		return -ENOMEM;
+	ring->waiting = lt_zalloc(sizeof(*ring->waiting) * 2 * nr_records);
+	if (!ring->waiting) {
+		lt_free(ring->recs);
+		ring->recs = NULL;
+		return -ENOMEM;
+	}
 	raw_spin_lock_init(&ring->lock);
-	ring->min_cursor = U64_MAX;
 	ring->mask = nr_records - 1;
+	ring->wmask = 2 * nr_records - 1;
 	return 0;
 }
 
@@ -59,6 +60,8 @@ int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records)
  */
 void lt_alert_ring_destroy(struct lt_alert_ring *ring)
 {
+	lt_free(ring->waiting);
+	ring->waiting = NULL;
 	lt_free(ring->recs);
 	ring->recs = NULL;
 }
@@ -76,12 +79,23 @@ void lt_alert_ring_push(struct lt_alert_ring *ring,
 {
 	struct lt_alert_rec *dst;
 	unsigned long flags;
+	u64 oldest;
+	u32 *w;
 
 	raw_spin_lock_irqsave(&ring->lock, flags);
-	/* Overwriting record head - nr: lost if an attached reader wants it. */
-	if (ring->head > ring->mask &&
-	    ring->min_cursor <= ring->head - ring->mask - 1)
-		ring->lost++;
+	/*
+	 * Overwriting the oldest record, head - nr: lost if an attached
+	 * reader still wants it; those readers then wait at the next one.
+	 */
+	if (ring->head > ring->mask) {
+		oldest = ring->head - ring->mask - 1;
+		w = lt_alert_ring_waiting(ring, oldest);
+		if (*w) {
+			ring->lost++;
+			*lt_alert_ring_waiting(ring, oldest + 1) += *w;
+			*w = 0;
+		}
+	}
 	dst = &ring->recs[ring->head & ring->mask];
 	*dst = *rec;
 	dst->payload_len = min_t(u8, rec->payload_len, LT_ALERT_PAYLOAD_MAX);
@@ -112,7 +126,8 @@ u64 lt_alert_ring_head(struct lt_alert_ring *ring)
 /**
  * lt_alert_ring_read() - read the record at a reader's cursor.
  * @ring: the ring.
- * @cursor: the reader's position, advanced as described below.
+ * @rd: the reader, attached or not; its cursor is advanced as described
+ *	below.
  * @out: receives the record on LT_RING_RECORD, untouched otherwise.
  * @lost: receives the number of missed records on LT_RING_LOST, untouched
  *	otherwise.
@@ -120,33 +135,38 @@ u64 lt_alert_ring_head(struct lt_alert_ring *ring)
  * A cursor beyond the head (never produced by this API) reads as empty.
  *
  * Context: Any context except NMI (meant for readers in process context).
- * Return: LT_RING_RECORD: *@out filled, *@cursor advanced by one.
- * LT_RING_LOST: the records from *@cursor on were overwritten; *@lost is
- * how many, *@cursor moved to the oldest record still held, nothing
+ * Return: LT_RING_RECORD: *@out filled, the cursor advanced by one.
+ * LT_RING_LOST: the records from the cursor on were overwritten; *@lost is
+ * how many, the cursor moved to the oldest record still held, nothing
  * copied.  LT_RING_EMPTY: nothing new.
  */
-enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring, u64 *cursor,
+enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring,
+				     struct lt_alert_ring_reader *rd,
 				     struct lt_alert_rec *out, u64 *lost)
 {
 	enum lt_ring_read ret;
 	unsigned long flags;
-	u64 oldest;
+	u64 oldest, c;
 
 	raw_spin_lock_irqsave(&ring->lock, flags);
 	oldest = lt_alert_ring_oldest(ring);
-	if (*cursor < oldest) {
-		*lost = oldest - *cursor;
-		*cursor = oldest;
+	c = rd->cursor;
+	if (c < oldest) {
+		/* Its effective cursor was the oldest already: no count moves. */
+		*lost = oldest - c;
+		rd->cursor = oldest;
 		ret = LT_RING_LOST;
-	} else if (*cursor >= ring->head) {
+	} else if (c >= ring->head) {
 		ret = LT_RING_EMPTY;
 	} else {
-		*out = ring->recs[*cursor & ring->mask];
-		(*cursor)++;
+		*out = ring->recs[c & ring->mask];
+		rd->cursor = c + 1;
+		if (rd->attached) {
+			(*lt_alert_ring_waiting(ring, c))--;
+			(*lt_alert_ring_waiting(ring, c + 1))++;
+		}
 		ret = LT_RING_RECORD;
 	}
-	if (ret != LT_RING_EMPTY && ring->readers)
-		lt_alert_ring_update_min(ring);
 	raw_spin_unlock_irqrestore(&ring->lock, flags);
 	return ret;
 }
@@ -184,9 +204,8 @@ void lt_alert_ring_attach(struct lt_alert_ring *ring,
 
 	raw_spin_lock_irqsave(&ring->lock, flags);
 	rd->cursor = ring->head;
-	rd->next = ring->readers;
-	ring->readers = rd;
-	lt_alert_ring_update_min(ring);
+	rd->attached = true;
+	(*lt_alert_ring_waiting(ring, rd->cursor))++;
 	raw_spin_unlock_irqrestore(&ring->lock, flags);
 }
 
@@ -200,17 +219,12 @@ void lt_alert_ring_attach(struct lt_alert_ring *ring,
 void lt_alert_ring_detach(struct lt_alert_ring *ring,
 			  struct lt_alert_ring_reader *rd)
 {
-	struct lt_alert_ring_reader **pp;
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&ring->lock, flags);
-	for (pp = &ring->readers; *pp; pp = &(*pp)->next) {
-		if (*pp == rd) {
-			*pp = rd->next;
-			break;
-		}
-	}
-	lt_alert_ring_update_min(ring);
+	(*lt_alert_ring_waiting(ring, max_t(u64, rd->cursor,
+					    lt_alert_ring_oldest(ring))))--;
+	rd->attached = false;
 	raw_spin_unlock_irqrestore(&ring->lock, flags);
 }
 

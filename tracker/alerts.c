@@ -286,7 +286,7 @@ static size_t lt_alert_next_line(struct lt_alert_reader *r)
 	u64 lost = 0;
 
 	lt_fmt_init(&f, r->line, sizeof(r->line));
-	switch (lt_alert_ring_read(&t->ring, &r->rd.cursor, &rec, &lost)) {
+	switch (lt_alert_ring_read(&t->ring, &r->rd, &rec, &lost)) {
 	case LT_RING_EMPTY:
 		return 0;
 	case LT_RING_LOST:

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_alert_ring.c - host tests of tracker/alert_ring.c: cursors, exact
- * loss counting, readers starting at head, and concurrent writers with a
- * reader that must never see a torn or out-of-order record.
+ * loss counting (also against a model under random operations), readers
+ * starting at head, the cost of each operation whatever the number of
+ * attached readers, and concurrent writers with a reader that must never
+ * see a torn or out-of-order record.
  */
 #include "lt_env.h"
 #include "alert_ring.h"
 #include "tap.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <time.h>
 
 #define RING_SIZE		8
 #define CONC_RING_SIZE		64
@@ -16,6 +20,15 @@
 #define CONC_PER_WRITER		50000
 /* Writers yield now and then so that the reader runs in between. */
 #define CONC_YIELD_EVERY	16
+/* Model test: readers, operations, ring size. */
+#define MODEL_READERS		6
+#define MODEL_OPS		200000
+/* Cost test: attached readers, reads timed per round, rounds (min kept). */
+#define COST_RING_SIZE		1024
+#define COST_READERS		4096
+#define COST_ROUNDS		7
+/* Per-operation cost with many readers, at most this times that with one. */
+#define COST_RATIO_MAX		4
 
 /*
  * A checkable record: delay_ns = writer << 32 | per-writer sequence, and
@@ -82,33 +95,34 @@ static void test_cursors(void)
 {
 	struct lt_alert_ring ring;
 	struct lt_alert_rec out;
-	u64 a, b, c, lost = 12345;
+	struct lt_alert_ring_reader a = { 0 }, b = { 0 }, c = { 0 };
+	u64 lost = 12345;
 	enum lt_ring_read r;
 	unsigned int i;
 	bool ok;
 
 	tap_ok(lt_alert_ring_init(&ring, RING_SIZE) == 0, "init %d",
 	       RING_SIZE);
-	a = lt_alert_ring_head(&ring);
-	tap_eq(a, 0, "empty ring: head 0");
-	tap_ok(!lt_alert_ring_has_data(&ring, a), "empty ring: no data");
+	a.cursor = lt_alert_ring_head(&ring);
+	tap_eq(a.cursor, 0, "empty ring: head 0");
+	tap_ok(!lt_alert_ring_has_data(&ring, a.cursor), "empty ring: no data");
 	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
 	       "empty ring: read EMPTY");
 	tap_eq(lost, 12345, "EMPTY leaves *lost untouched");
 
 	for (i = 0; i < 3; i++)
 		push_tag(&ring, 100 + i);
-	b = lt_alert_ring_head(&ring);	/* a reader opened now */
-	tap_eq(b, 3, "head after 3 pushes");
-	tap_ok(lt_alert_ring_has_data(&ring, a), "cursor 0 has data");
-	tap_ok(!lt_alert_ring_has_data(&ring, b), "new reader: no data yet");
+	b.cursor = lt_alert_ring_head(&ring);	/* a reader opened now */
+	tap_eq(b.cursor, 3, "head after 3 pushes");
+	tap_ok(lt_alert_ring_has_data(&ring, a.cursor), "cursor 0 has data");
+	tap_ok(!lt_alert_ring_has_data(&ring, b.cursor), "new reader: no data yet");
 	push_tag(&ring, 103);
 
 	/* Reader a sees all four, in order. */
 	for (i = 0, ok = true; i < 4; i++) {
 		r = lt_alert_ring_read(&ring, &a, &out, &lost);
 		ok = ok && r == LT_RING_RECORD && out.delay_ns == 100 + i &&
-		     rec_ok(&out) && a == i + 1;
+		     rec_ok(&out) && a.cursor == i + 1;
 	}
 	tap_ok(ok, "reader from 0 reads records 100..103 in order");
 	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
@@ -122,7 +136,7 @@ static void test_cursors(void)
 	       "and nothing older");
 
 	/* Overflow: 4 + 13 = 17 records, ring of 8 keeps 9..16. */
-	c = 2;	/* a reader still at record 2 */
+	c.cursor = 2;	/* a reader still at record 2 */
 	for (i = 4; i < 17; i++)
 		push_tag(&ring, 100 + i);
 	tap_eq(lt_alert_ring_head(&ring), 17, "head 17");
@@ -130,7 +144,7 @@ static void test_cursors(void)
 	r = lt_alert_ring_read(&ring, &c, &out, &lost);
 	tap_eq(r, LT_RING_LOST, "reader at 2 after overflow: LOST");
 	tap_eq(lost, 7, "lost = 9 - 2 = 7 records");
-	tap_eq(c, 9, "cursor moved to the oldest record held");
+	tap_eq(c.cursor, 9, "cursor moved to the oldest record held");
 	tap_eq(out.delay_ns, 0x5a5a5a5a5a5a5a5aULL, "LOST copies nothing");
 	r = lt_alert_ring_read(&ring, &c, &out, &lost);
 	tap_ok(r == LT_RING_RECORD && out.delay_ns == 109 && rec_ok(&out),
@@ -138,7 +152,7 @@ static void test_cursors(void)
 
 	/* Reader a was at 4: lost 5, then 9..16. */
 	r = lt_alert_ring_read(&ring, &a, &out, &lost);
-	tap_ok(r == LT_RING_LOST && lost == 5 && a == 9,
+	tap_ok(r == LT_RING_LOST && lost == 5 && a.cursor == 9,
 	       "second reader at 4: LOST 5, cursor 9");
 	for (i = 9, ok = true; i < 17; i++) {
 		r = lt_alert_ring_read(&ring, &a, &out, &lost);
@@ -150,11 +164,11 @@ static void test_cursors(void)
 	       "then EMPTY");
 
 	/* Exactly full: a reader exactly one ring behind loses nothing. */
-	b = lt_alert_ring_head(&ring) - RING_SIZE;
+	b.cursor = lt_alert_ring_head(&ring) - RING_SIZE;
 	r = lt_alert_ring_read(&ring, &b, &out, &lost);
 	tap_ok(r == LT_RING_RECORD && out.delay_ns == 109,
 	       "reader exactly %d behind: no loss", RING_SIZE);
-	b = lt_alert_ring_head(&ring) - RING_SIZE - 1;
+	b.cursor = lt_alert_ring_head(&ring) - RING_SIZE - 1;
 	r = lt_alert_ring_read(&ring, &b, &out, &lost);
 	tap_ok(r == LT_RING_LOST && lost == 1,
 	       "reader %d behind: lost 1", RING_SIZE + 1);
@@ -163,15 +177,15 @@ static void test_cursors(void)
 	memset(&out, 0, sizeof(out));
 	out.payload_len = 255;
 	lt_alert_ring_push(&ring, &out);
-	a = lt_alert_ring_head(&ring) - 1;
+	a.cursor = lt_alert_ring_head(&ring) - 1;
 	lt_alert_ring_read(&ring, &a, &out, &lost);
 	tap_eq(out.payload_len, LT_ALERT_PAYLOAD_MAX,
 	       "payload_len clamped to %d", LT_ALERT_PAYLOAD_MAX);
 
 	/* A cursor from the future reads as empty. */
-	a = lt_alert_ring_head(&ring) + 5;
+	a.cursor = lt_alert_ring_head(&ring) + 5;
 	tap_ok(lt_alert_ring_read(&ring, &a, &out, &lost) == LT_RING_EMPTY &&
-	       !lt_alert_ring_has_data(&ring, a), "future cursor: empty");
+	       !lt_alert_ring_has_data(&ring, a.cursor), "future cursor: empty");
 	lt_alert_ring_destroy(&ring);
 }
 
@@ -206,7 +220,8 @@ static void test_concurrent(void)
 	struct writer w[CONC_WRITERS];
 	pthread_t tid[CONC_WRITERS];
 	u64 next[CONC_WRITERS + 1] = { 0 };
-	u64 cursor = 0, lost, total_lost = 0, records = 0;
+	struct lt_alert_ring_reader rd = { 0 };
+	u64 lost, total_lost = 0, records = 0;
 	u64 torn = 0, disorder = 0, lost_events = 0;
 	struct lt_alert_rec out;
 	enum lt_ring_read r;
@@ -225,7 +240,7 @@ static void test_concurrent(void)
 	pthread_barrier_wait(&c.start);
 	do {
 		done = __atomic_load_n(&c.writers_done, __ATOMIC_ACQUIRE);
-		while ((r = lt_alert_ring_read(&c.ring, &cursor, &out,
+		while ((r = lt_alert_ring_read(&c.ring, &rd, &out,
 					       &lost)) != LT_RING_EMPTY) {
 			if (r == LT_RING_LOST) {
 				total_lost += lost;
@@ -257,7 +272,7 @@ static void test_concurrent(void)
 	tap_eq(disorder, 0, "concurrent: each writer's records in order");
 	tap_eq(records + total_lost, CONC_WRITERS * CONC_PER_WRITER,
 	       "concurrent: read + lost == pushed (exact loss count)");
-	tap_eq(cursor, lt_alert_ring_head(&c.ring),
+	tap_eq(rd.cursor, lt_alert_ring_head(&c.ring),
 	       "concurrent: reader caught up with head");
 	lt_alert_ring_destroy(&c.ring);
 }
@@ -291,11 +306,11 @@ static void test_lost_once(void)
 	tap_eq(lt_alert_ring_lost(&ring), 3,
 	       "3 records overwritten, 3 readers behind: lost 3, not 9");
 	for (i = 0; i < 3; i++)
-		tap_eq(lt_alert_ring_read(&ring, &rd[i].cursor, &out, &lost),
+		tap_eq(lt_alert_ring_read(&ring, &rd[i], &out, &lost),
 		       LT_RING_LOST, "reader %d is told of its loss", i);
 	tap_eq(lost, 3, "each reader's own loss line says 3");
 	/* Reader 0 catches up; readers 1 and 2 stay behind. */
-	while (lt_alert_ring_read(&ring, &rd[0].cursor, &out, &lost) ==
+	while (lt_alert_ring_read(&ring, &rd[0], &out, &lost) ==
 	       LT_RING_RECORD)
 		;
 	for (i = 0; i < 2; i++)
@@ -304,7 +319,7 @@ static void test_lost_once(void)
 	       "read by reader 0 but missed by 1 and 2: counted once each");
 	lt_alert_ring_detach(&ring, &rd[1]);
 	lt_alert_ring_detach(&ring, &rd[2]);
-	while (lt_alert_ring_read(&ring, &rd[0].cursor, &out, &lost) ==
+	while (lt_alert_ring_read(&ring, &rd[0], &out, &lost) ==
 	       LT_RING_RECORD)
 		;
 	for (i = 0; i < RING_SIZE; i++)
@@ -320,12 +335,200 @@ static void test_lost_once(void)
 	lt_alert_ring_destroy(&ring);
 }
 
+/*
+ * The ring against a model that keeps every attached reader's cursor and
+ * counts a loss when a push overwrites a record some attached reader has
+ * not read (the smallest cursor at or before it), under random pushes,
+ * reads, attaches and detaches: the same read results, cursors and lost
+ * total after every operation.
+ */
+struct model_reader {
+	struct lt_alert_ring_reader rd;
+	u64 cursor;			/* the model's */
+	bool attached;
+};
+
+static u64 model_lost;
+static u64 model_kept;		/* overwrites no attached reader wanted */
+static u64 model_head;
+
+static void model_push(struct model_reader *m, unsigned int n, u32 size)
+{
+	u64 min = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (m[i].attached)
+			min = min_t(u64, min, m[i].cursor);
+	if (model_head >= size && min <= model_head - size)
+		model_lost++;
+	else if (model_head >= size && min != U64_MAX)
+		model_kept++;
+	model_head++;
+}
+
+static void test_model(void)
+{
+	struct model_reader m[MODEL_READERS];
+	const u32 size = RING_SIZE;
+	struct lt_alert_ring ring;
+	u64 lost, want_lost, oldest, bad_read = 0, bad_lost = 0;
+	struct lt_alert_rec out;
+	enum lt_ring_read r, want;
+	unsigned int op, i;
+
+	srand(29);
+	memset(m, 0, sizeof(m));
+	model_lost = 0;
+	model_kept = 0;
+	model_head = 0;
+	tap_ok(lt_alert_ring_init(&ring, size) == 0, "model: init");
+	for (op = 0; op < MODEL_OPS; op++) {
+		i = rand() % MODEL_READERS;
+		switch (rand() % 16) {
+		case 0:
+			if (m[i].attached) {
+				lt_alert_ring_detach(&ring, &m[i].rd);
+				m[i].attached = false;
+			} else {
+				lt_alert_ring_attach(&ring, &m[i].rd);
+				m[i].attached = true;
+				m[i].cursor = model_head;
+			}
+			break;
+		case 1: case 2: case 3: case 4:
+			/* Pushes in bursts, so readers fall behind too. */
+			do {
+				push_tag(&ring, model_head);
+				model_push(m, MODEL_READERS, size);
+			} while (rand() % 4 == 0);
+			break;
+		default:
+			if (!m[i].attached)
+				m[i].rd.cursor = m[i].cursor;
+			oldest = model_head > size ? model_head - size : 0;
+			want = m[i].cursor < oldest ? LT_RING_LOST :
+			       m[i].cursor >= model_head ? LT_RING_EMPTY :
+			       LT_RING_RECORD;
+			want_lost = oldest - m[i].cursor;
+			r = lt_alert_ring_read(&ring, &m[i].rd, &out, &lost);
+			if (r != want ||
+			    (r == LT_RING_LOST && lost != want_lost) ||
+			    (r == LT_RING_RECORD &&
+			     out.delay_ns != m[i].cursor))
+				bad_read++;
+			if (want == LT_RING_LOST)
+				m[i].cursor = oldest;
+			else if (want == LT_RING_RECORD)
+				m[i].cursor++;
+			if (m[i].rd.cursor != m[i].cursor)
+				bad_read++;
+			break;
+		}
+		if (lt_alert_ring_lost(&ring) != model_lost)
+			bad_lost++;
+	}
+	tap_diag("model: %llu pushed, %llu lost, %llu overwritten unwanted",
+		 (unsigned long long)model_head,
+		 (unsigned long long)model_lost,
+		 (unsigned long long)model_kept);
+	tap_eq(bad_read, 0, "model: every read as the model says");
+	tap_eq(bad_lost, 0, "model: the lost total as the model says, always");
+	tap_ok(model_lost > 1000 && model_kept > 1000,
+	       "model: many overwrites of both kinds with readers attached");
+	lt_alert_ring_destroy(&ring);
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+struct cost {
+	u64 read;			/* ns per read */
+	u64 attach;			/* ns per attach + detach */
+	u64 push;			/* ns per push */
+};
+
+/*
+ * The cheapest of COST_ROUNDS rounds of each operation with @nr attached
+ * readers (1 or COST_READERS): the measured reader is one of them.
+ */
+static struct cost measure(struct lt_alert_ring_reader *rds, unsigned int nr)
+{
+	struct cost c = { U64_MAX, U64_MAX, U64_MAX };
+	struct lt_alert_ring_reader extra = { 0 };
+	struct lt_alert_ring ring;
+	struct lt_alert_rec out;
+	unsigned int round, i;
+	u64 t0, lost;
+
+	if (lt_alert_ring_init(&ring, COST_RING_SIZE))
+		return c;
+	for (i = 0; i < nr; i++)
+		lt_alert_ring_attach(&ring, &rds[i]);
+	for (round = 0; round < COST_ROUNDS; round++) {
+		t0 = now_ns();
+		for (i = 0; i < COST_RING_SIZE; i++)
+			push_tag(&ring, i);
+		c.push = min_t(u64, c.push, (now_ns() - t0) / COST_RING_SIZE);
+		t0 = now_ns();
+		for (i = 0; i < COST_RING_SIZE; i++)
+			lt_alert_ring_read(&ring, &rds[0], &out, &lost);
+		c.read = min_t(u64, c.read, (now_ns() - t0) / COST_RING_SIZE);
+		t0 = now_ns();
+		for (i = 0; i < COST_RING_SIZE; i++) {
+			lt_alert_ring_attach(&ring, &extra);
+			lt_alert_ring_detach(&ring, &extra);
+		}
+		c.attach = min_t(u64, c.attach,
+				 (now_ns() - t0) / COST_RING_SIZE);
+	}
+	for (i = 0; i < nr; i++)
+		lt_alert_ring_detach(&ring, &rds[i]);
+	lt_alert_ring_destroy(&ring);
+	return c;
+}
+
+/* Reads, attaches and pushes cost the same with one reader or thousands. */
+static void test_cost(void)
+{
+	struct lt_alert_ring_reader *rds;
+	struct cost one, many;
+
+	rds = calloc(COST_READERS, sizeof(*rds));
+	if (!rds)
+		exit(1);
+	one = measure(rds, 1);
+	many = measure(rds, COST_READERS);
+	free(rds);
+	tap_diag("cost, 1 reader: read %llu ns, attach+detach %llu ns, push %llu ns",
+		 (unsigned long long)one.read, (unsigned long long)one.attach,
+		 (unsigned long long)one.push);
+	tap_diag("cost, %d readers: read %llu ns, attach+detach %llu ns, push %llu ns",
+		 COST_READERS, (unsigned long long)many.read,
+		 (unsigned long long)many.attach,
+		 (unsigned long long)many.push);
+	tap_ok(many.read <= COST_RATIO_MAX * (one.read + 1),
+	       "a read with %d readers attached costs at most %dx one with 1",
+	       COST_READERS, COST_RATIO_MAX);
+	tap_ok(many.attach <= COST_RATIO_MAX * (one.attach + 1),
+	       "an attach and detach, likewise");
+	tap_ok(many.push <= COST_RATIO_MAX * (one.push + 1),
+	       "a push, likewise");
+}
+
 int main(void)
 {
-	tap_plan(47);
+	tap_plan(54);
 	test_init();
 	test_cursors();
 	test_lost_once();
+	test_model();
+	test_cost();
 	test_concurrent();
 	return tap_done();
 }
