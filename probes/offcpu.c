@@ -3,13 +3,40 @@
  * offcpu.c - latency_tracker_offcpu: how long a task stays off CPU once it
  * blocks, and where it blocked.
  *
- * Starts at the sched_switch that takes a task off the CPU in a sleeping
- * state (not a preemption, not an exit), ends at the sched_switch that
- * brings it back.  Key: pid (idle tasks never tracked).  sched_waking
+ * Starts at the sched_switch that takes a task off the CPU blocked (not a
+ * preemption, not an exit), ends at the sched_switch that brings it back.
+ * Blocked is decided where __schedule() decides it, under the runqueue
+ * lock the probe runs under: a sleeping prev_state, and prev no longer
+ * queued and runnable (dequeued, or delayed since 6.12).  Before 6.16
+ * (upstream 8feb053d5319, backported to 6.12.34) a task that
+ * signal_pending_state() kept runnable is passed with its sleeping state
+ * all the same: it stays queued, so it is a preemption here, whatever
+ * prev_state says.  Key: pid (idle tasks never tracked).  sched_waking
  * notes the waker in the pending event (stateful lookup).  The filters
  * look at the task that blocks; kernel threads are not tracked by default
  * (kthreads=0): idle kernel threads (khugepaged, kcompactd, ...) sleep for
  * seconds by design and would be noise.
+ *
+ * A waking that races the sleep.  sched_waking fires before the waker
+ * takes the wakee's runqueue lock, so it may come while the wakee is still
+ * on its way to the switch-out that starts its event: the lookup finds
+ * nothing, and the record would name no waker.  So a waking of a task
+ * still on a CPU (p->on_cpu, acquire: cleared after its switch-out, whose
+ * event is then visible) first leaves the waker in a small table indexed
+ * by the wakee (lt_offcpu_stash), then looks the event up; the switch-out
+ * inserts its event, then looks in that table.  Both with a full barrier
+ * between their write and their read, so one of them sees the other's
+ * (the waker's event lookup, or the switch-out's stash lookup): the first
+ * to note the waker wins (woken).  An entry left by a wakeup that found
+ * its wakee still running (it did not block) is dropped at that wakeup's
+ * sched_wakeup, before the wakee can block again.  Two wakees racing at
+ * once on one entry: the second's waker is not noted (its record then
+ * names none, as without the table).
+ *
+ *	what		who					sync
+ *	entry owner	waker (claims a free one), switch-out	cmpxchg,
+ *			(claims its own), sched_wakeup (drops)	release
+ *	entry data	the owner that claimed it		owner word
  *
  * Over the threshold, the task's stack is saved at switch-in: it has not
  * run yet, so the stack is still the one it blocked with.  With a timeout,
@@ -19,6 +46,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -49,6 +77,48 @@ struct lt_offcpu_priv {
 
 static struct lt_probe lt_offcpu;
 static struct lt_reports lt_offcpu_reports;
+
+/*
+ * The waker of a task that was still on a CPU at its waking (see the top
+ * of this file).  owner: the wakee (compared, never dereferenced), NULL
+ * when free, LT_STASH_BUSY while its owner writes or reads it.
+ */
+#define LT_STASH_BITS	8
+#define LT_STASH_BUSY	((struct task_struct *)1UL)
+
+struct lt_offcpu_stash {
+	struct task_struct *owner;
+	pid_t waker_pid;
+	char waker_comm[TASK_COMM_LEN];
+};
+
+static struct lt_offcpu_stash lt_offcpu_stash[1 << LT_STASH_BITS];
+
+static struct lt_offcpu_stash *lt_stash_of(const struct task_struct *p)
+{
+	return &lt_offcpu_stash[hash_ptr(p, LT_STASH_BITS)];
+}
+
+/* A waking of @p while @p is on a CPU: leave the waker (current). */
+static void lt_stash_put(struct task_struct *p)
+{
+	struct lt_offcpu_stash *e = lt_stash_of(p);
+
+	if (cmpxchg(&e->owner, NULL, LT_STASH_BUSY))
+		return;		/* taken by another wakee */
+	e->waker_pid = current->pid;
+	memcpy(e->waker_comm, current->comm, TASK_COMM_LEN);
+	smp_store_release(&e->owner, p);
+}
+
+/* Drops @p's entry, if it has one. */
+static void lt_stash_drop(struct task_struct *p)
+{
+	struct lt_offcpu_stash *e = lt_stash_of(p);
+
+	if (unlikely(READ_ONCE(e->owner) == p))
+		cmpxchg(&e->owner, p, NULL);
+}
 
 /* Report work: tracepoint with the stack as text, then dmesg. */
 static void lt_offcpu_handle(struct lt_report *r)
@@ -103,6 +173,7 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	}
 	rep->cause = r->cause;
 	rep->delay_ns = r->delay_ns;
+	rep->start_ns = r->start_ns;
 	rep->print = print;
 	BUILD_BUG_ON(sizeof(a) > LT_REPORT_DATA);
 	memcpy(rep->data, &a, sizeof(a));
@@ -114,6 +185,36 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 }
 
 static LT_RECORD_FMT(lt_offcpu_fmt, struct lt_offcpu_record, LT_OFFCPU_RECORD)
+
+/* The first waker of this blocking period is the one that counts. */
+static void lt_offcpu_note_waker(struct lt_offcpu_priv *priv, pid_t pid,
+				 const char *comm)
+{
+	if (!xchg(&priv->woken, 1)) {
+		priv->waker_pid = pid;
+		memcpy(priv->waker_comm, comm, TASK_COMM_LEN);
+	}
+}
+
+/*
+ * @prev just got its event: a waker that ran before the event existed
+ * left itself in the stash (see the top of this file).
+ */
+static void lt_offcpu_stash_take(struct task_struct *prev)
+{
+	struct lt_offcpu_stash *e = lt_stash_of(prev);
+	struct latency_tracker_event *ev;
+	pid_t pid = prev->pid;
+
+	if (cmpxchg(&e->owner, prev, LT_STASH_BUSY) != prev)
+		return;
+	/* Preemption is off: an RCU reader, in which ev stays valid. */
+	ev = latency_tracker_find_event(lt_offcpu.t, &pid, sizeof(pid));
+	if (ev)
+		lt_offcpu_note_waker(latency_tracker_event_priv(ev),
+				     e->waker_pid, e->waker_comm);
+	smp_store_release(&e->owner, NULL);
+}
 
 static void lt_offcpu_probe_switch(void *data, bool preempt,
 				   struct task_struct *prev,
@@ -137,12 +238,13 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 	 * prev first: its off-CPU time starts now, not after next's report
 	 * (the callback of the event_out below saves next's stack and
 	 * queues irq_work), and a wakeup of prev meanwhile finds its event.
-	 * Blocked: not preempted, not running, not exiting.  prev_state
-	 * is what the scheduler saw, whatever happened to prev since.
+	 * Blocked: not preempted, in a sleeping state, not exiting, and no
+	 * longer queued and runnable (see the top of this file).
 	 */
 	pid = prev->pid;
 	if (!preempt && pid && prev_state != TASK_RUNNING &&
 	    !(prev_state & TASK_DEAD) && !prev->exit_state &&
+	    !lt_task_queued_runnable(prev) &&
 	    lt_probe_track_task(&lt_offcpu, prev, &priv.cgroup)) {
 		priv.tgid = prev->tgid;
 		state_index = __task_state_index(prev_state, prev->exit_state);
@@ -151,7 +253,13 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 		/* The clock of this switch, shared with the other trackers. */
 		opts.ts_ns = latency_tracker_switch_ns(prev);
 		/* The waker fields are zeroed by the core (beyond priv_len). */
-		latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid), &opts);
+		if (latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid),
+					     &opts) == LATENCY_TRACKER_OK) {
+			/* The insertion before the stash's read. */
+			smp_mb();
+			if (unlikely(READ_ONCE(lt_stash_of(prev)->owner) == prev))
+				lt_offcpu_stash_take(prev);
+		}
 	}
 
 	pid = next->pid;
@@ -163,31 +271,48 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
 {
 	struct latency_tracker_event *ev;
-	struct lt_offcpu_priv *priv;
+	bool on_cpu;
 	pid_t pid = p->pid;
 
 	if (!pid)
 		return;
 	/*
+	 * Still on a CPU: its switch-out may not have started its event
+	 * yet.  Leave the waker in the stash before the lookup (see the top
+	 * of this file).
+	 */
+	on_cpu = smp_load_acquire(&p->on_cpu);
+	if (on_cpu) {
+		lt_stash_put(p);
+		smp_mb();
+	}
+	/*
 	 * try_to_wake_up() runs with preemption disabled (also on
-	 * PREEMPT_RT): an RCU reader, in which ev stays valid.
+	 * PREEMPT_RT): an RCU reader, in which ev stays valid.  The waker
+	 * may be an idle task, pid 0, when an interrupt wakes.
 	 */
 	ev = latency_tracker_find_event(lt_offcpu.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
-	priv = latency_tracker_event_priv(ev);
-	/*
-	 * The first wakeup of this blocking period is the one that counts
-	 * (the waker may be an idle task, pid 0, when an interrupt wakes).
-	 */
-	if (!xchg(&priv->woken, 1)) {
-		priv->waker_pid = current->pid;
-		memcpy(priv->waker_comm, current->comm, TASK_COMM_LEN);
-	}
+	lt_offcpu_note_waker(latency_tracker_event_priv(ev), current->pid,
+			     current->comm);
+	if (on_cpu)
+		lt_stash_drop(p);
+}
+
+/*
+ * The wakeup is over: a stash entry still naming @p was left by a waking
+ * that found @p running (it did not block: its switch-out would have
+ * taken the entry); it must not name the waker of @p's next sleep.
+ */
+static void lt_offcpu_probe_wakeup(void *data, struct task_struct *p)
+{
+	lt_stash_drop(p);
 }
 
 #define LT_OFFCPU_TPS(X)						\
 	X(sched_waking, lt_offcpu_probe_waking)				\
+	X(sched_wakeup, lt_offcpu_probe_wakeup)				\
 	X(sched_switch, lt_offcpu_probe_switch)
 LT_PROBE_TPS(lt_offcpu_tps, LT_OFFCPU_TPS);
 

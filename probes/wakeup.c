@@ -4,9 +4,10 @@
  * of a task (sched_waking) to the context switch that gives it a CPU
  * (sched_switch).
  *
- * Key: the woken task's pid, unique mode.  A wakeup of a task that is
- * still on a runqueue (it never left, or is current) starts nothing: no
- * switch will end it.  The filters look at the woken task.  The record
+ * Key: the woken task's pid, unique mode.  A wakeup of a task that never
+ * left its runqueue (current, or preempted and still queued) starts
+ * nothing: it did not make the task runnable.  The filters look at the
+ * woken task.  The record
  * names the woken task, the waker (current at sched_waking), the task
  * that held the CPU until the woken one got it (prev at sched_switch) and
  * the holder: the task current on the woken task's CPU when it became
@@ -26,6 +27,35 @@
  * before it can pick the woken task, so it reads the holder after it was
  * written (a timeout report, from a timer on another CPU, may see it half
  * written).
+ *
+ * A wakeup that races the wakee's sleep.  sched_waking fires in
+ * try_to_wake_up() before it takes the wakee's runqueue lock, which the
+ * wakee's own __schedule() may hold while it blocks (dequeues itself, or
+ * marks itself delayed since 6.12).  Whether the wakee blocked is decided
+ * under that lock, and sched_wakeup fires under it in both of
+ * try_to_wake_up()'s outcomes: the wakee still on its CPU (ttwu_runnable()
+ * set it running: nothing to wait for), or blocked and made runnable
+ * again (it waits for a switch-in).  So the probe at sched_waking reads
+ * p->on_cpu first (acquire: the wakee's dequeue, or its delayed mark, is
+ * written under its runqueue lock before on_cpu is cleared after the
+ * switch), then its runqueue state:
+ *
+ *	on_cpu	queued and runnable	at sched_waking
+ *	0	no			blocked: an event
+ *	0	yes			preempted, still queued: nothing
+ *	1	no			blocked, its switch not over: an event
+ *	1	yes			running, maybe about to block: a
+ *					provisional event, decided at
+ *					sched_wakeup (on_cpu still set: it
+ *					never blocked, cancelled)
+ *
+ * The start is always the sched_waking's clock.  A provisional event that
+ * sched_wakeup cancels is counted in `cancelled`.  Not covered, both
+ * needing a switch of the wakee inside the few instructions between this
+ * probe and the waker taking its runqueue lock: a task preempted in a
+ * sleeping state (on_cpu 0, queued) that runs and blocks in that window
+ * is not tracked; a running one (provisional) preempted in that window is
+ * measured from the waking although it did not block.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -63,13 +93,15 @@ struct lt_wakeup_holder {
 
 /*
  * Saved at sched_waking, in the event's private data; the holder (zeroed
- * by the core beyond priv_len) at sched_wakeup.
+ * by the core beyond priv_len) at sched_wakeup.  provisional: the wakee
+ * was running at sched_waking (see the top of this file).
  */
 struct lt_wakeup_priv {
 	u64 cgroup;
 	pid_t tgid;
 	int prio;
 	pid_t waker_pid;
+	u32 provisional;
 	char comm[TASK_COMM_LEN];
 	char waker_comm[TASK_COMM_LEN];
 	struct lt_wakeup_holder holder;
@@ -135,14 +167,22 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 		.priv_len = offsetof(struct lt_wakeup_priv, holder),
 	};
 	pid_t pid = p->pid;
+	bool on_cpu;
 
-	/*
-	 * Already running, or queued and runnable: no switch will bring it
-	 * in.  A task kept on its runqueue by delayed dequeue (Linux >= 6.12)
-	 * blocked all the same and waits for a CPU once woken: tracked.
-	 */
-	if (p == current || lt_task_queued_runnable(p) || !pid)
+	if (p == current || !pid)
 		return;
+	/*
+	 * on_cpu first (see the top of this file).  A task kept on its
+	 * runqueue by delayed dequeue (Linux >= 6.12) blocked all the same
+	 * and waits for a CPU once woken: not "queued and runnable".
+	 */
+	on_cpu = smp_load_acquire(&p->on_cpu);
+	priv.provisional = 0;
+	if (lt_task_queued_runnable(p)) {
+		if (!on_cpu)
+			return;
+		priv.provisional = 1;
+	}
 	if (!lt_probe_track_task(&lt_wakeup, p, &priv.cgroup))
 		return;
 	priv.tgid = p->tgid;
@@ -155,7 +195,8 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 
 /*
  * The woken task is runnable on task_cpu(p), whose runqueue lock is held:
- * note who runs there now (see the top of this file).
+ * decide a provisional event, and note who runs there now (see the top of
+ * this file).
  */
 static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 {
@@ -166,9 +207,6 @@ static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 
 	if (!pid)
 		return;
-	curr = per_cpu(lt_wakeup_curr, task_cpu(p));
-	if (!curr)
-		return;
 	/*
 	 * sched_wakeup fires with preemption disabled (in try_to_wake_up(),
 	 * or in the IPI that ends a remote wakeup; also on PREEMPT_RT): an
@@ -178,6 +216,18 @@ static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 	if (!ev)
 		return;
 	priv = latency_tracker_event_priv(ev);
+	if (unlikely(priv->provisional)) {
+		/* Still on its CPU: the wakeup found it running. */
+		if (READ_ONCE(p->on_cpu)) {
+			latency_tracker_event_cancel(lt_wakeup.t, &pid,
+						     sizeof(pid));
+			return;
+		}
+		WRITE_ONCE(priv->provisional, 0);
+	}
+	curr = per_cpu(lt_wakeup_curr, task_cpu(p));
+	if (!curr)
+		return;
 	priv->holder.pid = curr->pid;
 	priv->holder.prio = curr->prio;
 	lt_comm_get(priv->holder.comm, curr);

@@ -15,7 +15,7 @@
 . tests/guest/progs/trk.sh
 . tests/guest/oracle/lib.sh
 TRK=offcpu TRK_MOD=latency_tracker_offcpu
-ORACLE_EVENTS="sched/sched_waking sched/sched_switch sched/sched_process_fork sched/sched_process_exec"
+ORACLE_EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_process_fork sched/sched_process_exec"
 # 2 ms: the workload's sleeps are shorter, its blocked waits (pipes,
 # hackbench, the killed children, the FIFO task's 3 ms) often longer.
 THRESHOLD=2000000

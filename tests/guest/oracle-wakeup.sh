@@ -14,7 +14,7 @@
 . tests/guest/progs/trk.sh
 . tests/guest/oracle/lib.sh
 TRK=wakeup TRK_MOD=latency_tracker_wakeup
-ORACLE_EVENTS="sched/sched_waking sched/sched_switch sched/sched_process_fork sched/sched_process_exec"
+ORACLE_EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_process_fork sched/sched_process_exec"
 # 1 ms: a fair task sharing its CPU often waits longer, most wakeups of
 # an idle CPU do not; about a thousand records per run.
 THRESHOLD=1000000

@@ -151,19 +151,20 @@ check "oracle: ... but a call that blocked after its preemption does" \
 # case's standard input).  A record naming a waker the trace never saw
 # fails, and the line right before the failed check names the record and
 # its field (CI shows a failure's preceding diagnostics, failed_with_diag).
-# A waker that only a late tracker probe explains is a stall if the trace
-# has no line of that probe's CPU in between, a failure otherwise:
-#   quiet       no waker, though cat (300) on CPU 0 woke it 20 ms after
-#               the switch-out (the insertion came after the waking);
-#   othercpu    the same with a line of CPU 2 in between: still a stall;
-#   busy, busy3 the same with a line of CPU 1 in between (20 ms, 3 ms);
-#   samecpu     the waking 3 ms after on CPU 1 itself;
-#   early       cat as the waker, its waking 10 ms before the switch-out
-#               (its probe ran after the insertion);
-#   early-busy  the same with a line of CPU 0 in between;
+# The waker is current at the sched_waking that the sched_wakeup after the
+# switch-out completed; a record without it is never excused:
+#   missing     no waker, though cat (300) on CPU 0 woke it 20 ms after;
+#   raced       cat as the waker, its waking 10 ms before the switch-out
+#               while or_fair still ran (the waking raced the sleep; its
+#               sched_wakeup after the switch-out): the waker, no stall;
+#   raced-none  the same, the record naming no waker (what a tracker whose
+#               waking probe found no event yet writes): a failure;
 #   stale       cat as the waker, its waking from the block before, which
-#               ended with a switch-in (and the trace has none after).
-offcpu_case() { # NAME WAKER <LINES
+#               ended with a switch-in (an interrupt woke it this time);
+#   runnable    a sleeping switch-out with no sched_wakeup before the
+#               switch-in (a pending signal kept it runnable, before Linux
+#               6.16): no pair, so the record has none.
+offcpu_case() { # NAME WAKER PAIRS HIST0 <LINES
 	local d=$o/$1
 	mkdir -p "$d"
 	{
@@ -186,36 +187,81 @@ offcpu_case() { # NAME WAKER <LINES
 		--hist0 "$d/hist0" --hist1 "$d/hist1" --threshold 2000000 \
 		--tol 50000 --tasks "$d/tasks" >"$o/$1.out" 2>&1
 }
+sw_in0='          <idle>-0       [001] d..2.   10.050000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=or_fair next_pid=200 next_prio=120'
 sw_out='         or_fair-200     [001] d..2.   10.100000: sched_switch: prev_comm=or_fair prev_pid=200 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120'
 sw_in='          <idle>-0       [001] d..2.   10.130000: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=or_fair next_pid=200 next_prio=120'
-waking() { # TS [CPU]
-	echo "             cat-300     [00${2:-0}] d..2.   $1: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001"
+waking() { # TS [CPU [COMM-PID]]
+	echo "      ${3:-cat-300}     [00${2:-0}] d..2.   $1: sched_waking: comm=or_fair pid=200 prio=120 target_cpu=001"
 }
-other() { echo "          <idle>-0       [00$1] d.h2.   $2: sched_waking: comm=sleeper pid=400 prio=120 target_cpu=00$1"; }
+wakeup() { # TS
+	echo "             cat-300     [000] d..2.   $1: sched_wakeup: comm=or_fair pid=200 prio=120 target_cpu=001"
+}
 # One pair (30 ms), or two (stale: 1 ms from 10.096, then 30 ms).
 one() { offcpu_case "$1" "$2" 1 ''; }
 two() { offcpu_case "$1" "$2" 2 '524288 1048575 1\n'; }
-printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | one waker 999
-printf '%s\n' "$sw_out" "$(waking 10.120000)" "$sw_in" | one quiet 0
-printf '%s\n' "$sw_out" "$(other 2 10.110000)" "$(waking 10.120000)" "$sw_in" | one othercpu 0
-printf '%s\n' "$sw_out" "$(other 1 10.110000)" "$(waking 10.120000)" "$sw_in" | one busy 0
-printf '%s\n' "$sw_out" "$(other 1 10.101000)" "$(waking 10.103000)" "$sw_in" | one busy3 0
-printf '%s\n' "$sw_out" "$(waking 10.103000 1)" "$sw_in" | one samecpu 0
-printf '%s\n' "$(waking 10.090000)" "$sw_out" "$sw_in" | one early 300
-printf '%s\n' "$(waking 10.090000)" "$(other 0 10.095000)" "$sw_out" "$sw_in" | one early-busy 300
-printf '%s\n' "${sw_out/10.100000/10.096000}" "$(waking 10.096500)" \
-	"${sw_in/10.130000/10.097000}" "$sw_out" "$sw_in" | two stale 300
+printf '%s\n' "$sw_out" "$(waking 10.120000)" "$(wakeup 10.120001)" "$sw_in" | one waker 999
+printf '%s\n' "$sw_out" "$(waking 10.120000)" "$(wakeup 10.120001)" "$sw_in" | one missing 0
+printf '%s\n' "$sw_in0" "$(waking 10.090000)" "$sw_out" "$(wakeup 10.100001)" "$sw_in" | one raced 300
+printf '%s\n' "$sw_in0" "$(waking 10.090000)" "$sw_out" "$(wakeup 10.100001)" "$sw_in" | one raced-none 0
+printf '%s\n' "${sw_out/10.100000/10.096000}" "$(waking 10.096500)" "$(wakeup 10.096501)" \
+	"${sw_in/10.130000/10.097000}" "$sw_out" "$(waking 10.120000 1 '<idle>-0')" \
+	"$(wakeup 10.120001)" "$sw_in" | two stale 300
+printf '%s\n' "$sw_out" "$sw_in" | one runnable 0
 grep -B1 '^FAIL offcpu: the records name' "$o/waker.out" | head -n 1 >"$o/waker.before"
 check "oracle: an off-CPU record's wrong waker is named right before its failed check, the other 8 pass" \
 	test "$(cat "$o/waker.before")-$(grep -c '^PASS' "$o/waker.out")" = '# FIELDS: 200: waker_pid=999 (trace 300)-8'
-for c in quiet othercpu early; do
-	check "oracle: an off-CPU waker that a late probe on a CPU silent meanwhile explains ($c): a stall" \
-		test "$(grep -c '^PASS' "$o/$c.out")-$(grep -c '^PASS offcpu: stalled clock reads 1 ' "$o/$c.out")" = 9-1
-done
-for c in busy busy3 samecpu early-busy stale; do
-	check "oracle: ... one that the trace rules out ($c): a failed check" \
+check "oracle: an off-CPU waker that raced the sleep (woken before the switch-out, its wakeup after): no stall" \
+	test "$(grep -c '^PASS' "$o/raced.out")-$(grep -c '^PASS offcpu: stalled clock reads 0 ' "$o/raced.out")" = 9-1
+for c in missing raced-none stale; do
+	check "oracle: an off-CPU record without its waker, or another ($c): a failed check" \
 		test "$(grep -c '^PASS' "$o/$c.out")-$(grep -c '^FAIL offcpu: the records name' "$o/$c.out")" = 8-1
 done
+check "oracle: an off-CPU record of a switch-out that no wakeup followed (kept runnable): no pair" \
+	has "$o/runnable.out" '^FAIL offcpu: every record has its pair'
+
+# Wakeup records of or_fair (200), running on CPU 1 since 10.050, woken by
+# cat (300) at 10.090: raced, it blocked at 10.100 and its sched_wakeup
+# came after (a pair of 40 ms, 10.090 -> 10.130: its record required);
+# running, its sched_wakeup came while it still ran (no pair).  Stalls of
+# at most 10 ms: none can excuse a missing 40 ms pair.
+wakeup_case() { # NAME RECORD(0|1) <LINES
+	local d=$o/$1
+	mkdir -p "$d"
+	{
+		echo '# tracer: nop'
+		for l in 0:snapshot 1:enable-begin 2:enable-end; do
+			echo "            bash-100     [000] .....   10.00000${l%%:*}: tracing_mark_write: oracle ${l#*:}"
+		done
+		cat
+		echo '            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin'
+		echo '            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end'
+	} >"$d/trace"
+	printf '100 S 0\n200 R 0\n300 R 0\n' >"$d/tasks"
+	printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
+	printf 'tracked %s\nmatched %s\nover_threshold %s\nalerts %s\n' "$2" "$2" "$2" "$2" >"$d/stats1"
+	: >"$d/hist0" && : >"$d/hist1" && : >"$d/alerts"
+	if [ "$2" = 1 ]; then
+		echo '33554432 67108863 1' >"$d/hist1"
+		echo "ts=10130000000 tracker=wakeup cause=threshold delay=40000000 pid=200 tgid=200 comm=or_fair prio=120 cpu=1 waker_pid=300 waker_comm=cat prev_pid=0 prev_comm=swapper/1" >"$d/alerts"
+	fi
+	python3 "$LT_TOP/tests/guest/oracle/oracle.py" wakeup --trace "$d/trace" \
+		--alerts "$d/alerts" --stats0 "$d/stats0" --stats1 "$d/stats1" \
+		--hist0 "$d/hist0" --hist1 "$d/hist1" --threshold 2000000 \
+		--tol 50000 --stall-max 10000000 --min-over 0 \
+		--tasks "$d/tasks" >"$o/$1.out" 2>&1
+}
+printf '%s\n' "$sw_in0" "$(waking 10.090000)" "$sw_out" "$(wakeup 10.100001)" "$sw_in" |
+	wakeup_case wk-raced 1
+printf '%s\n' "$sw_in0" "$(waking 10.090000)" "$sw_out" "$(wakeup 10.100001)" "$sw_in" |
+	wakeup_case wk-raced-none 0
+printf '%s\n' "$sw_in0" "$(waking 10.090000)" "$(wakeup 10.090001)" |
+	wakeup_case wk-running 0
+check "oracle: a wakeup that raced the sleep (running at the waking, blocked before its wakeup) is a pair, its record matched" \
+	test "$(grep -c '^PASS' "$o/wk-raced.out")" = 9
+check "oracle: ... and without its record, a failed check" \
+	has "$o/wk-raced-none.out" '^FAIL wakeup: every pair over the threshold has its record'
+check "oracle: a wakeup that found its task still running is no pair" \
+	test "$(grep -c '^PASS' "$o/wk-running.out")" = 9
 printf '# stale\nok 1 - a\n# 1\n# 2\n# 3\n# 4\n# 5\n# 6\n# 7\n# 8\n# 9\nnot ok 2 - b\nok 3 - c\nnot ok 4 - d\n' >"$j/diag.tap"
 failed_with_diag "$j/diag.tap" >"$j/diag.out"
 check "judge: a failed assertion is shown with the 8 diagnostic lines just before it (and how many more)" \

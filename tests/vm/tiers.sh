@@ -23,7 +23,7 @@
 # every feature, the oracles with their short workloads.
 
 KERNEL_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
-	timeout-change wakeup offcpu syscalls block wakeup-contended
+	timeout-change wakeup offcpu syscalls block wakeup-contended wakeup-race
 	block-requests syscalls-ends rt-timers lazy-rcu stacks hotplug torture
 	lttng-probe security filters-cgroup
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block"

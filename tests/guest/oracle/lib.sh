@@ -209,7 +209,7 @@ oracle_run() {
 # hackbench beside it; shorter on the debug kernel (oracle_short).
 ORACLE_SCHED_SECS=3 ORACLE_SCHED_LOOPS=20
 oracle_short && ORACLE_SCHED_SECS=1.5 ORACLE_SCHED_LOOPS=5
-ORACLE_SCHED_ROLES=or_fair,or_migr,or_fifo,or_doomed,hackbench
+ORACLE_SCHED_ROLES=or_fair,or_migr,or_fifo,or_doomed,or_sig,hackbench
 oracle_sched_workload() {
 	local pid
 	$ORACLE_LOAD sched "$ORACLE_SCHED_SECS" "$ORACLE_EXEC" &

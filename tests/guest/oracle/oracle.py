@@ -22,22 +22,32 @@ from the tracepoints alone, with what the tracker's probes document
 
 The pairs (start -> end; identity compared with the record):
 
-  wakeup   sched_waking of task P -> the next sched_switch with next=P.
-           Started only when P is blocked: its last sched_switch out had
-           a sleeping state (not R, not R+ = preempted).  A waking of a
-           task that is running or runnable starts nothing (the tracker
-           skips a task that is current or queued and runnable; on Linux
-           >= 6.12 a task blocked but kept queued by delayed dequeue is
-           tracked, and in the trace it is blocked: its switch-out had a
-           sleeping state).  Identity: pid, cpu (of the switch), prev_pid,
-           waker_pid (current at sched_waking), prio (next_prio).  A
-           non-leader thread's execve takes the leader's pid before its
-           sched_process_exec: a waking of a pid whose task the trace saw
-           exit starts an optional pair (state unknown).
+  wakeup   sched_waking of task P -> the next sched_switch with next=P,
+           when that wakeup made P runnable: P blocked (its last
+           sched_switch out had a sleeping state, not R, not R+ =
+           preempted) at the waking, or P running at the waking and
+           blocked before its sched_wakeup (a waking that raced P's
+           sleep: whether P blocked is decided under its runqueue lock,
+           where sched_wakeup fires).  A waking of a task preempted and
+           still queued starts nothing, nor one whose sched_wakeup finds
+           P still running (on Linux >= 6.12 a task blocked but kept
+           queued by delayed dequeue is blocked in the trace: its
+           switch-out had a sleeping state).  Identity: pid, cpu (of the
+           switch), prev_pid, waker_pid (current at sched_waking), prio
+           (next_prio).  A non-leader thread's execve takes the leader's
+           pid before its sched_process_exec: a waking of a pid whose
+           task the trace saw exit starts an optional pair (state
+           unknown).
   offcpu   sched_switch with prev=P in a sleeping state (not preempted,
            not R, not exiting: X or Z) -> the next sched_switch with
-           next=P.  Identity: pid, cpu, state letter, waker_pid (current
-           at the first sched_waking of P in between, 0 if none).
+           next=P, when a sched_wakeup of P came in between (a task that
+           blocked needs one to run again; one that the scheduler kept
+           runnable, as a pending signal does before Linux 6.16 with the
+           sleeping state still in the trace, has none: not a pair).
+           Identity: pid, cpu, state letter, waker_pid (current at the
+           sched_waking that sched_wakeup completed: the first one after
+           the switch-out, or, when the waking raced the sleep, the one
+           before it since P last ran; 0 if none).
   syscalls sys_enter of P -> sys_exit of P (raw_syscalls), except exit
            and exit_group (never return) and a call still pending when P
            exits (sched_process_exit: cancelled).  A non-leader thread's
@@ -84,11 +94,11 @@ record whose tracker read is late by more than tol (never early), up to
 --stall-max (50 ms), still matches its pair and is counted as a stall,
 as is a pair over the threshold without a record whose delay a stall at
 its start could have brought under it, a pair whose bucket only a stall
-explains, and (offcpu) a waker the trace saw before the switch-out, or
-none where the trace has one after it, within --stall-max of the
-switch-out and only if the trace has no line of the CPU whose probe
-was late in between (there would be none while it was still inside the
-tracepoint; see "offcpu wakers" above bucket()).  Stalls
+explains, and (offcpu) a waker the trace saw before the switch-out
+when a later one ended the sleep, within --stall-max of the switch-out
+and only if the trace has no line of the CPU whose probe was late in
+between (there would be none while it was still inside the tracepoint;
+see "offcpu wakers" above bucket()).  Stalls
 must stay under --stall-fraction of the pairs compared (the tests: 10 %,
 25 % on the debug kernel, oracle/lib.sh); counts
 (pairs, records, matched total) are compared without that allowance.
@@ -108,13 +118,11 @@ without a record that a preemption explains are listed and counted.
 
 Optional pairs (counted or not, with or without a record; reported):
 those at the window's edges (above); wakeup: a waking seen while P was
-running, then P switched out sleeping before it ran again (the tracker
-read P's runqueue state at the waking; the waking and the blocking
-raced); a waking of a task whose state the trace had not shown yet.
-
-Semantics worth knowing (reported, not failed): in the wakeup race
-above the tracker may skip a wakeup after which P really waited for a
-CPU (the waking saw it still queued).
+preempted and queued, then P ran and switched out sleeping before its
+sched_wakeup, or a waking seen while P was running, then P preempted
+before its sched_wakeup (both need a switch of P inside the few
+instructions between the tracker's probe and the waker's runqueue lock;
+wakeup.c); a waking of a task whose state the trace had not shown yet.
 """
 import argparse
 import itertools
@@ -143,10 +151,10 @@ ISSUE_RE = re.compile(r'^(\d+),(\d+) (\S*) (\d+) \((.*?)\) (\d+) \+ (\d+)')
 DONE_RE = re.compile(r'^(\d+),(\d+) (\S*) \((.*?)\) (\d+) \+ (\d+)')
 
 EVENTS = {
-    'wakeup': {'sched_waking', 'sched_switch', 'sched_process_fork',
-               'sched_process_exec'},
-    'offcpu': {'sched_waking', 'sched_switch', 'sched_process_fork',
-               'sched_process_exec'},
+    'wakeup': {'sched_waking', 'sched_wakeup', 'sched_switch',
+               'sched_process_fork', 'sched_process_exec'},
+    'offcpu': {'sched_waking', 'sched_wakeup', 'sched_switch',
+               'sched_process_fork', 'sched_process_exec'},
     'syscalls': {'sys_enter', 'sys_exit', 'sched_switch',
                  'sched_process_exit', 'sched_process_exec'},
     'block': {'block_rq_issue', 'block_rq_complete', 'block_rq_requeue'},
@@ -155,20 +163,17 @@ RESULTS = 9
 # The trace shows each time to the microsecond (truncated): its end of a
 # pair may be up to 1 us earlier than ftrace's clock read; 2 us of margin.
 NEG = 2000
-# offcpu wakers (a stall, counted).  A record without the waker whose waking
-# the trace shows after the switch-out: the tracker's event was not in
-# the table yet when its waking probe ran (a stall between the clock read
-# and the insertion), possible only if the switch-out's CPU logged no line
-# between its switch-out line and that waking (a later line of it comes
-# after the insertion, in the same tracepoint call; Analyzer.cpu_seq).
-# A record naming a waker whose waking the trace shows before the
-# switch-out (beyond the tolerance): its probe ran after the insertion,
-# possible only if the waking's CPU logged no line between that waking
-# and the switch-out (it was still inside sched_waking, holding the
-# task's pi_lock).  Either within --stall-max of the switch-out.  A
+# offcpu wakers (a stall, counted).  A record naming a waker whose waking
+# the trace shows before the switch-out (beyond the tolerance) while a
+# later waking ended the sleep: that waking's probe ran after the
+# insertion, possible only if the waking's CPU logged no line between
+# that waking and the switch-out (it was still inside sched_waking,
+# holding the task's pi_lock), within --stall-max of the switch-out.  A
 # waking from an earlier blocking period of the task, which ended with
 # its switch-in, never counts: try_to_wake_up() queues the task only
-# after the waking's probes have run.
+# after the waking's probes have run.  A record without a waker where the
+# trace has one is never excused: a waking that runs before the event
+# exists leaves its waker for the switch-out (offcpu.c).
 
 
 def bucket(ns):
@@ -260,7 +265,13 @@ class Analyzer:
         self.cpu_seq = defaultdict(int)
         self.state = {}
         self.pending = {}
+        # wakeup: a waking of P while P ran or was queued, (ts, waker,
+        # P's state then), until P's sched_wakeup or next switch says
+        # whether it made P runnable.
         self.racewake = {}
+        # When P last switched in (offcpu: a waking since then, before
+        # P's switch-out, may be the one that ends its sleep).
+        self.run_since = {}
         # syscalls
         self.calls = {}
         self.tp_last, self.tp_preempted = {}, {}
@@ -332,16 +343,11 @@ class Analyzer:
         p = int(m.group(2))
         if self.trk == 'offcpu':
             pend = self.pending.get(p)
+            # A waking while P was still on its way out: the tracker's
+            # probe left the waker for the switch-out (offcpu.c's stash),
+            # so even one before the event existed names its waker.
             if pend is not None and pend['waker'] is None:
                 pend['waker'] = cur
-                pend['wake_ts'] = ts
-                pend['wake_quiet'] = \
-                    self.cpu_seq[pend['cpu']] == pend['seq'] and \
-                    ts - pend['start'] <= self.a.stall_max
-                # Within the tolerance of the switch-out, the tracker's
-                # probe may have run before its event existed: no waker.
-                if ts - pend['start'] <= self.a.tol:
-                    pend['early_wakers'] += (0,)
             self.lastwake[p] = (ts, cur, cpu, self.cpu_seq[cpu])
             return
         if p == 0 or p == cur or not self.tracked_task(p):
@@ -357,7 +363,37 @@ class Analyzer:
             self.pending[p] = {'start': ts, 'waker': cur,
                                'optional': 'state unknown to the trace'}
         elif st in ('run', 'rq'):
-            self.racewake[p] = (ts, cur)
+            self.racewake[p] = (ts, cur, st)
+
+    def ev_sched_wakeup(self, ts, cpu, cur, rest):
+        p = int(WAKING_RE.match(rest).group(2))
+        if self.trk == 'offcpu':
+            pend = self.pending.get(p)
+            if pend is None or pend['woke']:
+                return
+            pend['woke'] = True
+            lw = self.lastwake.get(p)
+            if pend['waker'] is None and lw is not None and \
+                    lw[0] >= self.run_since.get(p, 0):
+                # The waking raced the sleep: it came before the
+                # switch-out, since P last ran.
+                pend['waker'] = lw[1]
+                pend['raced'] = True
+            return
+        rw = self.racewake.get(p)
+        if rw is None or rw[2] != 'run':
+            return
+        # Running at its waking: blocked since (a pair from the waking),
+        # still running (nothing), or preempted since (optional).
+        del self.racewake[p]
+        st = self.state.get(p)
+        if st == 'blocked':
+            self.pending[p] = {'start': rw[0], 'waker': rw[1],
+                               'optional': None}
+        elif st == 'rq':
+            self.pending[p] = {
+                'start': rw[0], 'waker': rw[1],
+                'optional': 'preempted between its waking and its wakeup'}
 
     def ev_sched_switch(self, ts, cpu, cur, rest):
         m = SWITCH_RE.match(rest)
@@ -382,23 +418,33 @@ class Analyzer:
                 self.state[prev] = 'rq'
         if nxt:
             self.state[nxt] = 'run'
+            self.run_since[nxt] = ts
 
     def switch_wakeup(self, ts, cpu, prev, pstate, ncomm, nxt, nprio):
         if nxt:
             pend = self.pending.pop(nxt, None)
-            self.racewake.pop(nxt, None)
+            rw = self.racewake.pop(nxt, None)
+            if pend is None and rw is not None and rw[2] == 'run':
+                # Running at its waking, preempted, back before its
+                # sched_wakeup: the tracker may end its provisional event
+                # here (wakeup.c).
+                pend = {'start': rw[0], 'waker': rw[1],
+                        'optional': 'preempted between its waking and its wakeup'}
             if pend is not None:
                 ident = {'pid': nxt, 'cpu': cpu, 'prev_pid': prev,
                          'waker_pid': pend['waker'], 'prio': nprio}
                 self.pairs.append(Pair(nxt, pend['start'], ts, pend['start'],
                                        ident, ncomm, pend['optional']))
         if prev:
-            rw = self.racewake.pop(prev, None)
-            if rw is not None and blocked_state(pstate) and \
-                    self.tracked_task(prev):
-                self.pending[prev] = {
-                    'start': rw[0], 'waker': rw[1],
-                    'optional': 'waking raced with the switch-out'}
+            rw = self.racewake.get(prev)
+            if rw is not None and rw[2] == 'rq':
+                # Queued at its waking (the tracker started nothing), it
+                # ran and blocked before its sched_wakeup.
+                del self.racewake[prev]
+                if blocked_state(pstate) and self.tracked_task(prev):
+                    self.pending[prev] = {
+                        'start': rw[0], 'waker': rw[1],
+                        'optional': 'queued at its waking, blocked before its wakeup'}
 
     def switch_offcpu(self, ts, cpu, prev, pstate, ncomm, nxt):
         if nxt:
@@ -408,11 +454,15 @@ class Analyzer:
             if self.state.get(nxt) == 'blocked':
                 self.lastwake.pop(nxt, None)
             pend = self.pending.pop(nxt, None)
+            if pend is not None and not pend['woke']:
+                # No sched_wakeup since its sleeping switch-out: the
+                # scheduler kept it runnable (a pending signal), it did
+                # not block.
+                self.notes['runnable after a sleeping switch-out'] += 1
+                pend = None
             if pend is not None:
                 ident = {'pid': nxt, 'cpu': cpu, 'state': pend['state'],
                          'waker_pid': pend['waker'] or 0,
-                         'wake_ts': pend.get('wake_ts'),
-                         'wake_quiet': pend.get('wake_quiet'),
                          'stall_wakers': pend['stall_wakers']}
                 pr = Pair(nxt, pend['start'], ts, pend['start'], ident, ncomm,
                           pend['optional'])
@@ -429,9 +479,9 @@ class Analyzer:
                 self.cpu_seq[lw[2]] == lw[3] else ()
             self.pending[prev] = {'start': ts, 'state': pstate[0],
                                   'waker': None, 'optional': None,
+                                  'woke': False, 'raced': False,
                                   'early_wakers': early,
-                                  'stall_wakers': late,
-                                  'cpu': cpu, 'seq': self.cpu_seq[cpu]}
+                                  'stall_wakers': late}
 
     # Syscall tracepoints are faultable since v6.13 ("tracing: Allow
     # system call tracepoints to handle page faults"): their probes run
@@ -749,7 +799,6 @@ def rec_key(trk, r):
 
 
 def ident_diff(trk, pair_ident, r, extra_wakers, tol):
-    rec_start = int(r['ts']) - int(r['delay'])
     bad = []
     for f in IDENT_FIELDS[trk]:
         want = pair_ident.get(f)
@@ -758,23 +807,12 @@ def ident_diff(trk, pair_ident, r, extra_wakers, tol):
             continue
         if f == 'waker_pid' and got is not None and int(got) in extra_wakers:
             continue
-        if f == 'waker_pid' and got == '0' and pair_ident.get('wake_ts') and \
-                pair_ident['wake_ts'] <= rec_start + tol:
-            # Woken before the tracker's event existed (its start read,
-            # then its insertion): no waker for it.
-            continue
         if f == 'waker_pid' and got is not None and not bad and \
                 want == 0 and int(got) in pair_ident.get('stall_wakers', ()):
             # A waking before the switch-out whose probe ran after the
             # tracker's event existed (a stall): counted.  Its wakeup is
             # the one that ends the period (no later waking can match
             # the task's state), so the trace has no waker after.
-            bad.append('waker_stall')
-            continue
-        if f == 'waker_pid' and got == '0' and \
-                pair_ident.get('wake_quiet') and not bad:
-            # The waking came while the event was between its clock read
-            # and its insertion (a stall): counted.
             bad.append('waker_stall')
             continue
         bad.append('%s=%s (trace %s)' % (f, got, want))

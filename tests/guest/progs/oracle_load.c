@@ -14,7 +14,13 @@
  *                           on CPU 0, and churn: children blocked in a pipe
  *                           read then killed (woken, they exit), and
  *                           EXEC_PROG (thread_exec: an execve from a
- *                           non-leader thread while the leader blocks)
+ *                           non-leader thread while the leader blocks),
+ *                           and a signal storm: a task on CPU 1 sleeping
+ *                           and waking in a loop while another (on CPU 0)
+ *                           sends it signals every 100 us (a signal that
+ *                           comes as it enters schedule() keeps it
+ *                           runnable, with its sleeping state in
+ *                           sched_switch before Linux 6.16)
  *   syscalls SECS EXEC_PROG system-call mix: non-blocking calls (getppid,
  *                           small reads and writes, EAGAIN on an empty
  *                           non-blocking pipe, a 1 MiB read of /dev/zero
@@ -263,8 +269,38 @@ static void churn(long i)
 	}
 }
 
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* Sleeps 200-800 us at a time, woken early by the storm's signals. */
+static void sig_target(long i)
+{
+	unsigned int seed = 300 + i;
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	name("or_sig");
+	if (sigaction(SIGUSR1, &sa, NULL))
+		die("sigaction");
+	pin(1);
+	while (running()) {
+		spin_us(rnd(&seed, 20, 100));
+		sleep_us(rnd(&seed, 200, 800));
+	}
+}
+
+static void sig_storm(long target)
+{
+	name("or_sigstorm");
+	pin(0);
+	while (running() && !kill((pid_t)target, SIGUSR1))
+		sleep_us(100);
+}
+
 static void mode_sched(void)
 {
+	pid_t target;
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -273,6 +309,10 @@ static void mode_sched(void)
 		spawn(migrate, i);
 	spawn(fifo, 0);
 	spawn(churn, 0);
+	/* SIGUSR1 is caught before the storm starts (or it kills). */
+	signal(SIGUSR1, on_signal);
+	target = spawn(sig_target, 0);
+	spawn(sig_storm, target);
 	wait_all();
 }
 
