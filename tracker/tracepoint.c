@@ -39,10 +39,14 @@ static struct tracepoint *lt_tp_find(const char *name)
  * @tps: the table given to latency_tracker_tp_attach().
  * @n: number of entries.
  *
- * Unregisters every attached entry, then waits until no probe of the
- * table can still be running (tracepoint_synchronize_unregister()), so
- * the caller may free what its probes use.  Entries not attached are
- * skipped.
+ * Unregisters the attached entries from the last to the first, the
+ * reverse of the order latency_tracker_tp_attach() registers them in:
+ * the entries still attached are always a prefix of the table, so what a
+ * tracker attaches first (e.g. the probe that clears per-task state the
+ * later ones fill) stays attached as long as any later one.  Then waits
+ * until no probe of the table can still be running
+ * (tracepoint_synchronize_unregister()), so the caller may free what its
+ * probes use.  Entries not attached are skipped.
  *
  * Context: process context, sleeps.
  */
@@ -51,7 +55,7 @@ void latency_tracker_tp_detach(struct latency_tracker_tp *tps, unsigned int n)
 	bool any = false;
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = n; i-- > 0;) {
 		if (!tps[i].tp)
 			continue;
 		WARN_ON_ONCE(tracepoint_probe_unregister(tps[i].tp, tps[i].probe,
@@ -69,9 +73,10 @@ EXPORT_SYMBOL_GPL(latency_tracker_tp_detach);
  * @tps: table of {name, probe, data}; each tp field is filled.
  * @n: number of entries.
  *
- * Attaches all entries or none: on a failure, the entries already
- * attached are detached again, and one error line names the tracepoint
- * that is missing or refused.
+ * Registers the entries in the order of the table.  Attaches all
+ * entries or none: on a failure, the entries already attached are
+ * detached again (latency_tracker_tp_detach(), last first), and one error
+ * line names the tracepoint that is missing or refused.
  *
  * Context: process context, sleeps.
  * Return: 0, -ENOENT when a tracepoint does not exist in this kernel, or

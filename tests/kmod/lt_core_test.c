@@ -21,6 +21,10 @@
  *		clock (process context, sleeping); the write fails with
  *		EIO unless it was tracked and ended
  *	events N	emit each latency_tracker trace event N times
+ *	unwind N	attach sched_switch, sched_waking and a tracepoint that
+ *		does not exist (N times): the write fails with EIO unless
+ *		the attach failed with ENOENT and unwound (core-load.sh
+ *		checks the order of the unregistrations)
  * Its callback appends an alert for every threshold/timeout report.
  * Module parameters threshold, timeout, max_events (checked with
  * latency_tracker_check_param()), alert_records, selftest, and
@@ -1017,14 +1021,36 @@ static void ltt_probe_switch(void *data, bool preempt,
 	atomic_inc(data);
 }
 
+static void ltt_probe_waking(void *data, struct task_struct *p)
+{
+}
+
 /*
  * Never called: attached by name (latency_tracker_tp_attach() takes the
- * probe as a plain pointer), the probe is checked here against
- * sched_switch's prototype; a kernel that changes it fails the build.
+ * probe as a plain pointer), the probes are checked here against their
+ * tracepoints' prototypes; a kernel that changes one fails the build.
  */
 static inline void __maybe_unused ltt_check_probe_types(void)
 {
 	check_trace_callback_type_sched_switch(ltt_probe_switch);
+	check_trace_callback_type_sched_waking(ltt_probe_waking);
+}
+
+/*
+ * An attach that fails at its third entry (ctl "unwind"): the two before
+ * it are registered, then unregistered by the unwind.  0 when it failed
+ * with -ENOENT and left nothing attached.
+ */
+static int ltt_tp_unwind(void)
+{
+	struct latency_tracker_tp tps[] = {
+		{ "sched_switch", ltt_probe_switch, &ltt_switches },
+		{ "sched_waking", ltt_probe_waking, NULL },
+		{ "ltt_no_such_tracepoint", ltt_probe_switch, &ltt_switches },
+	};
+	int ret = latency_tracker_tp_attach(tps, ARRAY_SIZE(tps));
+
+	return ret == -ENOENT && !tps[0].tp && !tps[1].tp ? 0 : -EIO;
 }
 
 static void ltt_test_tracepoints(void)
@@ -1289,6 +1315,9 @@ static ssize_t ltt_ctl_write(struct file *file, const char __user *ubuf,
 	} else if (!strcmp(buf, "events")) {
 		for (i = 0; i < n && i < 100; i++)
 			ltt_emit_events();
+	} else if (!strcmp(buf, "unwind") && n <= 100) {
+		for (i = 0; i < n && !ret; i++)
+			ret = ltt_tp_unwind();
 	} else if (!strcmp(buf, "delay") && n <= 10000) {
 		/* -EIO unless exactly this one event was tracked and ended. */
 		key = 1;
