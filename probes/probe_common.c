@@ -100,8 +100,8 @@ void lt_reports_flush(struct lt_reports *rs)
  * @rs: the slots.
  *
  * Context: any context but NMI; never sleeps.
- * Return: a slot with @cause, @print and @nr_entries cleared, or NULL
- * (counted as lost) when all are busy.
+ * Return: a slot with @cause, @print, @delay_ns, @start_ns and
+ * @nr_entries cleared, or NULL (counted as lost) when all are busy.
  */
 struct lt_report *lt_report_get(struct lt_reports *rs)
 {
@@ -115,6 +115,7 @@ struct lt_report *lt_report_get(struct lt_reports *rs)
 		r->cause = LATENCY_TRACKER_CAUSE_THRESHOLD;
 		r->print = false;
 		r->delay_ns = 0;
+		r->start_ns = 0;
 		r->nr_entries = 0;
 		return r;
 	}
@@ -279,12 +280,19 @@ void lt_report_print_stack(const struct lt_report *r)
 /**
  * lt_stack_save_blocked() - capture the stack of a task that is blocked now
  * @pid: the task (global pid).
- * @r: the report whose @entries receive the stack.
+ * @r: the report whose @entries receive the stack; its @start_ns is the
+ *	start of the task's event.
  *
- * The task is looked up by pid and its stack saved only if it is off CPU
- * and not runnable, with its pi_lock held so that no wakeup can start it
- * meanwhile (try_to_wake_up() takes the pi_lock first): the stack is
- * frozen and stays allocated during the walk.
+ * The task is looked up by pid, and taken for the report's task only if
+ * it started (task_struct.start_time, CLOCK_MONOTONIC at fork, the
+ * tracker's clock) no later than the event: the report's task was alive
+ * at the event's start, and a task given its pid after it exited was
+ * forked after that (while the task lives, no other has its pid).  An
+ * exec by a thread that is not the leader keeps the leader's start time
+ * with its pid (de_thread()).  The stack is saved only if that task is
+ * off CPU and not runnable, with its pi_lock held so that no wakeup can
+ * start it meanwhile (try_to_wake_up() takes the pi_lock first): the
+ * stack is frozen and stays allocated during the walk.
  *
  * Context: process context.
  * Return: true if a stack was saved.
@@ -298,8 +306,10 @@ bool lt_stack_save_blocked(pid_t pid, struct lt_report *r)
 
 	rcu_read_lock();
 	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
-	if (p)
+	if (p && p->start_time <= r->start_ns)
 		get_task_struct(p);
+	else
+		p = NULL;
 	rcu_read_unlock();
 	if (!p)
 		return false;

@@ -226,6 +226,10 @@ struct lt_reports;
  * @cause: threshold or timeout.
  * @print: print the stack to dmesg (the rate limiter said yes).
  * @delay_ns: measured delay.
+ * @start_ns: the event's start (latency_tracker_report.start_ns), set
+ *	by the producer: the task the report is about existed then, which
+ *	tells it from a later task given the same pid
+ *	(lt_stack_save_blocked()); 0 matches no task.
  * @nr_entries: frames in @entries (0: no stack).
  * @entries: return addresses, innermost first.
  * @data: tracker-specific data.
@@ -236,6 +240,7 @@ struct lt_report {
 	u8 cause;
 	bool print;
 	u64 delay_ns;
+	u64 start_ns;
 	unsigned int nr_entries;
 	unsigned long entries[LT_STACK_DEPTH];
 	u8 data[LT_REPORT_DATA] __aligned(8);

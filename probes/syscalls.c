@@ -188,6 +188,7 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	}
 	rep->cause = r->cause;
 	rep->delay_ns = r->delay_ns;
+	rep->start_ns = r->start_ns;
 	rep->print = print;
 	/* Printed once per syscall; a stack taken later is not printed. */
 	if (print && cmpxchg(&priv->stack_taken, 0, 1))

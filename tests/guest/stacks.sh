@@ -15,15 +15,21 @@
 # progs/preempted.py): the syscalls tracker takes that stack in its switch
 # probe, on the task itself; it must start at the reading code too, not
 # in the probe.
-# Last, a frame kallsyms can no longer name: insmod of lt_core_test with
+# Then a frame kallsyms can no longer name: insmod of lt_core_test with
 # init_sleep_ms=600, a slow finit_module whose stack is saved while it
 # sleeps in the module's init function and formatted after the call
 # returned, when the init symbols are gone (do_init_module() drops them
 # as soon as the init returns): that frame is "?", never a raw address.
+# Last, a pid reused before a timeout report's stack is taken
+# (progs/pidreuse.py): the offcpu tracker reports a task still sleeping at
+# its timeout, and its report work takes the stack of the task with that
+# pid if it still sleeps; the victim is killed and its pid given to
+# another sleeping task before the work runs: the record has no stack,
+# never the other task's.
 . tests/guest/lib.sh
 LTPROG="python3 tests/guest/progs/ltprog.py"
 T=/sys/kernel/tracing
-tap_plan 13
+tap_plan 16
 
 tap_ok "core loads" lt_load latency_tracker
 tap_ok "offcpu loads (threshold 300 ms)" lt_load latency_tracker_offcpu threshold=300000000
@@ -91,6 +97,23 @@ tap_ok "the init function's frame is '?', and no frame is a raw address" \
 	-z "$(grep -iE "$LT_RAW_PTR" <<<"$init")"
 lt_unload latency_tracker_syscalls
 lt_unload latency_tracker_offcpu
+
+lt_load latency_tracker_offcpu threshold=100000000000 timeout=500000000
+echo >$T/trace
+echo 1 >$T/events/latency_tracker/offcpu/enable
+echo 1 >$T/tracing_on
+out=$(python3 tests/guest/progs/pidreuse.py /proc/latency_tracker/offcpu)
+echo 0 >$T/tracing_on
+echo 0 >$T/events/latency_tracker/offcpu/enable
+lt_unload latency_tracker_offcpu
+victim=$(sed -n 's/.*victim=\([0-9]*\).*/\1/p' <<<"$out")
+tap_is "pid reuse: the victim's pid went to another task ($out)" \
+	"$(sed -n 's/.*reused=//p' <<<"$out")" 1
+rec=$(grep -m 1 ": offcpu: cause=timeout .* pid=${victim:-none} " $T/trace)
+tap_diag "the victim's timeout record: $rec"
+tap_ok "pid reuse: the victim's timeout was reported" test -n "$rec"
+tap_is "pid reuse: no stack, never the one of the task that got its pid" \
+	"$(sed -n 's/.* stack=//p' <<<"$rec")" ""
 lt_unload latency_tracker
 # Tracing back on, as a boot starts: the tests after this one read the
 # trace (core-api, offcpu).
