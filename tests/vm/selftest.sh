@@ -164,18 +164,20 @@ check "oracle: ... but a call that blocked after its preemption does" \
 #   runnable    a sleeping switch-out with no sched_wakeup before the
 #               switch-in (a pending signal kept it runnable, before Linux
 #               6.16): no pair, so the record has none.
+# marked_trace < LINES > TRACE: the lines inside the oracle's window marks.
+marked_trace() {
+	echo '# tracer: nop'
+	for l in 0:snapshot 1:enable-begin 2:enable-end; do
+		echo "            bash-100     [000] .....   10.00000${l%%:*}: tracing_mark_write: oracle ${l#*:}"
+	done
+	cat
+	echo '            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin'
+	echo '            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end'
+}
 offcpu_case() { # NAME WAKER PAIRS HIST0 <LINES
 	local d=$o/$1
 	mkdir -p "$d"
-	{
-		echo '# tracer: nop'
-		for l in 0:snapshot 1:enable-begin 2:enable-end; do
-			echo "            bash-100     [000] .....   10.00000${l%%:*}: tracing_mark_write: oracle ${l#*:}"
-		done
-		cat
-		echo '            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin'
-		echo '            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end'
-	} >"$d/trace"
+	marked_trace >"$d/trace"
 	printf '100 S 0\n200 R 0\n300 R 0\n400 S 0\n' >"$d/tasks"
 	printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
 	printf 'tracked %s\nmatched %s\nover_threshold 1\nalerts 1\n' "$3" "$3" >"$d/stats1"
@@ -227,15 +229,7 @@ check "oracle: an off-CPU record of a switch-out that no wakeup followed (kept r
 wakeup_case() { # NAME RECORD(0|1) <LINES
 	local d=$o/$1
 	mkdir -p "$d"
-	{
-		echo '# tracer: nop'
-		for l in 0:snapshot 1:enable-begin 2:enable-end; do
-			echo "            bash-100     [000] .....   10.00000${l%%:*}: tracing_mark_write: oracle ${l#*:}"
-		done
-		cat
-		echo '            bash-100     [000] .....   10.300000: tracing_mark_write: oracle disable-begin'
-		echo '            bash-100     [000] .....   10.300010: tracing_mark_write: oracle disable-end'
-	} >"$d/trace"
+	marked_trace >"$d/trace"
 	printf '100 S 0\n200 R 0\n300 R 0\n' >"$d/tasks"
 	printf 'tracked 0\nmatched 0\nover_threshold 0\nalerts 0\n' >"$d/stats0"
 	printf 'tracked %s\nmatched %s\nover_threshold %s\nalerts %s\n' "$2" "$2" "$2" "$2" >"$d/stats1"
