@@ -100,9 +100,11 @@ struct latency_tracker_report {
 };
 
 /*
- * The callback runs in the context of event_out (threshold) or in softirq
- * context (timeout timer), preemption disabled, inside an RCU read-side
- * critical section: it must not sleep.
+ * The callback runs in the context of event_out (threshold) or of the
+ * timeout timer (softirq; on PREEMPT_RT the timer softirq's thread), in
+ * both cases with preemption disabled and inside an RCU read-side
+ * critical section: it must not sleep, nor take a lock that sleeps on
+ * PREEMPT_RT (spinlock_t, mutex; raw_spinlock_t is fine).
  */
 typedef void (*latency_tracker_cb_t)(const struct latency_tracker_report *r);
 

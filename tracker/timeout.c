@@ -125,7 +125,14 @@ static void lt_timeout_report(struct latency_tracker *t,
 				.delay_ns = now - ev->start_ns,
 			};
 
+			/*
+			 * Callbacks run with preemption disabled
+			 * (latency_tracker.h); the timer's softirq does not
+			 * disable it on PREEMPT_RT, where it runs in a thread.
+			 */
+			preempt_disable();
 			t->callback(&r);
+			preempt_enable();
 		}
 		/* May be the last reference: ev->tlist is dead after this. */
 		lt_event_put(ev);

@@ -121,6 +121,7 @@ static __printf(1, 2) void ltt_diag(const char *fmt, ...)
 struct ltt_state {
 	atomic_t thr;
 	atomic_t tmo;
+	atomic_t preemptible;		/* callbacks run preemptible */
 	atomic64_t thr_delay;		/* last reported, per cause */
 	atomic64_t tmo_delay;
 	bool alert;			/* append an alert for each report */
@@ -136,6 +137,9 @@ static void ltt_cb(const struct latency_tracker_report *r)
 	struct ltt_state *s = latency_tracker_owner_data(r->tracker);
 	struct ltt_payload p = { .str = "a b=c\\" };
 
+	/* The API's contract: callbacks run with preemption disabled. */
+	if (preemptible())
+		atomic_inc(&s->preemptible);
 	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD) {
 		atomic_inc(&s->thr);
 		atomic64_set(&s->thr_delay, r->delay_ns);
@@ -560,9 +564,11 @@ static void ltt_test_timeout(void)
 		  "timeout: 40 pending events, 40 more reports (%d)",
 		  atomic_read(&s.tmo) - 1);
 	st = ltt_stats(t);
-	ltt_check(st.timeouts == 41 && st.pending == 40,
-		  "timeout: stats timeouts %llu, pending %llu", st.timeouts,
-		  st.pending);
+	/* Every callback of this tracker ran with preemption disabled. */
+	ltt_check(st.timeouts == 41 && st.pending == 40 &&
+		  !atomic_read(&s.preemptible),
+		  "timeout: stats timeouts %llu, pending %llu; callbacks run preemptible: %d",
+		  st.timeouts, st.pending, atomic_read(&s.preemptible));
 	latency_tracker_destroy(t);
 }
 
