@@ -10,8 +10,9 @@ sleeps in nanosleep, the only task filter_tgid selects.  Just before its
 timeout, SCHED_RR tasks at priority 1 spin on every CPU: the report
 work's kworker (SCHED_OTHER) cannot run, while the timer still reports
 the timeout (softirq; on PREEMPT_RT the ktimers and irq_work threads,
-FIFO 1, which the spinners' round robin lets run).  Once the stats count
-the timeout, this process (SCHED_FIFO 50) kills the victim, reaps it,
+FIFO 1, which the spinners' round robin lets run).  Once the victim's
+timeout record is in the alerts file (opened before, read as it fills),
+this process (SCHED_FIFO 50) kills the victim, reaps it,
 sets ns_last_pid and forks a task (comm lt_impostor) that gets the
 victim's pid and blocks in a pipe read; then the spinners stop and the
 work item runs.  RT throttling and the fair server (Linux >= 6.12), which
@@ -42,12 +43,14 @@ def wr(path, val):
         f.write(str(val))
 
 
-def timeouts():
-    for line in rd(tdir + "/stats").splitlines():
-        k, v = line.split()[:2]
-        if k == "timeouts":
-            return int(v)
-    return -1
+def victim_reported(fd, pid, seen):
+    """Whether the alerts read from fd so far hold pid's timeout record."""
+    try:
+        seen += os.read(fd, 1 << 16)
+    except BlockingIOError:
+        pass
+    return any(b" cause=timeout " in line and f" pid={pid} ".encode() in line
+               for line in seen.split(b"\n"))
 
 
 def child(name, fn):
@@ -98,14 +101,16 @@ try:
     victim = child(b"lt_victim", lambda: (os.read(go_r, 1), time.sleep(60)))
     time.sleep(0.1)                     # blocked in the pipe read: untracked
     wr(tdir + "/filter_tgid", victim)
-    t0 = timeouts()
+    alerts = os.open(tdir + "/alerts", os.O_RDONLY | os.O_NONBLOCK)
+    seen = bytearray()
     os.write(go_w, b"g")                # now it sleeps, tracked
     time.sleep(0.3)
     spinners = [child(b"lt_spin", spin(c)) for c in os.sched_getaffinity(0)]
     end = time.monotonic() + 10
-    while timeouts() == t0 and time.monotonic() < end:
+    while (not victim_reported(alerts, victim, seen) and
+           time.monotonic() < end):
         time.sleep(0.01)
-    if timeouts() == t0:
+    if not victim_reported(alerts, victim, seen):
         print("no timeout reported", file=sys.stderr)
     wr(tdir + "/filter_tgid", me)       # the impostor is not tracked
     reap(victim)
