@@ -108,6 +108,7 @@ static void lt_stash_put(struct task_struct *p)
 		return;		/* taken by another wakee */
 	e->waker_pid = current->pid;
 	memcpy(e->waker_comm, current->comm, TASK_COMM_LEN);
+	/* Publishes the waker: pairs with the claiming cmpxchg. */
 	smp_store_release(&e->owner, p);
 }
 
@@ -213,6 +214,7 @@ static void lt_offcpu_stash_take(struct task_struct *prev)
 	if (ev)
 		lt_offcpu_note_waker(latency_tracker_event_priv(ev),
 				     e->waker_pid, e->waker_comm);
+	/* The reads above before the entry is free for another wakee. */
 	smp_store_release(&e->owner, NULL);
 }
 
@@ -284,6 +286,7 @@ static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
 	on_cpu = smp_load_acquire(&p->on_cpu);
 	if (on_cpu) {
 		lt_stash_put(p);
+		/* Stash before lookup: pairs with the switch-out. */
 		smp_mb();
 	}
 	/*

@@ -166,6 +166,7 @@ static void lt_race_probe_waking(void *data, struct task_struct *p)
 
 	if (p != lt_victim || current != lt_waker)
 		return;
+	/* Acquire: its dequeue, or delayed mark, came before on_cpu = 0. */
 	if (!smp_load_acquire(&p->on_cpu)) {
 		/* Off its CPU and no longer queued: it blocked already. */
 		if (!READ_ONCE(p->on_rq) || lt_delayed(p))
@@ -173,7 +174,7 @@ static void lt_race_probe_waking(void *data, struct task_struct *p)
 		return;
 	}
 	t0 = ktime_get_mono_fast_ns();
-	while (smp_load_acquire(&p->on_cpu)) {
+	while (smp_load_acquire(&p->on_cpu)) {	/* as above */
 		if (ktime_get_mono_fast_ns() - t0 > LT_RACE_HOLD_NS)
 			return;
 		cpu_relax();
