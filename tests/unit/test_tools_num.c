@@ -44,6 +44,12 @@ static const struct num_case durations[] = {
 	{ ".5ms", -1, 0 },
 	{ "0x10", -1, 0 },
 	{ "5msx", -1, 0 },
+	/* Microseconds with a mu: the micro sign (U+00B5), the Greek letter
+	 * (U+03BC), in UTF-8; a lone mu or one in Latin-1 is no unit. */
+	{ "5\xc2\xb5s", 0, 5000 },
+	{ "1.5\xce\xbcs", 0, 1500 },
+	{ "5\xc2\xb5", -1, 0 },
+	{ "5\xb5s", -1, 0 },
 };
 
 static const struct num_case sizes[] = {
@@ -163,7 +169,8 @@ static void test_u128(void)
 
 int main(void)
 {
-	tap_plan(75 + 4 + 5 + 1);
+	tap_plan((int)(N(durations) + N(sizes) + N(decimals) + 3 * N(fmts)) +
+		 4 + 5 + 1);
 	run("duration", durations, N(durations), lt_parse_duration);
 	run("size", sizes, N(sizes), lt_parse_size);
 	run("decimal", decimals, N(decimals), lt_parse_u64);

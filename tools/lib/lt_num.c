@@ -20,6 +20,20 @@ static const struct lt_unit lt_time_units[] = {
 	{ "s", LT_NSEC_PER_SEC },
 };
 
+/*
+ * What durations are parsed with: the units above, and microseconds
+ * written with a mu in UTF-8, the micro sign U+00B5 or the Greek letter
+ * U+03BC (printed as "us").
+ */
+static const struct lt_unit lt_time_parse_units[] = {
+	{ "ns", 1 },
+	{ "us", LT_NSEC_PER_USEC },
+	{ "\xc2\xb5s", LT_NSEC_PER_USEC },
+	{ "\xce\xbcs", LT_NSEC_PER_USEC },
+	{ "ms", LT_NSEC_PER_MSEC },
+	{ "s", LT_NSEC_PER_SEC },
+};
+
 static const struct lt_unit lt_size_units[] = {
 	{ "", 1 },
 	{ "K", 1ULL << 10 },
@@ -147,8 +161,8 @@ static int parse_scaled(const char *s, const struct lt_unit *units,
 
 int lt_parse_duration(const char *s, uint64_t *ns)
 {
-	return parse_scaled(s, lt_time_units, ARRAY_LEN(lt_time_units), "ns",
-			    ns);
+	return parse_scaled(s, lt_time_parse_units,
+			    ARRAY_LEN(lt_time_parse_units), "ns", ns);
 }
 
 int lt_parse_size(const char *s, uint64_t *bytes)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lt_num.h - numbers as people write them: strict decimals, durations with
- * units ("5ms", "200us", "1.5s", "100ns"; a bare number is nanoseconds)
- * and sizes ("512", "64K", "100M", "2G"; powers of 1024).
+ * units ("5ms", "200us", "1.5s", "100ns"; "5µs" with a micro sign or a
+ * Greek mu, in UTF-8, is "5us"; a bare number is nanoseconds) and sizes ("512", "64K", "100M", "2G"; powers of 1024).
  *
  * Parsers accept the whole string or nothing: no blanks, no sign, no
  * trailing garbage; overflow of uint64_t is an error.  They return 0, or
