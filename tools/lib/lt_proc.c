@@ -235,18 +235,14 @@ char *lt_tracker_list_str(char *buf, size_t size)
 	return buf;
 }
 
-char *lt_proc_read_file(const char *tracker, const char *file)
+/* Whole file into a NUL-terminated malloc'ed buffer; NULL + errno. */
+static char *read_whole(const char *path, int flags)
 {
-	char path[4096];
 	char *buf;
 	size_t len = 0;
 	int fd, err;
 
-	if (lt_proc_path(path, sizeof(path), tracker, file)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return NULL;
 	buf = malloc(LT_PROC_FILE_MAX + 1);
@@ -275,6 +271,37 @@ char *lt_proc_read_file(const char *tracker, const char *file)
 	return buf;
 }
 
+char *lt_proc_read_file(const char *tracker, const char *file)
+{
+	char path[4096];
+
+	if (lt_proc_path(path, sizeof(path), tracker, file)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return read_whole(path, 0);
+}
+
+/* <root>/<file>. */
+static int root_path(char *buf, size_t size, const char *file)
+{
+	int n = snprintf(buf, size, "%s/%s", lt_proc_root(), file);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+char *lt_proc_root_read(const char *file)
+{
+	char path[4096];
+
+	if (root_path(path, sizeof(path), file)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	/* O_NONBLOCK: a fake tree's FIFO with no writer reads as empty. */
+	return read_whole(path, O_NONBLOCK);
+}
+
 int lt_knob_read(const char *tracker, const char *knob, uint64_t *v)
 {
 	char *s = lt_proc_read_file(tracker, knob);
@@ -300,19 +327,18 @@ int lt_knob_write(const char *tracker, const char *knob, uint64_t v)
 	return lt_text_write(tracker, knob, val);
 }
 
-int lt_text_write(const char *tracker, const char *knob, const char *v)
+/* @v and a newline in one write(); 0 or -errno. */
+static int write_text(const char *path, const char *v, int flags)
 {
-	char path[4096], val[4200];
+	char val[4200];
 	int fd, n, ret = 0;
 	ssize_t w;
 
-	if (lt_proc_path(path, sizeof(path), tracker, knob))
-		return -ENAMETOOLONG;
 	n = snprintf(val, sizeof(val), "%s\n", v);
 	if (n < 0 || (size_t)n >= sizeof(val))
 		return -ENAMETOOLONG;
 	/* O_TRUNC for a fake tree of regular files; procfs ignores it. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
 	do {
@@ -325,4 +351,26 @@ int lt_text_write(const char *tracker, const char *knob, const char *v)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+int lt_text_write(const char *tracker, const char *knob, const char *v)
+{
+	char path[4096];
+
+	if (lt_proc_path(path, sizeof(path), tracker, knob))
+		return -ENAMETOOLONG;
+	return write_text(path, v, 0);
+}
+
+int lt_proc_root_write(const char *file, const char *v)
+{
+	char path[4096];
+
+	if (root_path(path, sizeof(path), file))
+		return -ENAMETOOLONG;
+	/*
+	 * O_NONBLOCK: a fake tree's FIFO with no reader fails (ENXIO)
+	 * instead of blocking; procfs ignores it.
+	 */
+	return write_text(path, v, O_NONBLOCK);
 }

@@ -89,4 +89,13 @@ int lt_knob_write(const char *tracker, const char *knob, uint64_t v);
 /* A text knob: @val and a newline, in one write(); 0 or -errno. */
 int lt_text_write(const char *tracker, const char *knob, const char *val);
 
+/*
+ * A file of the root itself, <root>/<file> (custom): read whole (NULL +
+ * errno), or written as @val and a newline in one write() (0 or -errno).
+ * Both open it with O_NONBLOCK, so that a FIFO standing in for it in a
+ * fake tree never blocks them.
+ */
+char *lt_proc_root_read(const char *file);
+int lt_proc_root_write(const char *file, const char *val);
+
 #endif /* LT_PROC_H */
