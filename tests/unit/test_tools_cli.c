@@ -8,7 +8,10 @@
  * (tools_out.h); hist's percentiles (tools/lib/lt_pct.c); the warning for a
  * bare number below 1 us; EACCES reported from the open itself; the
  * record-format check (/proc/latency_tracker/version) in the CLI and in
- * lt_watch, the path latency-trackerd follows the alerts with.
+ * lt_watch, the path latency-trackerd follows the alerts with; custom
+ * trackers: add (checked before anything is written, the kernel's line
+ * written to the fake root's custom file, the refusals and their exit
+ * statuses), del, and list with their definitions.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 
 #include "cli.h"
 #include "explain.h"
+#include "lt_custom.h"
 #include "lt_pct.h"
 #include "lt_proc.h"
 #include "lt_version.h"
@@ -187,7 +191,7 @@ static int json_ok(size_t n, bool with_weird)
 static void test_version_help(void)
 {
 	static const char *const cmds[] = {
-		"list", "get", "set", "stats", "hist", "follow",
+		"list", "get", "set", "stats", "hist", "follow", "add", "del",
 	};
 	char mk[4096], want[128];
 
@@ -220,7 +224,7 @@ static void test_man_page(void)
 {
 	static char man[65536];
 	static const char *const cmds[] = {
-		"list", "get", "set", "stats", "hist", "follow",
+		"list", "get", "set", "stats", "hist", "follow", "add", "del",
 	};
 	static const char *const words[] = {
 		/* follow --json record types */
@@ -234,6 +238,9 @@ static void test_man_page(void)
 		"\\-\\-tid", "\\-\\-at", "\\-\\-window", "\\-\\-format",
 		"\\-\\-output", "\\-\\-min\\-share", "\\-\\-compare",
 		"\\-\\-between", "\\-\\-clusters", "\\-k",
+		/* custom trackers: the file, the kernel's refusals */
+		"/proc/latency_tracker/custom", "ENOENT", "EINVAL", "EEXIST",
+		"ENOSPC", "dmesg", "kprobe:", "kretprobe:", "tp:",
 	};
 	const char *ex2;
 	bool ok = true;
@@ -278,7 +285,18 @@ static void test_man_page(void)
 			ok = false;
 		}
 	}
-	tap_ok(ok, "man page: record types, environment, version check, percentiles, explain's options");
+	tap_ok(ok, "man page: record types, environment, version check, percentiles, explain's options, custom trackers");
+	ok = true;
+	for (size_t i = 0; lt_custom_field_name(i); i++) {
+		char field[32];
+
+		snprintf(field, sizeof(field), "%s=", lt_custom_field_name(i));
+		if (!strstr(man, field)) {
+			tap_diag("custom definition field %s not in the man page", field);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "man page: every field of a custom tracker's definition");
 	ex2 = strstr(man, "\n.SH EXIT STATUS");
 	ex2 = ex2 ? strstr(ex2, "\n.B 2\n") : NULL;
 	tap_ok(ex2 && strstr(ex2, "refused") &&
@@ -327,6 +345,99 @@ static void test_json(void)
 	tap_ok(lines(err) == 1 && strstr(err, "unknown option '--jsn' (usage: latency-tracker list [--json])"),
 	       "an unknown option: one line with the usage");
 	tap_eq(run(AS_ME, "stats", "wakeup", "extra"), CLI_USAGE, "too many arguments: exit 2");
+}
+
+/* The fake root's custom file: its text ("" when absent). */
+static void custom_text(char *buf, size_t size)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/custom", root);
+	buf[0] = '\0';
+	if (!access(path, F_OK))
+		slurp(path, buf, size);
+}
+
+/*
+ * add, del and list of custom trackers against the fake root: its custom
+ * file is a regular file here (the last line written), or /dev/full for a
+ * refusal.
+ */
+static void test_custom(void)
+{
+	char path[512], text[1024], dir[512];
+	const char *def;
+
+	snprintf(path, sizeof(path), "%s/custom", root);
+	tap_ok(run(AS_ME, "add", "blk", "in=kprobe:blk_mq_start_request",
+		   "out=kprobe:blk_mq_end_request", "key=arg1", "threshold=2ms",
+		   "stack=1", "--dry-run") == 0 &&
+	       !strcmp(out, "blk in=kprobe:blk_mq_start_request out=kprobe:blk_mq_end_request key=arg1 threshold=2000000 stack=1\n"),
+	       "add --dry-run: the kernel's line, times in ns, on stdout");
+	tap_eq(run(AS_ME, "add", "slowsync", "fn=vfs_fsync", "threshold=10xs"),
+	       CLI_USAGE, "add, a bad duration: exit 2");
+	tap_ok(lines(err) == 1 && strstr(err, "threshold=10xs: not a duration") &&
+	       access(path, F_OK), "add, a bad duration: one line naming it, nothing written");
+	tap_eq(run(AS_ME, "add", "wakeup", "fn=vfs_fsync"), CLI_USAGE,
+	       "add, a built-in tracker's name: exit 2");
+	tap_ok(strstr(err, "'wakeup' is reserved") != NULL, "add wakeup: the name is reserved");
+	tap_eq(run(AS_ME, "add", "slowsync", "fn=vfs_fsync", "threshold=10ms"),
+	       CLI_FAIL, "add, no custom file: exit 1");
+	tap_ok(lines(err) == 1 &&
+	       strstr(err, "the module latency_tracker_custom is not loaded") &&
+	       access(path, F_OK), "add, no custom file: the module is not loaded, nothing written");
+	put(".", "custom", "");
+	tap_eq(run(AS_ME, "add", "slowsync", "fn=vfs_fsync", "threshold=10ms"), 0,
+	       "add slowsync fn=vfs_fsync threshold=10ms: exit 0");
+	custom_text(text, sizeof(text));
+	tap_ok(!strcmp(text, "slowsync fn=vfs_fsync threshold=10000000\n") &&
+	       !strcmp(out, "slowsync added: fn=vfs_fsync threshold=10ms\n"),
+	       "add: the kernel's line written, the definition with units said");
+	tap_eq(run(AS_ME, "add", "x", "in=tp:sched:sched_waking",
+		   "out=tp:sched:sched_switch", "key=arg1"), CLI_USAGE,
+	       "add, an argument key at a tracepoint end: exit 2");
+	custom_text(text, sizeof(text));
+	tap_ok(!strcmp(text, "slowsync fn=vfs_fsync threshold=10000000\n"),
+	       "add refused: the custom file untouched");
+	tap_eq(run(AS_ME, "del", "slowsync"), 0, "del slowsync: exit 0");
+	custom_text(text, sizeof(text));
+	tap_ok(!strcmp(text, "del slowsync\n") && !strcmp(out, "slowsync deleted\n"),
+	       "del: 'del slowsync' written");
+	tap_ok(run(AS_ME, "del", "wakeup") == CLI_USAGE &&
+	       strstr(err, "wakeup is not a custom tracker"),
+	       "del wakeup: not a custom tracker, exit 2");
+	tap_eq(run(AS_ME, "del", "Slow-Sync"), CLI_USAGE, "del, a bad name: exit 2");
+	tap_eq(run(AS_ME, "del"), CLI_USAGE, "del, no name: exit 2");
+
+	/* list: a custom tracker loaded, with its definition. */
+	snprintf(dir, sizeof(dir), "%s/slowsync", root);
+	tracker_dir("slowsync", "");
+	put(".", "custom", "slowsync fn=vfs_fsync key=tid threshold=10000000 timeout=0\n");
+	tap_eq(run(AS_ME, "list", "--json"), 0, "list --json with a custom tracker");
+	tap_ok(json_ok(0, true) &&
+	       strstr(out, "\"definition\":\"fn=vfs_fsync key=tid threshold=10000000 timeout=0\"}") &&
+	       strstr(out, "\"tracker\":\"wakeup\",") &&
+	       strstr(out, "\"definition\":null}"),
+	       "list --json: the custom tracker's definition as listed, null for the others");
+	tap_eq(run(AS_ME, "list"), 0, "list with a custom tracker");
+	def = strstr(out, "\nCUSTOM ");
+	def = def ? strstr(def, "\nslowsync ") : NULL;
+	tap_ok(def && !strncmp(def + 10 + strspn(def + 10, " "),
+			       "fn=vfs_fsync key=tid threshold=10ms timeout=off\n", 48),
+	       "list: the definitions of custom trackers, with units");
+
+	/* The kernel refuses the write: /dev/full says ENOSPC. */
+	unlink(path);
+	if (symlink("/dev/full", path))
+		tap_diag("symlink: %s", strerror(errno));
+	tap_eq(run(AS_ME, "add", "more", "fn=vfs_read"), CLI_FAIL,
+	       "add refused with ENOSPC: exit 1");
+	tap_ok(lines(err) == 1 && strstr(err, "cannot add more: the module has its 64 custom trackers already"),
+	       "ENOSPC: the 64 trackers, one line");
+	unlink(path);
+	snprintf(text, sizeof(text), "rm -rf '%s'", dir);
+	if (system(text))
+		tap_diag("could not remove %s", dir);
 }
 
 static void test_percentiles(void)
@@ -560,7 +671,7 @@ int main(void)
 	char cmd[1024];
 
 	/* test_access() makes two more assertions as root (run as nobody). */
-	tap_plan(geteuid() == 0 ? 90 : 88);
+	tap_plan(geteuid() == 0 ? 117 : 115);
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();
@@ -571,6 +682,7 @@ int main(void)
 	test_version_help();
 	test_man_page();
 	test_json();
+	test_custom();
 	test_percentiles();
 	test_bare_ns();
 	test_access();

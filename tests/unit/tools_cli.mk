@@ -8,7 +8,8 @@
 #   test_tools_cli   the CLI run in-process on a fake proc root
 #                    (LT_PROC_ROOT): --version, --help, --json outputs,
 #                    hist percentiles, warnings, errors and exit statuses,
-#                    the record-format check, follow --json
+#                    the record-format check, follow --json; add, del
+#                    and list of custom trackers
 
 UNIT_TESTS += test_tools_json test_tools_cli
 
@@ -28,7 +29,7 @@ test_tools_json_LDLIBS := -lm
 
 test_tools_cli_SRCS := tests/unit/test_tools_cli.c $(TOOLS_OUT_LIB) \
 	$(addprefix tools/lib/,lt_proc.c lt_procfmt.c lt_pct.c lt_watch.c \
-	lt_filter.c) \
+	lt_filter.c lt_custom.c) \
 	$(addprefix tools/cli/,cli_main.c cli_list.c cli_knob.c cli_stats.c \
-	cli_hist.c cli_follow.c)
+	cli_hist.c cli_follow.c cli_custom.c)
 test_tools_cli_CFLAGS := $(TOOLS_OUT_CFLAGS) -I$(TOP)/tools/cli

@@ -60,5 +60,7 @@ int cli_set(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_hist(int argc, char **argv);
 int cli_follow(int argc, char **argv);
+int cli_add(int argc, char **argv);
+int cli_del(int argc, char **argv);
 
 #endif /* LT_CLI_H */

@@ -55,6 +55,27 @@ static const struct cli_cmd cli_cmds[] = {
 	  "  --json   one JSON object per record: \"type\" alert, lost or malformed,\n"
 	  "           then the record's fields (numbers as numbers)\n"
 	  "  -n N     stop after N records\n" },
+	{ "add", cli_add, "add <name> <definition>... [--dry-run]",
+	  "Define a custom tracker (module latency_tracker_custom): from the entry of a\n"
+	  "kernel function to its return, or between two probes, matched by a key.\n"
+	  "  <name> fn=FUNC [key=tid|tgid] [threshold=T] [timeout=T] [max_events=N] [stack=0|1]\n"
+	  "  <name> in=PROBE out=PROBE (key=KEY | in_key=KEY out_key=KEY) [the same options]\n"
+	  "  PROBE: kprobe:FUNC, kretprobe:FUNC or tp:SYSTEM:EVENT\n"
+	  "  KEY:   tid, tgid; argN or argN+OFF (N = 1..6, OFF bytes, decimal or 0x hex:\n"
+	  "         the u64 there) at a kprobe end; ret at a kretprobe end\n"
+	  "  <name>: a lowercase letter, then up to 31 of a-z, 0-9, _; not a built-in\n"
+	  "  or reserved name.  T takes units (10ms, 200us, 1.5ms, 5\u00b5s; bare: ns):\n"
+	  "  threshold 1ns..1000s (default 1ms), timeout off (default) or 1ms..1000s;\n"
+	  "  max_events 1..4194304 (default 4096); stack=1 prints the kernel stack at\n"
+	  "  the out end to dmesg.\n"
+	  "The definition is checked before anything is written, then written to\n"
+	  "/proc/latency_tracker/custom with times in ns.\n"
+	  "  --dry-run  print that line and write nothing\n"
+	  "Examples: add slowsync fn=vfs_fsync threshold=10ms\n"
+	  "          add blk in=kprobe:blk_mq_start_request out=kprobe:blk_mq_end_request \\\n"
+	  "              key=arg1 threshold=2ms stack=1\n" },
+	{ "del", cli_del, "del <name>",
+	  "Delete a custom tracker (its /proc/latency_tracker/<name>/ goes with it).\n" },
 	/* The analysis of a snapshot (tools/explain/): no root needed. */
 	{ "explain", lt_explain_main,
 	  "explain <snapshot> [--tid T] [--at TS --window D] | explain --compare <snapshot>...",
