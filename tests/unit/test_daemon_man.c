@@ -8,7 +8,10 @@
  * of tools/daemon: the literals given to ltd_log_begin(), ltd_log_msg()
  * and log_start()) and no type they do not, the exit statuses (daemon.h)
  * and every channel, event and context of the snapshot session
- * (session-events.def); and the default each key's entry states.
+ * (session-events.def); and the default each key's entry states; the
+ * custom.NAME entry naming every field of a custom tracker's definition
+ * (lt_custom.h), and every tracker's alert event, latency_tracker_custom
+ * included, enabled by the session.
  *
  * The man page is read with "\-" as "-" and without font escapes; a word
  * counts in a section when it is a token of one of its lines (tokens are
@@ -16,12 +19,14 @@
  * entry when it is a token of a .TP tag line (the line after .TP).
  */
 #include <dirent.h>
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon.h"
+#include "lt_custom.h"
 #include "lt_filter.h"
 #include "lt_proc.h"
 #include "tap.h"
@@ -354,6 +359,26 @@ static void test_keys_options(const char *opts)
 		}
 	}
 	tap_ok(ok, "the tracker.filter entry names every filter");
+
+	/* custom.NAME: its entry (to the next .TP) names every field. */
+	{
+		const char *e = strstr(opts, ".TP\n.BI custom. name ");
+		const char *end = e ? strstr(e + 4, "\n.TP\n") : NULL;
+		char *entry = e ? strndup(e, end ? (size_t)(end - e) : strlen(e)) : NULL;
+
+		ok = entry != NULL;
+		for (i = 0; entry && lt_custom_field_name(i); i++) {
+			char field[32];
+
+			snprintf(field, sizeof(field), "%s=", lt_custom_field_name(i));
+			if (!strstr(entry, field)) {
+				tap_diag("custom.name entry: no %s", field);
+				ok = false;
+			}
+		}
+		tap_ok(ok, "the custom.name entry names every field of a definition");
+		free(entry);
+	}
 }
 
 /*
@@ -518,6 +543,40 @@ static void test_session(const char *desc)
 	tap_ok(ok, "DESCRIPTION names every channel, event and context of session-events.def");
 }
 
+/*
+ * Each tracker's alert event (LTTng names them latency_tracker_<event>):
+ * enabled by a tracepoint or glob of session-events.def in the sched
+ * channel, the custom trackers' one too.
+ */
+static void test_alert_events(void)
+{
+	static const char *const events[] = {
+		"latency_tracker_wakeup", "latency_tracker_offcpu",
+		"latency_tracker_syscall", "latency_tracker_block",
+		"latency_tracker_custom",
+	};
+	static const struct {
+		const char *channel, *name;
+	} tps[] = {
+#define LTD_TRACEPOINT(ch, n) { ch, n },
+#include "session-events.def"
+	};
+	bool ok = true;
+
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < sizeof(tps) / sizeof(tps[0]); j++)
+			found |= !strcmp(tps[j].channel, "sched") &&
+				 !fnmatch(tps[j].name, events[i], 0);
+		if (!found) {
+			tap_diag("%s: no event of the session enables it", events[i]);
+			ok = false;
+		}
+	}
+	tap_ok(ok, "the session enables every tracker's alert event, latency_tracker_custom included");
+}
+
 int main(void)
 {
 	char *opts, *log, *ex, *desc;
@@ -541,6 +600,7 @@ int main(void)
 	test_log_types(log);
 	test_exit(ex);
 	test_session(desc);
+	test_alert_events();
 	free(opts);
 	free(log);
 	free(ex);

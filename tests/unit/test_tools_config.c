@@ -2,7 +2,8 @@
 /*
  * test_tools_config.c - host tests of tools/daemon/daemon_config.c: defaults,
  * config file, command line precedence, and every error naming the file,
- * the line and the key.
+ * the line and the key; custom.NAME declarations of custom trackers and
+ * the trackers list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +83,18 @@ static const struct bad_case bad[] = {
 	{ "session-name = a/b\n", ":1: session-name:" },
 	{ "proc-root = proc\n", ":1: proc-root:" },
 	{ "log =\n", ":1: log: empty" },
+	{ "trackers = wakeup,a/b\n", ":1: trackers: 'a/b' is not a tracker name" },
+	{ "custom.slow = fn=vfs_fsync threshold=10xs\n",
+	  ":1: custom.slow: threshold=10xs: not a duration" },
+	{ "\ncustom.slow = fn=vfs_fsync key=arg1\n",
+	  ":2: custom.slow: key=arg1: fn= is keyed by the calling task" },
+	{ "custom.Slow = fn=vfs_fsync\n", ":1: custom.Slow: 'Slow' is not a tracker name" },
+	{ "custom.block = fn=vfs_fsync\n", ":1: custom.block: 'block' is reserved" },
+	{ "custom.slow =\n", ":1: custom.slow: no fn= nor in=/out=" },
+	{ "custom.slow = in=tp:sched:sched_waking out=kretprobe:f key=ret\n",
+	  ":1: custom.slow: key=ret: a return value is read at a kretprobe end; the in end is a tracepoint" },
+	{ "custom.slow = fn=a\n\ncustom.slow = fn=b\n",
+	  ":3: custom.slow: declared twice (first on line 1)" },
 };
 
 static void test_bad(void)
@@ -159,11 +172,59 @@ static void test_filters(void)
 	       strstr(err, "unknown key 'offcpu.filter_nope'"), "unknown filter: %s", err);
 }
 
+/* custom.NAME = definition: checked by lt_custom.h's parser, kept parsed. */
+static void test_custom(void)
+{
+	struct ltd_config c;
+	char err[1024] = "", line[LT_CUSTOM_LINE_MAX];
+	char *over[] = { "--custom.slow=fn=vfs_fsync threshold=1ms" };
+	char *more[] = { "--custom.blk", "in=kprobe:a out=kprobe:b key=arg1" };
+	char *bad_cl[] = { "--custom.x=fn=a stack=2" };
+	char text[LT_CUSTOM_MAX * 48 + 64];
+	size_t len = 0;
+
+	write_conf("custom.slow = fn=vfs_fsync threshold=10ms\n"
+		   "custom.reads =   in=kprobe:vfs_read  out=kretprobe:vfs_read\tkey=tid stack=1\n"
+		   "slow.filter_tgid = 12\n");
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == 0, "custom trackers load: %s", err);
+	tap_ok(c.nr_custom == 2 && c.custom[0].line == 1 && c.custom[1].line == 2 &&
+	       !strcmp(lt_custom_format(&c.custom[0].def, LT_CUSTOM_FMT_KERNEL, line,
+					sizeof(line)), "slow fn=vfs_fsync threshold=10000000"),
+	       "custom.slow: its kernel line, times in ns (%s)", line);
+	tap_ok(!strcmp(lt_custom_format(&c.custom[1].def, LT_CUSTOM_FMT_KERNEL, line,
+					sizeof(line)),
+		       "reads in=kprobe:vfs_read out=kretprobe:vfs_read key=tid stack=1"),
+	       "custom.reads: blanks and tabs between fields (%s)", line);
+	tap_ok(c.nr_filters == 1 && !strcmp(c.filters[0].tracker, "slow"),
+	       "a custom tracker's filter is a filter");
+	tap_ok(load(&c, err, sizeof(err), 1, over) == 0 && c.nr_custom == 2 &&
+	       c.custom[0].def.threshold_ns == 1000000 && !c.custom[0].line,
+	       "--custom.NAME=DEFINITION replaces the file's: %s", err);
+	tap_ok(load(&c, err, sizeof(err), 2, more) == 0 && c.nr_custom == 3 &&
+	       !strcmp(c.custom[2].def.name, "blk"),
+	       "--custom.NAME DEFINITION adds one: %s", err);
+	tap_ok(load(&c, err, sizeof(err), 1, bad_cl) == -1 &&
+	       strstr(err, "--custom.x: stack=2: not 0/1"),
+	       "a bad definition on the command line: %s", err);
+	/* 64 custom trackers, then one more. */
+	for (int i = 0; i <= LT_CUSTOM_MAX; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"custom.t%d = fn=f%d\n", i, i);
+	write_conf(text);
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == -1 &&
+	       strstr(err, ":65: custom.t64: more than 64 custom trackers"),
+	       "65 custom trackers refused: %s", err);
+	text[strlen(text) - strlen("custom.t64 = fn=f64\n")] = '\0';
+	write_conf(text);
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == 0 && c.nr_custom == LT_CUSTOM_MAX,
+	       "64 custom trackers: %s", err);
+}
+
 int main(void)
 {
 	int fd = mkstemp(conf);
 
-	tap_plan(40);
+	tap_plan(40 + 8 + 9);
 	if (fd < 0)
 		return 1;
 	close(fd);
@@ -171,6 +232,7 @@ int main(void)
 	test_bad();
 	test_cmdline();
 	test_filters();
+	test_custom();
 	unlink(conf);
 	return tap_done();
 }

@@ -19,7 +19,8 @@ test_tools_procfmt_SRCS := tests/unit/test_tools_procfmt.c \
 	tools/lib/lt_procfmt.c tools/lib/lt_proc.c tools/lib/lt_num.c
 test_tools_procfmt_CFLAGS := $(TOOLS_UNIT_CFLAGS)
 test_tools_config_SRCS := tests/unit/test_tools_config.c \
-	tools/daemon/daemon_config.c tools/lib/lt_num.c tools/lib/lt_filter.c
+	tools/daemon/daemon_config.c tools/lib/lt_num.c tools/lib/lt_filter.c \
+	tools/lib/lt_custom.c tools/lib/lt_proc.c
 test_tools_config_CFLAGS := $(TOOLS_UNIT_CFLAGS)
 test_tools_filter_SRCS := tests/unit/test_tools_filter.c tools/lib/lt_filter.c
 test_tools_filter_CFLAGS := $(TOOLS_UNIT_CFLAGS)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "lt_custom.h"
 #include "lt_record.h"
 
 #define LTD_NAME		"latency-trackerd"
@@ -36,12 +37,20 @@
 
 /* Most <tracker>.<filter> settings in a configuration. */
 #define LTD_FILTERS_MAX		32
+/* Most names in `trackers` (the built-in and the custom ones fit). */
+#define LTD_MAX_TRACKERS	128
 
 /* One filter of a tracker, set at start and on SIGHUP (lt_filter.h). */
 struct ltd_filter {
 	char tracker[64];
 	char knob[16];			/* filter_cgroup, filter_tgid, ... */
 	char value[LTD_PATH_MAX];	/* the kernel's notation */
+};
+
+/* A custom tracker the configuration declares (custom.NAME = ...). */
+struct ltd_custom_decl {
+	struct lt_custom_def def;	/* def.name is NAME */
+	unsigned int line;		/* of the config file; 0: command line */
 };
 
 struct ltd_config {
@@ -58,7 +67,7 @@ struct ltd_config {
 	uint64_t subbuf_size;		/* kernel channel sub-buffer size */
 	uint64_t num_subbuf;		/* and count (per CPU) */
 	uint64_t retry_ns;		/* sessiond / module retry interval */
-	char trackers[1024];		/* comma list; empty = all */
+	char trackers[LTD_PATH_MAX];	/* comma list; empty = all */
 	char proc_root[LTD_PATH_MAX];	/* /proc/latency_tracker */
 	uint64_t max_children;		/* explain children at once */
 	uint64_t child_timeout_ns;	/* a child is killed after this */
@@ -66,6 +75,8 @@ struct ltd_config {
 	char config_file[LTD_PATH_MAX];	/* where the file part came from */
 	struct ltd_filter filters[LTD_FILTERS_MAX];
 	unsigned int nr_filters;	/* <tracker>.<filter> = value */
+	struct ltd_custom_decl custom[LT_CUSTOM_MAX];
+	unsigned int nr_custom;		/* custom.<name> = definition */
 };
 
 /*
@@ -89,11 +100,31 @@ bool ltd_config_key_equal(const struct ltd_config *a,
 			  const struct ltd_config *b, size_t i);
 const char *ltd_config_option_name(size_t i, const char **alias);
 /*
- * Writes the configured filters into the trackers' files, logging one
- * "filter" line each (with the error when the kernel refused it or the
- * tracker is not loaded).
+ * Writes the configured filters into the trackers' files (only @tracker's
+ * when not NULL), logging one "filter" line each (with the error when the
+ * kernel refused it or the tracker is not loaded).
  */
-void ltd_filters_apply(const struct ltd_config *cfg);
+void ltd_filters_apply(const struct ltd_config *cfg, const char *tracker);
+
+/* ---- custom trackers (daemon_custom.c) ---- */
+/*
+ * Make the custom trackers cfg declares (at start, and on SIGHUP with
+ * the new configuration): delete the ones the daemon created that cfg no
+ * longer declares or declares otherwise, create the ones missing; a live
+ * one with the same definition is kept as it is, one with another is an
+ * error.  Logs a "custom" line for each thing done or refused.  cfg must
+ * outlive the next call.
+ */
+void ltd_custom_configure(const struct ltd_config *cfg);
+/*
+ * Periodically: notice latency_tracker_custom unloaded, or a declared
+ * tracker that was live gone, and create what is missing once it can
+ * (the tracker's filters written after it).
+ */
+void ltd_custom_tick(void);
+/* Delete every custom tracker the daemon created (at exit; before a
+ * reload that changes proc-root). */
+void ltd_custom_teardown(void);
 
 /*
  * Run `latency-tracker explain` on a local snapshot in a child process

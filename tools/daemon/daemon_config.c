@@ -4,8 +4,10 @@
  * config file, the command line (which wins), validated as a whole.
  *
  * Config file: one `key = value` per line; blank lines and lines starting
- * with '#' are ignored; keys are the long option names.  Any error names
- * the file, the line and the key, and nothing is applied.
+ * with '#' are ignored; keys are the long option names, `<tracker>.<filter>`
+ * (a tracker's filter) and `custom.<name>` (a custom tracker's definition,
+ * checked with lt_custom.h's parser).  Any error names the file, the line
+ * and the key, and nothing is applied.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "lt_custom.h"
 #include "lt_filter.h"
 #include "lt_num.h"
 #include "lt_proc.h"
@@ -302,6 +305,23 @@ static int check_value(const struct ltd_config *c, const struct ltd_key *k,
 		if (!c->metrics[0] ||
 		    !ltd_metrics_parse(c->metrics, &ss, why, whylen))
 			return 0;
+	} else if (!strcmp(n, "trackers")) {
+		char list[sizeof(c->trackers)], *save = NULL, *tok;
+		unsigned int count = 0;
+
+		snprintf(list, sizeof(list), "%s", c->trackers);
+		for (tok = strtok_r(list, ", ", &save); tok;
+		     tok = strtok_r(NULL, ", ", &save)) {
+			if (!lt_tracker_name_ok(tok)) {
+				snprintf(why, whylen, "'%.100s' is not a tracker name", tok);
+				return -1;
+			}
+			count++;
+		}
+		if (count <= LTD_MAX_TRACKERS)
+			return 0;
+		snprintf(why, whylen, "%u trackers named, at most %d", count,
+			 LTD_MAX_TRACKERS);
 	} else if (!strcmp(n, "log")) {
 		if (!c->log[0])
 			snprintf(why, whylen, "empty (use - for stdout)");
@@ -432,11 +452,54 @@ static int filter_key(struct ltd_config *c, const char *key, const char *val,
 	return 1;
 }
 
+/* The prefix of a custom tracker's key: custom.<name>. */
+#define LTD_CUSTOM_PREFIX	"custom."
+
+/*
+ * "custom.<name>": a custom tracker's definition (custom.slowsync =
+ * fn=vfs_fsync threshold=10ms).  Returns 1 when @key is one (declared, or
+ * an error in @why: -1), 0 if not.  @line: of the config file, 0 for the
+ * command line, whose declaration replaces the file's; the file declaring
+ * one name twice is an error.
+ */
+static int custom_key(struct ltd_config *c, const char *key, const char *val,
+		      unsigned int line, char *why, size_t whylen)
+{
+	size_t plen = strlen(LTD_CUSTOM_PREFIX);
+	struct ltd_custom_decl decl = { .line = line };
+	char reason[512];
+	unsigned int i;
+
+	if (strncmp(key, LTD_CUSTOM_PREFIX, plen))
+		return 0;
+	if (lt_custom_parse(key + plen, val, &decl.def, reason, sizeof(reason))) {
+		snprintf(why, whylen, "%.60s: %s", key, reason);
+		return -1;
+	}
+	for (i = 0; i < c->nr_custom; i++)
+		if (!strcmp(c->custom[i].def.name, decl.def.name))
+			break;
+	if (i < c->nr_custom && line && c->custom[i].line) {
+		snprintf(why, whylen, "%.60s: declared twice (first on line %u)",
+			 key, c->custom[i].line);
+		return -1;
+	}
+	if (i == LT_CUSTOM_MAX) {
+		snprintf(why, whylen, "%.60s: more than %d custom trackers", key,
+			 LT_CUSTOM_MAX);
+		return -1;
+	}
+	c->custom[i] = decl;
+	if (i == c->nr_custom)
+		c->nr_custom++;
+	return 1;
+}
+
 static int load_file(struct ltd_config *c, const char *path, bool must,
 		     char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
-	char line[LTD_PATH_MAX + 128], why[256];
+	char line[LTD_PATH_MAX + 128], why[1024];
 	unsigned int no = 0;
 
 	if (!f) {
@@ -467,6 +530,13 @@ static int load_file(struct ltd_config *c, const char *path, bool must,
 		*eq = '\0';
 		key = trim(s);
 		val = trim(eq + 1);
+		switch (custom_key(c, key, val, no, why, sizeof(why))) {
+		case 1:
+			continue;
+		case -1:
+			snprintf(err, errlen, "%s:%u: %s", path, no, why);
+			goto fail;
+		}
 		switch (filter_key(c, key, val, why, sizeof(why))) {
 		case 1:
 			continue;
@@ -506,6 +576,8 @@ static void usage(void)
 	for (i = 0; i < LTD_NKEYS; i++)
 		printf("  %-15s %s\n", ltd_keys[i].name, ltd_keys[i].help);
 	printf("  TRACKER.FILTER  a tracker's filter (offcpu.filter_tgid = 1234)\n");
+	printf("  custom.NAME     a custom tracker, created at start and on SIGHUP\n");
+	printf("                  (custom.slowsync = fn=vfs_fsync threshold=10ms)\n");
 	printf("On/off keys also work as flags: --explain alone means on, --no-explain off.\n");
 	printf("Options:\n");
 	for (i = 0; i < OPT_NR; i++) {
@@ -524,7 +596,7 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 {
 	struct ltd_config c;
 	const char *file = NULL;
-	char why[256];
+	char why[1024];
 	int i;
 
 	*check_only = false;
@@ -573,9 +645,14 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 		a += 2;
 		eq = strchr(a, '=');
 		if (strchr(a, '.') && (!eq || strchr(a, '.') < eq)) {
-			/* --TRACKER.FILTER=VALUE or --TRACKER.FILTER VALUE */
+			/*
+			 * --TRACKER.FILTER=VALUE or --TRACKER.FILTER VALUE;
+			 * --custom.NAME=DEFINITION or --custom.NAME DEFINITION
+			 */
 			size_t klen = eq ? (size_t)(eq - a) : strlen(a);
+			const char *v;
 			char key[128];
+			int ret;
 
 			why[0] = '\0';
 			snprintf(key, sizeof(key), "%.*s", (int)klen, a);
@@ -583,8 +660,14 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 				snprintf(err, errlen, "--%s: missing value", key);
 				return -1;
 			}
-			if (filter_key(&c, key, eq ? eq + 1 : argv[i + 1], why,
-				       sizeof(why)) == 1) {
+			v = eq ? eq + 1 : argv[i + 1];
+			ret = custom_key(&c, key, v, 0, why, sizeof(why));
+			if (ret == -1) {
+				snprintf(err, errlen, "--%s", why);
+				return -1;
+			}
+			if (ret == 1 ||
+			    filter_key(&c, key, v, why, sizeof(why)) == 1) {
 				i += !eq;
 				continue;
 			}

@@ -10,7 +10,7 @@
 
 #include "daemon.h"
 
-#define LTD_COUNTED_MAX	64	/* trackers; more share the last slot */
+#define LTD_COUNTED_MAX	256	/* trackers; more share the last slot */
 
 struct ltd_counted {
 	char tracker[64];

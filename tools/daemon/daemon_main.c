@@ -8,7 +8,9 @@
  * up, gone ones dropped), reaps and times out the children and, every
  * retry-interval, checks and re-creates the LTTng session, and the
  * metrics server's epoll fd when `metrics` is set.  Alerts are handled in
- * daemon_alerts.c.
+ * daemon_alerts.c; the custom trackers of the configuration are made at
+ * start, on SIGHUP and by the rescan, and deleted at exit
+ * (daemon_custom.c).
  *
  * A batch of events from one epoll_wait() carries pointers to watches:
  * whatever may free a watch (the timer's rescan, a reload, an alerts file
@@ -34,7 +36,6 @@
 #define LTD_TICK_NS		(250 * LT_NSEC_PER_MSEC)
 #define LTD_RESCAN_NS		LT_NSEC_PER_SEC
 #define LTD_MAX_EVENTS		16
-#define LTD_MAX_TRACKERS	32
 /* At exit, children get this long after SIGTERM before SIGKILL. */
 #define LTD_EXIT_GRACE_NS	(300 * LT_NSEC_PER_MSEC)
 
@@ -111,13 +112,17 @@ static char *const *tracker_filter(struct ltd *d)
 	return d->only;
 }
 
-void ltd_filters_apply(const struct ltd_config *cfg)
+void ltd_filters_apply(const struct ltd_config *cfg, const char *tracker)
 {
 	unsigned int i;
 
 	for (i = 0; i < cfg->nr_filters; i++) {
 		const struct ltd_filter *f = &cfg->filters[i];
-		int ret = lt_text_write(f->tracker, f->knob, f->value);
+		int ret;
+
+		if (tracker && strcmp(tracker, f->tracker))
+			continue;
+		ret = lt_text_write(f->tracker, f->knob, f->value);
 
 		ltd_log_begin("filter");
 		ltd_log_str("tracker", f->tracker);
@@ -153,11 +158,17 @@ static void warn_unknown_trackers(char *const *only)
 	}
 }
 
+/* The root of lt_proc.h's functions: proc-root. */
+static void use_root(const struct ltd *d)
+{
+	setenv("LT_PROC_ROOT", d->cfg.proc_root, 1);
+}
+
 static void start_watching(struct ltd *d)
 {
 	char *const *only;
 
-	setenv("LT_PROC_ROOT", d->cfg.proc_root, 1);
+	use_root(d);
 	only = tracker_filter(d);
 	lt_watch_init(&d->watch, d->epfd, &ltd_watch_ops, d, only);
 	lt_watch_scan(&d->watch);
@@ -180,6 +191,7 @@ static void log_start(const struct ltd *d, const char *type)
 	ltd_log_u64("max_children", d->cfg.max_children);
 	ltd_log_u64("child_timeout_ns", d->cfg.child_timeout_ns);
 	ltd_log_str("metrics", d->cfg.metrics[0] ? d->cfg.metrics : "off");
+	ltd_log_u64("custom", d->cfg.nr_custom);
 	ltd_log_end();
 }
 
@@ -214,6 +226,9 @@ static void reload(struct ltd *d)
 		ltd_metrics_stop(d->epfd);
 		ltd_metrics_start(&c, d->epfd, &d->metrics);
 	}
+	/* The trackers made under another root are deleted there. */
+	if (strcmp(c.proc_root, d->cfg.proc_root))
+		ltd_custom_teardown();
 	if (session_settings_differ(&c, &d->cfg)) {
 		ltd_session_teardown();
 		d->cfg = c;
@@ -226,10 +241,12 @@ static void reload(struct ltd *d)
 	ltd_snapshot_seq_init(&d->cfg);
 	/* Watch again: the filter or the root may have changed. */
 	lt_watch_close_all(&d->watch);
+	log_start(d, "reload");
+	use_root(d);
+	ltd_custom_configure(&d->cfg);
 	start_watching(d);
 	d->next_retry = 0;
-	log_start(d, "reload");
-	ltd_filters_apply(&d->cfg);
+	ltd_filters_apply(&d->cfg, NULL);
 }
 
 /* True when watches may have been freed (the batch must end). */
@@ -247,6 +264,7 @@ static bool tick(struct ltd *d)
 	}
 	ltd_session_try(now);	/* at most once per retry-interval */
 	if (now >= d->next_scan) {
+		ltd_custom_tick();		/* before the scan sees them */
 		lt_watch_scan(&d->watch);	/* may free watches */
 		d->next_scan = now + LTD_RESCAN_NS;
 		return true;
@@ -389,8 +407,10 @@ int main(int argc, char **argv)
 	ltd_session_init(&d.cfg);
 	ltd_session_try(ltd_now_ns());
 	d.next_retry = ltd_now_ns() + d.cfg.retry_ns;
+	use_root(&d);
+	ltd_custom_configure(&d.cfg);
 	start_watching(&d);
-	ltd_filters_apply(&d.cfg);
+	ltd_filters_apply(&d.cfg, NULL);
 	d.next_scan = ltd_now_ns() + LTD_RESCAN_NS;
 	while (!d.stop) {
 		int n = epoll_wait(d.epfd, evs, LTD_MAX_EVENTS, -1);
@@ -404,6 +424,7 @@ int main(int argc, char **argv)
 	}
 	/* Within a second of SIGTERM, whatever the children are doing. */
 	lt_watch_close_all(&d.watch);
+	ltd_custom_teardown();
 	ltd_metrics_stop(d.epfd);
 	ltd_child_stop_all(LTD_EXIT_GRACE_NS);
 	ltd_session_teardown();

@@ -36,7 +36,7 @@
 
 /* The kernel's log2 buckets (tracker/histogram.h): 0, then [2^(b-1), 2^b - 1]. */
 #define LTD_HIST_BUCKETS	65
-#define LTD_METRICS_TRACKERS	64
+#define LTD_METRICS_TRACKERS	256	/* built-in, 64 custom, others */
 #define LTD_METRICS_CONNS	16
 #define LTD_METRICS_TIMEOUT_S	10
 #define LTD_CONTENT_TYPE	"text/plain; version=0.0.4; charset=utf-8"
