@@ -140,8 +140,9 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	ended events/s and 50 ms grace periods: pending + 2000 slots.  A
  *	slot still waiting counts as in use: an event_in that
  *	finds no free slot is refused and counted as dropped.  The hash
- *	table has up to max_events buckets (rounded up to a power of two);
- *	it starts smaller and follows the number of pending events.
+ *	table has up to 4 buckets (8 bytes each) per slot of max_events
+ *	(rounded up to a power of two); it starts smaller and follows the
+ *	number of pending events.
  * @key_size: largest key, in bytes (1..LATENCY_TRACKER_KEY_MAX).
  * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
  * @alert_records: capacity of the alert ring (rounded up to a power of

@@ -145,13 +145,19 @@
 
 /*
  * Hash table sizing (tracker.c): the table starts with LT_HT_MIN_BUCKETS
- * (or max_events rounded up, if smaller) and a deferrable work, every
- * LT_HT_RESIZE_PERIOD, resizes it to about twice the pending events, up to
- * max_events rounded up: grown as soon as the pending events outnumber the
- * buckets, shrunk when they fill less than 1/8 of them.  Resizing runs in
- * process context only, concurrently with the probe path (lfht.h).
+ * (or its largest size, if smaller) and a deferrable work, every
+ * LT_HT_RESIZE_PERIOD, resizes it to about LT_HT_BUCKETS_PER_EVENT
+ * buckets per pending event (a load of 1/8 to 1/4), up to that many per
+ * slot of max_events, rounded up: grown as soon as the pending events
+ * fill half the buckets, shrunk when they fill less than 1/32 of them.
+ * A low load because an event_in walks its bucket's run of events, each
+ * one a cache miss at random in the slots, megabytes of them in a large
+ * table, while a bucket is 8 bytes (lfht_ops.h): 32 bytes per pending
+ * event.  Resizing runs in process context only, concurrently with the
+ * probe path (lfht.h).
  */
 #define LT_HT_MIN_BUCKETS	1024UL
+#define LT_HT_BUCKETS_PER_EVENT	4UL
 #define LT_HT_RESIZE_PERIOD	(HZ / 10)
 
 /* ev->fifo_cpu when the event is on no timeout FIFO. */

@@ -23,7 +23,7 @@ static inline void lfht_publish_size(struct lt_lfht *ht, unsigned long size)
  * lt_lfht_new() - allocate an empty hash table.
  * @nr_buckets: initial number of buckets, a power of two.
  * @max_buckets: upper bound for lt_lfht_resize(), a power of two
- *	>= @nr_buckets, with at most INT_MAX bytes of buckets (2^26 on 64-bit).
+ *	>= @nr_buckets, with at most INT_MAX bytes of buckets (2^27 on 64-bit).
  *
  * The buckets of @nr_buckets are allocated at once and stay allocated until
  * lt_lfht_destroy(), so a table that is never resized never allocates
@@ -43,34 +43,32 @@ struct lt_lfht *lt_lfht_new(unsigned long nr_buckets,
 	BUILD_BUG_ON(__alignof__(struct lt_lfht_node) < 4);
 	if (!is_power_of_2(nr_buckets) || !is_power_of_2(max_buckets) ||
 	    nr_buckets > max_buckets ||
-	    max_buckets > (unsigned long)INT_MAX / sizeof(struct lt_lfht_node))
+	    max_buckets > (unsigned long)INT_MAX / LFHT_BUCKET_BYTES)
 		return NULL;
 
 	ht = lt_zalloc(sizeof(*ht));
 	if (!ht)
 		return NULL;
-	ht->flat = lt_zalloc(nr_buckets * sizeof(struct lt_lfht_node));
+	ht->flat = lt_zalloc(nr_buckets * LFHT_BUCKET_BYTES);
 	if (!ht->flat) {
 		lt_free(ht);
 		return NULL;
 	}
 	ht->flat_nr = nr_buckets;
-	ht->flat_bytes = nr_buckets * sizeof(struct lt_lfht_node);
+	ht->flat_bytes = nr_buckets * LFHT_BUCKET_BYTES;
 	ht->max_buckets = max_buckets;
 	k = fls_long(nr_buckets) - 1;
 	ht->order[0] = ht->flat;
 	for (o = 1; o <= k; o++)
-		ht->order[o] = ht->flat + (1UL << (o - 1));
+		ht->order[o] = ht->flat + (1UL << (o - 1)) * LFHT_BUCKET_BYTES;
 
 	/*
 	 * Nobody sees the table yet: chain the buckets directly.  List
 	 * position j holds the bucket whose k-bit index is j reversed.
 	 */
-	for (i = 0; i < nr_buckets; i++)
-		ht->flat[i].reverse_hash = lfht_bitrev(i);
-	prev = &ht->flat[0];
+	prev = lfht_bucket(ht, 0);
 	for (i = 1; i < nr_buckets; i++) {
-		b = &ht->flat[lfht_bitrev(i) >> (LFHT_LONG_BITS - k)];
+		b = lfht_bucket(ht, lfht_bitrev(i) >> (LFHT_LONG_BITS - k));
 		prev->next = lfht_mark(b, LFHT_BUCKET);
 		prev = b;
 	}
@@ -93,13 +91,13 @@ int lt_lfht_destroy(struct lt_lfht *ht)
 	struct lt_lfht_node *p, *next;
 	unsigned int o;
 
-	for (p = &ht->flat[0]; p; p = lfht_strip(next)) {
+	for (p = lfht_bucket(ht, 0); p; p = lfht_strip(next)) {
 		next = lfht_load(p->next);
 		if (!lfht_is_bucket(next))
 			return -EBUSY;
 	}
-	for (o = fls_long(ht->flat_nr); o <= LFHT_LONG_BITS; o++)
-		lt_free(ht->order[o]);
+	for (o = 0; o < ht->nr_chunks; o++)
+		lt_free(ht->chunk[o].base);
 	lt_free(ht->flat);
 	lt_free(ht);
 	return 0;
@@ -174,7 +172,7 @@ static inline void lfht_next_live(struct lt_lfht_node *cur,
 void lt_lfht_first(struct lt_lfht *ht, struct lt_lfht_iter *iter)
 {
 	lfht_assert_reader();
-	lfht_next_live(lfht_load(ht->flat[0].next), iter);
+	lfht_next_live(lfht_load(lfht_bucket(ht, 0)->next), iter);
 }
 
 /**
@@ -332,16 +330,39 @@ unsigned long lt_lfht_nr_buckets(struct lt_lfht *ht)
 	return smp_load_acquire(&ht->size);
 }
 
-/* Free the arrays of orders [@lo, @hi] that lie outside @flat. */
-static void lfht_free_orders(struct lt_lfht *ht, unsigned int lo,
-			     unsigned int hi)
+/*
+ * lfht_alloc_orders() - make sure the bucket arrays of orders up to @hi
+ * exist: the orders not allocated yet (those above every allocated one)
+ * get one chunk together, published before any of its buckets is linked
+ * (see struct lt_lfht).
+ */
+static int lfht_alloc_orders(struct lt_lfht *ht, unsigned int hi)
 {
-	unsigned int o;
+	unsigned int lo = fls_long(ht->flat_nr), o;
+	struct lt_lfht_chunk *c;
+	unsigned long first;
 
-	for (o = max_t(unsigned int, lo, fls_long(ht->flat_nr)); o <= hi; o++) {
-		lt_free(ht->order[o]);
-		ht->order[o] = NULL;
+	while (lo <= hi && ht->order[lo])
+		lo++;
+	if (lo > hi)
+		return 0;
+	if (WARN_ON_ONCE(ht->nr_chunks == LFHT_MAX_CHUNKS))
+		return -ENOMEM;
+	c = &ht->chunk[ht->nr_chunks];
+	first = 1UL << (lo - 1);
+	c->bytes = ((1UL << hi) - first) * LFHT_BUCKET_BYTES;
+	c->base = lt_zalloc(c->bytes);
+	if (!c->base) {
+		c->bytes = 0;
+		return -ENOMEM;
 	}
+	c->first = first;
+	for (o = lo; o <= hi; o++)
+		ht->order[o] = c->base +
+			       ((1UL << (o - 1)) - first) * LFHT_BUCKET_BYTES;
+	/* Pairs with lfht_cmp(): the entry before the count. */
+	smp_store_release(&ht->nr_chunks, ht->nr_chunks + 1);
+	return 0;
 }
 
 /*
@@ -355,28 +376,21 @@ static int lfht_grow(struct lt_lfht *ht, unsigned long old, unsigned long new)
 	unsigned long len, i, j;
 	struct lt_lfht_node *b;
 
-	for (o = lo; o <= hi; o++) {
-		if (ht->order[o])
-			continue;
-		ht->order[o] = lt_zalloc((1UL << (o - 1)) * sizeof(*b));
-		if (!ht->order[o]) {
-			lfht_free_orders(ht, lo, o);
-			return -ENOMEM;
-		}
-	}
+	if (lfht_alloc_orders(ht, hi))
+		return -ENOMEM;
 	for (o = lo; o <= hi; o++) {
 		len = 1UL << (o - 1);
 		for (i = 0; i < len; i++) {
-			b = &ht->order[o][i];
-			b->reverse_hash = lfht_bitrev(len + i);
+			b = lfht_bucket(ht, len + i);
 			WRITE_ONCE(b->next, lfht_mark(NULL, LFHT_BUCKET));
 		}
 		for (i = 0; i < len; i = j) {
 			rcu_read_lock();
 			for (j = i; j < len && j < i + LFHT_RESIZE_BATCH; j++)
-				lfht_add(ht, lfht_bucket(ht, j), &ht->order[o][j],
-					 len + j, LFHT_BUCKET, LFHT_ADD_BUCKET,
-					 NULL, NULL);
+				lfht_add(ht, lfht_bucket(ht, j),
+					 lfht_bucket(ht, len + j), len + j,
+					 LFHT_BUCKET, LFHT_ADD_BUCKET, NULL,
+					 NULL);
 			rcu_read_unlock();
 			cond_resched();
 		}
@@ -402,14 +416,16 @@ static void lfht_del_bucket(const struct lt_lfht *ht,
 			break;
 		next = lfht_load(b->next);
 	}
-	lfht_gc(ht, parent, b, idx);
+	lfht_gc(ht, parent, b, lfht_bitrev(idx), idx);
 }
 
 /*
  * lfht_shrink() - go from @old to @new buckets: publish the smaller count,
  * wait until no operation can start from the buckets above it, delete them
  * (highest order first, so a parent always outlives its children), and
- * free their arrays after a second grace period.
+ * wait a second grace period: then no walk holds one of them any more,
+ * and a later growth may initialise and link them again (their arrays
+ * stay allocated until lt_lfht_destroy()).
  */
 static void lfht_shrink(struct lt_lfht *ht, unsigned long old,
 			unsigned long new)
@@ -425,13 +441,13 @@ static void lfht_shrink(struct lt_lfht *ht, unsigned long old,
 			rcu_read_lock();
 			for (j = i; j < len && j < i + LFHT_RESIZE_BATCH; j++)
 				lfht_del_bucket(ht, lfht_bucket(ht, j),
-						&ht->order[o][j], len + j);
+						lfht_bucket(ht, len + j),
+						len + j);
 			rcu_read_unlock();
 			cond_resched();
 		}
 	}
 	synchronize_rcu();
-	lfht_free_orders(ht, lo, hi);
 }
 
 /**

@@ -13,7 +13,9 @@
  * thus contiguous in the list, and splitting bucket i into i and i + 2^k
  * only needs a marker inserted in the middle of that run: no node ever
  * moves.  Those markers are the bucket nodes: one per bucket index, with
- * reverse_hash = bit-reversed index, stored in arrays owned by the table.
+ * reverse_hash = bit-reversed index, stored in arrays owned by the table
+ * (a bucket node is a ->next word alone; its reverse_hash is implicit,
+ * see struct lt_lfht in lfht_ops.h).
  * An operation on hash h starts at bucket (h & (nr_buckets - 1)), which is
  * on the list, before every node of that bucket.
  *
@@ -58,8 +60,12 @@
  * Shrink: the smaller count is published, synchronize_rcu() makes sure no
  * operation still starts from a bucket about to go, the buckets are
  * deleted (REMOVED + unlinked, as above), and after a second grace period
- * the bucket arrays that are no longer needed are freed.  All other
- * operations run concurrently with a resize and stay correct during it.
+ * no walk holds one of them: their arrays are kept, for a later growth to
+ * initialise and link them again, and freed by lt_lfht_destroy().  All
+ * other operations run concurrently with a resize and stay correct during
+ * it.  The bucket arrays past the initial ones are allocated in chunks of
+ * consecutive orders, so that walks can tell a bucket node by its address
+ * (see struct lt_lfht in lfht_ops.h).
  *
  * Memory ordering (kernel memory model; the userspace shim maps the same
  * primitives onto C11 atomics):
@@ -85,8 +91,9 @@
  *    smp_load_acquire() at the start of every operation: an operation that
  *    sees 2^k buckets sees all 2^k bucket nodes initialised and linked.
  *  - Grace periods.  Shrink waits for a grace period between publishing
- *    the smaller count and deleting buckets, and another one before
- *    freeing bucket arrays; the caller does the same for its own nodes.
+ *    the smaller count and deleting buckets, and another one before the
+ *    deleted buckets may be reused; the caller does the same for its own
+ *    nodes.
  *
  * Linearisation: a lookup that returns a node saw it live at the moment it
  * read that node's ->next; add/add_unique/add_replace take effect at their

@@ -38,20 +38,50 @@
 			 "lt_lfht used outside an RCU read-side section")
 
 /*
- * Bucket storage.  Bucket index 0 is order 0; order o >= 1 holds indexes
- * [2^(o-1), 2^o).  The buckets of the initial size live in one array
- * (@flat), the orders past it get one array each, allocated when the table
- * grows to them and freed when it shrinks below them.  @order[o] points to
- * the first bucket of order o, inside @flat for the initial orders.
+ * Bucket storage.  A bucket node is the ->next word of a node alone,
+ * LFHT_BUCKET_BYTES: walks reach it through a struct lt_lfht_node pointer
+ * and read its ->next like any node's, but never its reverse_hash, which
+ * is implicit (bitrev(its index)): lfht_cmp() knows a bucket by its
+ * address, and the code that links or deletes buckets passes their hash.
+ * Half the memory of a whole node, so a large table's random bucket
+ * accesses touch half as many pages.
+ *
+ * Bucket index 0 is order 0; order o >= 1 holds indexes [2^(o-1), 2^o).
+ * The buckets of the initial size live in one array (@flat); a growth
+ * allocates the orders past what is allocated in one more array, a
+ * chunk, so that a chunk holds a run of consecutive indexes, [first,
+ * first + bytes / LFHT_BUCKET_BYTES).  Chunks are kept when the table
+ * shrinks (a later growth links their buckets again) and freed by
+ * lt_lfht_destroy().  @order[o] points to the first bucket of order o,
+ * inside @flat or a chunk.
+ *
+ * A chunk's entry is written before any of its buckets is linked and
+ * never changes afterwards, and @nr_chunks is raised with release after
+ * it.  A walk that reached a bucket did so through a link written (by a
+ * fully ordered cmpxchg) after that release; lfht_cmp() orders its read
+ * of @nr_chunks after the load that gave it the node (smp_rmb()), so it
+ * finds the bucket's array.  A regular node is never inside @flat or a
+ * chunk, so the address test never mistakes one for a bucket.
  */
+#define LFHT_BUCKET_BYTES	sizeof(struct lt_lfht_node *)
+#define LFHT_MAX_CHUNKS		LFHT_LONG_BITS
+
+struct lt_lfht_chunk {
+	char *base;
+	unsigned long first;		/* index of the bucket at base */
+	unsigned long bytes;
+};
+
 struct lt_lfht {
-	/* Read by every operation: first cache line. */
+	/* Read by every operation: the first cache lines. */
 	unsigned long size;		/* buckets in use (release/acquire) */
-	struct lt_lfht_node *flat;	/* buckets [0, flat_nr) */
+	char *flat;			/* buckets [0, flat_nr) */
 	unsigned long flat_nr;
-	unsigned long flat_bytes;	/* flat_nr * sizeof(node) */
+	unsigned long flat_bytes;	/* flat_nr * LFHT_BUCKET_BYTES */
+	unsigned int nr_chunks;		/* entries of chunk[] (release) */
+	struct lt_lfht_chunk chunk[LFHT_MAX_CHUNKS];
+	char *order[LFHT_LONG_BITS + 1];
 	unsigned long max_buckets;
-	struct lt_lfht_node *order[LFHT_LONG_BITS + 1];
 };
 
 static inline unsigned long lfht_flags(const struct lt_lfht_node *p)
@@ -102,16 +132,17 @@ static inline unsigned long lfht_bitrev(unsigned long v)
 
 /*
  * lfht_cmp() - order of a node reached on the list against a position.
- * @node: the node.
+ * @node: the node, reached through a link loaded before the call.
  * @rh: reverse_hash of the position.
  * @hash: the same, not reversed (lfht_bitrev(@rh)).
  *
- * A bucket of the initial array has reverse_hash = bitrev(its index), which
- * never changes, so it is compared without loading it: walks end on the
- * first node past the wanted position, which usually is the next bucket
- * node, and this saves a cache miss on most operations.  The reversed
- * order of two values is decided by the lowest bit in which the values
- * differ: the one with that bit set is the greater.
+ * A bucket node (found in @flat or a chunk, see struct lt_lfht) is
+ * compared by its index, without loading it: walks end on the first node
+ * past the wanted position, which often is the next bucket node, a random
+ * one of a large table, and this saves that cache miss.  A regular node's
+ * reverse_hash is loaded.  The reversed order of two values is decided by
+ * the lowest bit in which the values differ: the one with that bit set is
+ * the greater.
  *
  * Return: < 0, 0 or > 0 as @node's reverse_hash is below, equal to or
  * above @rh.
@@ -121,17 +152,32 @@ static inline long lfht_cmp(const struct lt_lfht *ht,
 			    unsigned long rh, unsigned long hash)
 {
 	unsigned long off = (unsigned long)node - (unsigned long)ht->flat;
-	unsigned long d;
+	unsigned long idx, d;
+	unsigned int i, n;
 
 	if (off < ht->flat_bytes) {
-		d = (off / sizeof(*node)) ^ hash;
-		if (!d)
-			return 0;
-		return (hash & d & -d) ? -1 : 1;
+		idx = off / LFHT_BUCKET_BYTES;
+		goto bucket;
+	}
+	/* The link that gave @node before the count (struct lt_lfht). */
+	smp_rmb();
+	/* The count before the entries it covers. */
+	n = smp_load_acquire(&ht->nr_chunks);
+	for (i = 0; i < n; i++) {
+		off = (unsigned long)node - (unsigned long)ht->chunk[i].base;
+		if (off < ht->chunk[i].bytes) {
+			idx = ht->chunk[i].first + off / LFHT_BUCKET_BYTES;
+			goto bucket;
+		}
 	}
 	if (node->reverse_hash == rh)
 		return 0;
 	return node->reverse_hash < rh ? -1 : 1;
+bucket:
+	d = idx ^ hash;
+	if (!d)
+		return 0;
+	return (hash & d & -d) ? -1 : 1;
 }
 
 /*
@@ -145,9 +191,12 @@ static inline struct lt_lfht_node *lfht_bucket(const struct lt_lfht *ht,
 	unsigned int o;
 
 	if (likely(idx < ht->flat_nr))
-		return &ht->flat[idx];
+		return (struct lt_lfht_node *)(ht->flat +
+					       idx * LFHT_BUCKET_BYTES);
 	o = fls_long(idx);
-	return &ht->order[o][idx - (1UL << (o - 1))];
+	return (struct lt_lfht_node *)(ht->order[o] +
+				       (idx - (1UL << (o - 1))) *
+				       LFHT_BUCKET_BYTES);
 }
 
 /* The bucket an operation on @hash starts from. */
@@ -185,7 +234,8 @@ static inline struct lt_lfht_node *lfht_unlink(struct lt_lfht_node *prev,
  * @ht: the table.
  * @start: a bucket node that stays on the list during the call.
  * @target: a node whose REMOVED flag is set (regular or bucket).
- * @hash: lfht_bitrev(@target->reverse_hash).
+ * @rh: @target's reverse_hash.
+ * @hash: the same, not reversed (its index, for a bucket).
  *
  * Returns once @target is unreachable from the list: either this call
  * unlinked it, or it walked past the place @target would be at (first node
@@ -197,9 +247,9 @@ static inline struct lt_lfht_node *lfht_unlink(struct lt_lfht_node *prev,
  */
 static inline void lfht_gc(const struct lt_lfht *ht,
 			   struct lt_lfht_node *start,
-			   struct lt_lfht_node *target, unsigned long hash)
+			   struct lt_lfht_node *target, unsigned long rh,
+			   unsigned long hash)
 {
-	const unsigned long rh = target->reverse_hash;
 	struct lt_lfht_node *prev, *cur, *c, *next;
 
 restart:
@@ -263,12 +313,13 @@ enum lfht_add_mode {
 };
 
 /*
- * lfht_add() - link @node (its ->reverse_hash set) into the list.
+ * lfht_add() - link @node (a regular one with its ->reverse_hash set, or
+ * a bucket) into the list.
  * @ht: the table.
  * @start: bucket node at or before @node's place, on the list for the
  *	whole call.
  * @node: the node to link.
- * @hash: lfht_bitrev(@node->reverse_hash).
+ * @hash: @node's hash (its index, for a bucket).
  * @node_flags: LFHT_BUCKET for a bucket node, else 0.
  * @mode: see enum lfht_add_mode.
  * @match, @key: for LFHT_ADD_UNIQUE and LFHT_ADD_REPLACE.
@@ -286,7 +337,9 @@ lfht_add(const struct lt_lfht *ht, struct lt_lfht_node *start,
 	 unsigned long node_flags,
 	 enum lfht_add_mode mode, lt_lfht_match_fn match, const void *key)
 {
-	const unsigned long rh = node->reverse_hash;
+	/* A constant test in each inlined copy: no bit reversal for nodes. */
+	const unsigned long rh = (node_flags & LFHT_BUCKET) ?
+				 lfht_bitrev(hash) : node->reverse_hash;
 	struct lt_lfht_node *prev, *cur, *c, *next, *found, *found_next;
 	long cmp;
 
@@ -348,7 +401,7 @@ replace:
 	if (cmpxchg(&found->next, found_next,
 		    lfht_mark(node, LFHT_REMOVED)) != found_next)
 		goto restart;
-	lfht_gc(ht, start, found, hash);
+	lfht_gc(ht, start, found, rh, hash);
 	return found;
 }
 
@@ -473,7 +526,7 @@ static __always_inline int lfht_del_op(struct lt_lfht *ht,
 	if (!lfht_set_removed(node, lfht_load(node->next)))
 		return -ENOENT;
 	hash = lfht_bitrev(node->reverse_hash);
-	lfht_gc(ht, lfht_bucket_of(ht, hash), node, hash);
+	lfht_gc(ht, lfht_bucket_of(ht, hash), node, node->reverse_hash, hash);
 	return 0;
 }
 
@@ -501,7 +554,7 @@ static __always_inline int lfht_del_found_op(struct lt_lfht *ht,
 			return 0;
 	}
 	hash = lfht_bitrev(node->reverse_hash);
-	lfht_gc(ht, lfht_bucket_of(ht, hash), node, hash);
+	lfht_gc(ht, lfht_bucket_of(ht, hash), node, node->reverse_hash, hash);
 	return 0;
 }
 

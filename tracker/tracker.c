@@ -26,19 +26,23 @@ struct lt_tracker_link {
 	struct latency_tracker *t;
 };
 
-/* Bucket count for @pending events: about twice as many, a power of two. */
+/*
+ * Bucket count for @pending events: LT_HT_BUCKETS_PER_EVENT per event
+ * rounded up to a power of two, kept while the load is within [1/32, 1/2]
+ * (see LT_HT_MIN_BUCKETS in core.h).
+ */
 static unsigned long lt_ht_want(struct latency_tracker *t, u64 pending,
 				unsigned long size)
 {
 	unsigned long min = min(LT_HT_MIN_BUCKETS, t->max_buckets);
+	u64 want = pending * LT_HT_BUCKETS_PER_EVENT;
 
-	if (pending <= size && pending * 8 >= size)
+	if (pending * 2 <= size && pending * 32 >= size)
 		return size;
-	if (pending >= t->max_buckets / 2)
+	if (want >= t->max_buckets / 2)
 		return t->max_buckets;
-	return clamp_t(unsigned long,
-		       roundup_pow_of_two((unsigned long)pending * 2 + 1),
-		       min, t->max_buckets);
+	return clamp_t(unsigned long, roundup_pow_of_two(want + 1), min,
+		       t->max_buckets);
 }
 
 /*
@@ -128,7 +132,8 @@ static struct lt_tracker_link *lt_unregister_name(struct latency_tracker *t)
  *
  * Preallocates max_events event slots, sets up the hash table (small at
  * first, then resized in the background with the number of pending
- * events, up to max_events buckets), allocates the per-CPU statistics
+ * events, up to 4 buckets per slot of max_events), allocates the per-CPU
+ * statistics
  * and the alert ring, and creates
  * /proc/latency_tracker/<name>/.  Tracking is enabled on return.
  *
@@ -190,7 +195,8 @@ latency_tracker_create(const struct latency_tracker_params *p)
 			   t->priv_size);
 	if (ret)
 		goto err_reclaim;
-	t->max_buckets = roundup_pow_of_two(p->max_events);
+	t->max_buckets = roundup_pow_of_two(p->max_events) *
+			 LT_HT_BUCKETS_PER_EVENT;
 	nr_buckets = min(LT_HT_MIN_BUCKETS, t->max_buckets);
 	t->ht = lt_lfht_new(nr_buckets, t->max_buckets);
 	if (!t->ht) {

@@ -7,6 +7,7 @@
  */
 #include "lt_env.h"
 #include "lfht.h"
+#include "lfht_ops.h"
 #include "lfht_test_util.h"
 #include "tap.h"
 
@@ -489,6 +490,17 @@ static void test_resize(void)
 		if (lookup(ht, items[i]->key) != items[i])
 			break;
 	tap_ok(i >= N_RESIZE, "remaining half intact after grow");
+	tap_eq(ht->nr_chunks, 1,
+	       "one chunk of buckets: the growths after a shrink reused it");
+	{
+		/* Every bucket node is found by its address (lfht_cmp()). */
+		unsigned long b, bad = 0;
+
+		for (b = 0; b < 512; b++)
+			if (lfht_cmp(ht, lfht_bucket(ht, b), lfht_bitrev(b), b))
+				bad++;
+		tap_eq(bad, 0, "every bucket compares equal to its index");
+	}
 	tap_eq(lt_lfht_destroy(ht), (unsigned long)-EBUSY, "destroy non-empty grown table: -EBUSY");
 	for (i = 1; i < N_RESIZE; i += 2)
 		del(ht, items[i]);
@@ -500,7 +512,7 @@ static void test_resize(void)
 
 int main(void)
 {
-	tap_plan(134);
+	tap_plan(136);
 	rcu_register_thread();
 	test_args();
 	test_basic(1);
