@@ -22,6 +22,7 @@
 #define _LT_TRACE_KINDS_H
 
 #include <lt_records/block.h>
+#include <lt_records/custom.h>
 #include <lt_records/offcpu.h>
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
@@ -39,6 +40,7 @@
 #define LT_TP_ENTRY_CHAR(n, ...)	__field(char, n)
 #define LT_TP_ENTRY_DEV(n, ...)		__field(dev_t, n)
 #define LT_TP_ENTRY_ENUM(n, name_fn)	__string(n, name_fn(rec->n))
+#define LT_TP_ENTRY_HEX(n, ...)		__field(u64, n)
 #define LT_TP_ENTRY_STR(n, ...)		__string(n, n)
 
 #define LT_TP_ASSIGN_PID(n, ...)	__entry->n = rec->n
@@ -49,6 +51,7 @@
 #define LT_TP_ASSIGN_CHAR(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_DEV(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
+#define LT_TP_ASSIGN_HEX(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_STR(n, ...)	lt_assign_str(n, n)
 
 #define LT_TP_FMT_PID(n)	" " #n "=%d"
@@ -60,6 +63,7 @@
 #define LT_TP_FMT_DEV(n)	" " #n "=%u:%u"
 #define LT_TP_FMT_STR(n)	" " #n "=%s"
 #define LT_TP_FMT_ENUM(n)	LT_TP_FMT_STR(n)
+#define LT_TP_FMT_HEX(n)	" " #n "=0x%llx"
 
 #define LT_TP_PRINT_PID(n)	, __entry->n
 #define LT_TP_PRINT_INT(n)	, __entry->n
@@ -70,6 +74,7 @@
 #define LT_TP_PRINT_DEV(n)	, MAJOR(__entry->n), MINOR(__entry->n)
 #define LT_TP_PRINT_STR(n)	, __get_str(n)
 #define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
+#define LT_TP_PRINT_HEX(n)	, __entry->n
 
 /* Table walkers. */
 #define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n, __VA_ARGS__)
@@ -133,6 +138,8 @@ LT_TRACE_EVENT(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
 	       LT_SYSCALLS_TRACE_ONLY)
 LT_TRACE_EVENT(block, struct lt_block_record, LT_BLOCK_RECORD,
 	       LT_BLOCK_TRACE_ONLY)
+LT_TRACE_EVENT(custom, struct lt_custom_record, LT_CUSTOM_RECORD,
+	       LT_CUSTOM_TRACE_ONLY)
 
 #endif /* _LT_TRACE_H */
 

@@ -41,6 +41,7 @@
  *	CHAR	char		one escaped character
  *	DEV	u32 (dev_t)	<major>:<minor>
  *	ENUM	u32 index	its name (escaped)
+ *	HEX	u64		0x<lowercase hex digits>
  *	STR	-		-	(tracepoint argument: const char *)
  *
  * ENUM takes a third argument, the name function made by
@@ -111,6 +112,14 @@ static inline void lt_rec_fmt_dev(struct lt_fmt *f, const char *key, u32 dev)
 	latency_tracker_fmt_str(f, key, s, sizeof(s));
 }
 
+static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
+{
+	char s[24];
+
+	snprintf(s, sizeof(s), "0x%llx", (unsigned long long)v);
+	latency_tracker_fmt_str(f, key, s, sizeof(s));
+}
+
 /* Payload member of a field. */
 #define LT_REC_MEMBER_PID(n, ...)	pid_t n
 #define LT_REC_MEMBER_INT(n, ...)	s32 n
@@ -120,6 +129,7 @@ static inline void lt_rec_fmt_dev(struct lt_fmt *f, const char *key, u32 dev)
 #define LT_REC_MEMBER_CHAR(n, ...)	char n
 #define LT_REC_MEMBER_DEV(n, ...)	u32 n
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
+#define LT_REC_MEMBER_HEX(n, ...)	u64 n
 
 /* Type of a tracepoint-only field's argument. */
 #define LT_REC_PTYPE_STR		const char *
@@ -135,6 +145,7 @@ static inline void lt_rec_fmt_dev(struct lt_fmt *f, const char *key, u32 dev)
 #define LT_REC_FMT_DEV(n, ...)	lt_rec_fmt_dev(f, #n, rec->n)
 #define LT_REC_FMT_ENUM(n, name_fn)					\
 	latency_tracker_fmt_str(f, #n, name_fn(rec->n), SIZE_MAX)
+#define LT_REC_FMT_HEX(n, ...)	lt_rec_fmt_hex(f, #n, rec->n)
 
 /* Table walkers: pass one of these as the X of a table. */
 #define LT_REC_MEMBER(kind, n, ...)	LT_REC_MEMBER_##kind(n, __VA_ARGS__);

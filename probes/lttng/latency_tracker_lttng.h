@@ -20,6 +20,7 @@
 
 #include <linux/kdev_t.h>
 #include <lt_records/block.h>
+#include <lt_records/custom.h>
 #include <lt_records/offcpu.h>
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
@@ -38,6 +39,7 @@
 	ctf_integer(unsigned int, n##_major, MAJOR(rec->n))		\
 	ctf_integer(unsigned int, n##_minor, MINOR(rec->n))
 #define LT_LTTNG_FIELD_ENUM(n, name_fn)	ctf_string(n, name_fn(rec->n))
+#define LT_LTTNG_FIELD_HEX(n, ...)	ctf_integer_hex(u64, n, rec->n)
 #define LT_LTTNG_FIELD_STR(n, ...)	ctf_string(n, n)
 
 #define LT_LTTNG_FIELD(kind, n, ...)	LT_LTTNG_FIELD_##kind(n, __VA_ARGS__)
@@ -76,6 +78,8 @@ LT_LTTNG_EVENT(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
 	       LT_SYSCALLS_TRACE_ONLY)
 LT_LTTNG_EVENT(block, struct lt_block_record, LT_BLOCK_RECORD,
 	       LT_BLOCK_TRACE_ONLY)
+LT_LTTNG_EVENT(custom, struct lt_custom_record, LT_CUSTOM_RECORD,
+	       LT_CUSTOM_TRACE_ONLY)
 
 #endif /* LT_LTTNG_EVENTS_H */
 

@@ -5,8 +5,8 @@
  *
  * lttng-sessiond loads this module with
  *	lttng-sessiond --extra-kmod-probes=latency_tracker
- * and the events appear as latency_tracker_wakeup, _offcpu, _syscall and
- * _block.  lttng-modules attaches them by tracepoint name when
+ * and the events appear as latency_tracker_wakeup, _offcpu, _syscall,
+ * _block and _custom.  lttng-modules attaches them by tracepoint name when
  * latency_tracker.ko is (or later gets) loaded; this module does not link
  * against it.
  */

@@ -5,8 +5,8 @@
  * callback, fed a sample payload, must give exactly the record text of
  * docs/design.md (field names, order, escaping) that the hand-written
  * callbacks gave, with the fields added since (holder_* of wakeup, and
- * cgroup last in every record); the cause names; a payload of the wrong
- * size gets no field.
+ * cgroup last in every record), and the custom trackers' record; the
+ * cause names; a payload of the wrong size gets no field.
  */
 #include <stdio.h>
 #include <sys/types.h>
@@ -24,6 +24,7 @@
 #define MKDEV(ma, mi)	(((ma) << MINORBITS) | (mi))
 
 #include <lt_records/block.h>
+#include <lt_records/custom.h>
 #include <lt_records/offcpu.h>
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
@@ -50,6 +51,7 @@ static LT_RECORD_FMT(offcpu_fmt, struct lt_offcpu_record, LT_OFFCPU_RECORD)
 static LT_RECORD_FMT(syscalls_fmt, struct lt_syscalls_record,
 		     LT_SYSCALLS_RECORD)
 static LT_RECORD_FMT(block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
+static LT_RECORD_FMT(custom_fmt, struct lt_custom_record, LT_CUSTOM_RECORD)
 
 static char line[1024];
 
@@ -206,6 +208,28 @@ static void test_block(void)
 	tap_ok(each, "block: every op name");
 }
 
+static void test_custom(void)
+{
+	struct lt_custom_record a = {
+		.pid = 812, .tgid = 800, .comm = "lt_fiford", .cpu = 1,
+		.key = 0x32c, .cgroup = 5,
+	};
+
+	check(fmt_line(custom_fmt, "fiford", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=fiford cause=threshold delay=2000 pid=812 "
+	      "tgid=800 comm=lt_fiford cpu=1 key=0x32c cgroup=5\n",
+	      "custom: fields and order, the key in hex");
+	a.cpu = -1;
+	a.key = U64_MAX;
+	check(fmt_line(custom_fmt, "blk", LATENCY_TRACKER_CAUSE_TIMEOUT,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=blk cause=timeout delay=2000 pid=812 "
+	      "tgid=800 comm=lt_fiford cpu=-1 key=0xffffffffffffffff "
+	      "cgroup=5\n",
+	      "custom timeout: cpu -1, a key of 64 bits");
+}
+
 static void test_causes(void)
 {
 	tap_ok(!strcmp(lt_cause_name(LATENCY_TRACKER_CAUSE_THRESHOLD),
@@ -218,11 +242,12 @@ static void test_causes(void)
 
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(16);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();
 	test_block();
+	test_custom();
 	test_causes();
 	return tap_done();
 }
