@@ -323,6 +323,7 @@ void *latency_tracker_owner_data(struct latency_tracker *t);
 struct proc_dir_entry *latency_tracker_proc_dir(struct latency_tracker *t);
 int latency_tracker_check_param(enum latency_tracker_param param,
 				const char *who, u64 value);
+void latency_tracker_set_enable(struct latency_tracker *t, bool on);
 
 int latency_tracker_tp_attach(struct latency_tracker_tp *tps, unsigned int n);
 void latency_tracker_tp_detach(struct latency_tracker_tp *tps, unsigned int n);

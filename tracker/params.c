@@ -202,3 +202,20 @@ int lt_param_set(struct latency_tracker *t, enum latency_tracker_param param,
 	mutex_unlock(&t->ctl_lock);
 	return ret;
 }
+
+/**
+ * latency_tracker_set_enable() - start or stop tracking, as the enable file
+ * @t: the tracker.
+ * @on: true to start, false to stop.
+ *
+ * Stopping drops the pending events (without a callback); event_in then
+ * refuses new ones (LATENCY_TRACKER_DISABLED) until tracking starts
+ * again.  The `enable` file shows the new state.
+ *
+ * Context: process context, sleeps (an RCU grace period when stopping).
+ */
+void latency_tracker_set_enable(struct latency_tracker *t, bool on)
+{
+	lt_param_set(t, LATENCY_TRACKER_PARAM_ENABLE, on);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_set_enable);
