@@ -170,6 +170,25 @@ static inline bool lt_syscall_never_returns(long id)
 }
 
 /*
+ * Not a kernel version but an ABI assumption, kept here with the others:
+ * a custom tracker attaches one probe, void (*)(void *data), to
+ * tracepoints of any prototype (it reads only current, never the
+ * tracepoint's arguments).  A tracepoint calls each probe through a
+ * pointer of its own prototype, (void *data, args...): calling a function
+ * that takes fewer arguments is harmless where arguments are passed in
+ * registers and then on a stack that the caller pops (x86-64's System V
+ * ABI), unless the kernel checks the prototype of each indirect call:
+ * kCFI (CONFIG_CFI_CLANG; CONFIG_CFI since v6.18, "kcfi: Rename
+ * CONFIG_CFI_CLANG to CONFIG_CFI") traps on such a call.  Where this does
+ * not hold, latency_tracker_custom refuses tracepoint ends (-EINVAL).
+ */
+#if defined(CONFIG_X86_64) && !defined(CONFIG_CFI_CLANG) && !defined(CONFIG_CFI)
+#define LT_TP_ANY_PROTO		1
+#else
+#define LT_TP_ANY_PROTO		0
+#endif
+
+/*
  * v7.3, "timekeeping: Provide ktime_get_snapshot_id()" and the removal of
  * ktime_get_snapshot() once its users were converted: a snapshot names
  * the clock it is taken of.  Only the clocksource's reading (->cycles)

@@ -14,7 +14,8 @@
 #               must build with its probe's right prototype and fail, in
 #               check_trace_callback_type_sched_switch() and nowhere
 #               else, with a wrong one.
-#   hotpath     the functions every system call, switch and wakeup runs
+#   hotpath     the functions every system call, switch and wakeup runs,
+#               and every hit of a custom tracker's probe
 #               (LT_HOT_FUNCS below, with their .isra/.constprop/.part/
 #               .cold parts), built against one kernel line (LT_HOT_LINE,
 #               default 6.12; Debian builds its kernels with
@@ -242,6 +243,8 @@ LT_HOT_FUNCS=(
 	"probes/latency_tracker_offcpu.ko: lt_offcpu_probe_switch lt_offcpu_probe_waking"
 	"probes/latency_tracker_syscalls.ko: lt_syscalls_probe_enter lt_syscalls_probe_exit
 	 lt_syscalls_probe_switch lt_syscalls_start"
+	"probes/latency_tracker_custom.ko: lt_custom_kprobe_pre lt_custom_kretprobe_ret
+	 lt_custom_kretprobe_entry lt_custom_tp_probe"
 )
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0
