@@ -25,9 +25,9 @@
 KERNEL_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
 	timeout-change wakeup offcpu syscalls block wakeup-contended wakeup-race
 	block-requests syscalls-ends rt-timers lazy-rcu stacks hotplug torture
-	lttng-probe security filters-cgroup
+	lttng-probe security filters-cgroup custom custom-unload
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block"
-ONE_LINE_TESTS="core-procfs fuzz-procfs filters stacks-budget
+ONE_LINE_TESTS="core-procfs fuzz-procfs filters stacks-budget custom-refusals
 	cli-basic cli-filters
 	daemon-explain daemon-faults daemon-remote daemon-sandbox daemon-unload
 	explain-bad explain-compare explain-disk explain-lock"
@@ -35,13 +35,13 @@ LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool
 	explain-pipe explain-timeline"
 DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
 	stacks stacks-budget filters filters-cgroup hotplug torture lttng-probe
-	fuzz-procfs oracle-wakeup"
+	fuzz-procfs oracle-wakeup custom-unload"
 FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
 	timeout-change wakeup offcpu syscalls block wakeup-contended
 	block-requests rt-timers stacks stacks-budget lttng-probe filters
 	filters-cgroup fuzz-procfs security alerts-unload hotplug torture
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block
-	cli-basic cli-filters daemon-explain explain-timeline"
+	cli-basic cli-filters daemon-explain explain-timeline custom"
 
 # tier_tests LINE [TIER]: the tests LINE runs in TIER (full: the default;
 # fast: 6.12 only), one a line.
