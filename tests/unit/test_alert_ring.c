@@ -29,6 +29,17 @@
 #define COST_ROUNDS		7
 /* Per-operation cost with many readers, at most this times that with one. */
 #define COST_RATIO_MAX		4
+/*
+ * Under ThreadSanitizer an access costs more the more sync objects the
+ * thread has touched (4096 readers' cursors): the ratio measures TSan, not
+ * the ring.  The costs are then only shown; the plain and ASan builds
+ * assert them.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define COST_ASSERTS		0
+#else
+#define COST_ASSERTS		3
+#endif
 
 /*
  * A checkable record: delay_ns = writer << 32 | per-writer sequence, and
@@ -512,6 +523,8 @@ static void test_cost(void)
 		 COST_READERS, (unsigned long long)many.read,
 		 (unsigned long long)many.attach,
 		 (unsigned long long)many.push);
+	if (!COST_ASSERTS)
+		return;
 	tap_ok(many.read <= COST_RATIO_MAX * (one.read + 1),
 	       "a read with %d readers attached costs at most %dx one with 1",
 	       COST_READERS, COST_RATIO_MAX);
@@ -523,7 +536,7 @@ static void test_cost(void)
 
 int main(void)
 {
-	tap_plan(54);
+	tap_plan(51 + COST_ASSERTS);
 	test_init();
 	test_cursors();
 	test_lost_once();
