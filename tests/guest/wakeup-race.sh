@@ -49,13 +49,13 @@ tap_is "the victim slept $ROUNDS times" "$(cat $P/done)" $ROUNDS
 sleep 1
 kill $rw $ro 2>/dev/null
 wait $rw $ro 2>/dev/null
-raced=$(cat $P/raced) blocked=$(cat $P/blocked)
+raced=$(cat $P/raced) blocked=$(cat $P/blocked) preempted=$(cat $P/preempted)
 # The victim's records but the one of its wakeup by `go` (this shell).
 mine() { grep " pid=$victim " "$1" | grep -v " waker_pid=$$ "; }
 nw=$(mine /tmp/race.wakeup | grep -c .)
 no=$(mine /tmp/race.offcpu | grep -c .)
 named=$(mine /tmp/race.offcpu | grep -c " waker_pid=$waker ")
-tap_diag "raced wakeups $raced, late ones $blocked; wakeup records $nw; off-CPU records $no, $named naming the waker"
+tap_diag "raced wakeups $raced, late ones $blocked, preempted victims $preempted; wakeup records $nw; off-CPU records $no, $named naming the waker"
 tap_diag "wakeup stats: $(tr '\n' ' ' <$W/stats)"
 mine /tmp/race.wakeup | head -n 3 | sed 's/^/# wakeup: /'
 mine /tmp/race.offcpu | grep -v " waker_pid=$waker " | head -n 3 | sed 's/^/# offcpu: /'

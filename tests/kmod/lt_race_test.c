@@ -15,8 +15,10 @@
  * after it blocked -- the interleaving that a vCPU stall or a slow waker
  * gives by chance.  A waking held that way is counted in `raced`; one
  * that came after the victim had blocked already (the waker late) in
- * `blocked`; one that found it preempted (off its CPU, still queued) in
- * neither.
+ * `blocked`; one whose victim left its CPU preempted, not blocked (still
+ * queued and runnable: a tick preempts the busy wait where kernel code is
+ * preemptible, as with PREEMPT_LAZY and PREEMPT_RT on Linux 7.x), in
+ * `preempted`, during the hold or before it.
  *
  * With signal=1, the victim instead sleeps `rounds` times with a signal
  * pending (it sends itself SIGUSR1 first): schedule() keeps it runnable
@@ -27,7 +29,7 @@
  *
  * Parameters (read back through /sys/module/lt_race_test/parameters/):
  * victim_cpu, rounds, busy_us; victim_pid, waker_pid (set at load),
- * raced, blocked and done (rounds finished) while it runs.  The victim starts its
+ * raced, blocked, preempted and done (rounds finished) while it runs.  The victim starts its
  * rounds once `go` is written 1 (the test sets its filters first).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -64,6 +66,8 @@ static int raced;
 module_param(raced, int, 0444);
 static int blocked;
 module_param(blocked, int, 0444);
+static int preempted;
+module_param(preempted, int, 0444);
 static int done;
 module_param(done, int, 0444);
 static int go;
@@ -171,6 +175,8 @@ static void lt_race_probe_waking(void *data, struct task_struct *p)
 		/* Off its CPU and no longer queued: it blocked already. */
 		if (!READ_ONCE(p->on_rq) || lt_delayed(p))
 			WRITE_ONCE(blocked, blocked + 1);
+		else
+			WRITE_ONCE(preempted, preempted + 1);
 		return;
 	}
 	t0 = ktime_get_mono_fast_ns();
@@ -179,7 +185,14 @@ static void lt_race_probe_waking(void *data, struct task_struct *p)
 			return;
 		cpu_relax();
 	}
-	WRITE_ONCE(raced, raced + 1);
+	/*
+	 * Nothing else wakes it, and its switch-out came before on_cpu = 0:
+	 * still queued and runnable, it was preempted.
+	 */
+	if (READ_ONCE(p->on_rq) && !lt_delayed(p))
+		WRITE_ONCE(preempted, preempted + 1);
+	else
+		WRITE_ONCE(raced, raced + 1);
 }
 
 static struct latency_tracker_tp lt_race_tps[] = {
