@@ -3,7 +3,9 @@
  * lt_race_test.c - test-only module: wakeups that race the wakee's sleep,
  * made deterministic (tests/guest/wakeup-race.sh).
  *
- * A victim kernel thread (nice 19, bound to victim_cpu) loops: it sets
+ * A victim kernel thread (SCHED_FIFO 50, bound to victim_cpu: neither the
+ * tick, nor ktimers and threaded interrupts on PREEMPT_RT, preempt its
+ * busy wait where kernel code is preemptible) loops: it sets
  * itself TASK_INTERRUPTIBLE, asks the waker for a wakeup, busy-waits
  * busy_us on its CPU (still in that state, still on its runqueue), then
  * calls schedule().  The waker (bound to another CPU) wakes it during the
@@ -20,7 +22,7 @@
  * preemptible, as with PREEMPT_LAZY and PREEMPT_RT on Linux 7.x), in
  * `preempted`, during the hold or before it.
  *
- * With signal=1, the victim instead sleeps `rounds` times with a signal
+ * With signal=1, the victim (nice 19) instead sleeps `rounds` times with a signal
  * pending (it sends itself SIGUSR1 first): schedule() keeps it runnable
  * (signal_pending_state()), and with a busy task on its CPU it is switched
  * out all the same -- before Linux 6.16 (upstream 8feb053d5319, in 6.12
@@ -231,7 +233,10 @@ static int __init lt_race_init(void)
 	}
 	kthread_bind(lt_victim, victim_cpu);
 	kthread_bind(lt_waker, waker_cpu);
-	set_user_nice(lt_victim, MAX_NICE);
+	if (signal)
+		set_user_nice(lt_victim, MAX_NICE);	/* the busy task runs */
+	else
+		sched_set_fifo(lt_victim);
 	victim_pid = lt_victim->pid;
 	waker_pid = lt_waker->pid;
 	wake_up_process(lt_waker);
