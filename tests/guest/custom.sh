@@ -127,6 +127,14 @@ d=$work/blk
 mkdir -p "$d"
 tap_ok "null_blk loads (10 ms per request)" \
 	modprobe null_blk nr_devices=1 irqmode=2 completion_nsec=10000000
+# udev's probe of the new disk over before the tracker exists: a request
+# in flight at its definition is one whose start the trace has before
+# the window (CI once saw such a read end 129 ms later inside it).
+udevadm settle -t 10 2>/dev/null
+for i in $(seq 50); do
+	[ "$(tr -s ' ' </sys/block/nullb0/inflight 2>/dev/null)" = " 0 0" ] && break
+	sleep 0.1
+done
 echo 'p:lt_custom/rq_start blk_mq_start_request rq=$arg1:x64' >>$T/kprobe_events
 echo 'p:lt_custom/rq_end blk_mq_end_request rq=$arg1:x64' >>$T/kprobe_events
 ftrace_on lt_custom
