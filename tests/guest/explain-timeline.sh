@@ -79,16 +79,20 @@ tap_is "OTF2 over explain's interval = explain --tid" "${ow% overlap=*}" "$want"
 
 # Wakeup flows into the victim: from ex_waker (every 5 ms), and otherwise
 # only from the scenario's own threads (the main thread's last kick),
-# never from another process.
+# never from another process but the CPU stopper: migration/N completes
+# the scenario's own affinity changes (sched_setaffinity() waits for it
+# when the thread runs elsewhere; seen on 7.3-rt).
 flows=$(python3 - "$J" "$V" "$PID" <<'EOF'
-import json, sys
+import json, re, sys
 d = json.load(open(sys.argv[1]))["traceEvents"]
 v, pid = int(sys.argv[2]), int(sys.argv[3])
 name = {e["tid"]: e["args"]["name"] for e in d if e["ph"] == "M" and e["name"] == "thread_name"}
 src = {e["id"]: (e["pid"], e["tid"]) for e in d if e["ph"] == "s"}
 into = [src[e["id"]] for e in d if e["ph"] == "f" and e["tid"] == v]
 waker = sum(name.get(t) == "ex_waker" for p, t in into)
-others = sorted({"%s[%d]" % (name.get(t, "?"), t) for p, t in into if p != pid})
+stopper = re.compile(r"migration/[0-9]+$")
+others = sorted({"%s[%d]" % (name.get(t, "?"), t) for p, t in into
+                 if p != pid and not stopper.match(name.get(t, ""))})
 print(waker, len(into) - waker, len(others), ",".join(others) or "-")
 EOF
 )
