@@ -120,8 +120,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/kallsyms.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -440,8 +438,6 @@ static ssize_t lt_custom_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
-	if (!file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN))
-		return -EPERM;
 	/* One whole line per write(), like the other files. */
 	if (count > LT_CUSTOM_LINE_MAX) {
 		pr_err("refused: a line longer than %d bytes\n",
