@@ -28,7 +28,7 @@
 #include <trace/events/block.h>
 
 #include <lt_records/block.h>
-#include "probe_common.h"
+#include "common/probe.h"
 #include "lt_trace.h"
 
 /*

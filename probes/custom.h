@@ -15,7 +15,7 @@
 #include <linux/tracepoint.h>
 
 #include "custom_def.h"
-#include "probe_common.h"
+#include "common/probe.h"
 
 struct lt_custom;
 struct module;
@@ -58,7 +58,7 @@ struct lt_custom_reports {
  * struct lt_custom - a custom tracker
  * @list: on the definition list (custom.c), under its mutex.
  * @def: the definition, as parsed.
- * @probe: the standard tracker and its filters (probe_common.c).
+ * @probe: the standard tracker and its filters (the probe layer, common/).
  * @ends: the ends: [0] the in end, [1] the out end; a fn= tracker has one
  *	end, [0], its kretprobe.
  * @nr_ends: 1 or 2.

@@ -177,7 +177,7 @@ static bool lt_custom_off(const char *s, size_t len, u64 *off)
 
 	if (!lt_custom_skip(&s, &len, "0x"))
 		return len && lt_custom_digit(s[len - 1]) &&
-		       !lt_parse_u64(s, len, 0, LT_CUSTOM_OFF_MAX, off);
+		       !latency_tracker_parse_u64(s, len, 0, LT_CUSTOM_OFF_MAX, off);
 	if (!len || len > 8)
 		return false;
 	for (i = 0; i < len; i++) {
@@ -310,22 +310,22 @@ static const char *lt_custom_value(struct lt_custom_def *def,
 		return lt_custom_key(v, len, &def->out_key) ? NULL :
 		       "not a key (tid, tgid, argN, argN+OFF, ret)";
 	case LT_CF_THRESHOLD:
-		return lt_parse_u64(v, len, 1, LT_CUSTOM_THRESHOLD_MAX,
+		return latency_tracker_parse_u64(v, len, 1, LT_CUSTOM_THRESHOLD_MAX,
 				    &def->threshold_ns) ?
 		       "not a decimal of 1..1000000000000 (ns)" : NULL;
 	case LT_CF_TIMEOUT:
-		if (lt_parse_u64(v, len, 0, LT_CUSTOM_TIMEOUT_MAX, &n) ||
+		if (latency_tracker_parse_u64(v, len, 0, LT_CUSTOM_TIMEOUT_MAX, &n) ||
 		    (n && n < LT_CUSTOM_TIMEOUT_MIN))
 			return "not 0 or a decimal of 1000000..1000000000000 (ns)";
 		def->timeout_ns = n;
 		return NULL;
 	case LT_CF_MAX_EVENTS:
-		if (lt_parse_u64(v, len, 1, LT_CUSTOM_MAX_EVENTS_MAX, &n))
+		if (latency_tracker_parse_u64(v, len, 1, LT_CUSTOM_MAX_EVENTS_MAX, &n))
 			return "not a decimal of 1..4194304";
 		def->max_events = n;
 		return NULL;
 	case LT_CF_STACK:
-		if (lt_parse_u64(v, len, 0, 1, &n))
+		if (latency_tracker_parse_u64(v, len, 0, 1, &n))
 			return "not 0 or 1";
 		def->stack = n;
 		return NULL;

@@ -53,7 +53,7 @@
 #include <trace/events/sched.h>
 
 #include <lt_records/offcpu.h>
-#include "probe_common.h"
+#include "common/probe.h"
 #include "lt_trace.h"
 
 /*

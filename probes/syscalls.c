@@ -47,7 +47,7 @@
  * (stateful lookup of the pending event from sched_switch) and printed,
  * deferred and rate limited, with the pid and the syscall number; the
  * syscall tracepoint emitted at sys_exit carries it as text.  The filters
- * (probe_common.h) look at current at sys_enter: a call of a task they
+ * (common/filter.h) look at current at sys_enter: a call of a task they
  * keep out is not noted.
  *
  * Calls that do not end by sys_exit: exit and exit_group (native, ia32 or
@@ -74,7 +74,7 @@
 #include <trace/events/syscalls.h>
 
 #include <lt_records/syscalls.h>
-#include "probe_common.h"
+#include "common/probe.h"
 #include "lt_trace.h"
 
 /*

@@ -65,7 +65,7 @@
 #include <trace/events/sched.h>
 
 #include <lt_records/wakeup.h>
-#include "probe_common.h"
+#include "common/probe.h"
 #include "lt_trace.h"
 
 /*

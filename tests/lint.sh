@@ -184,10 +184,10 @@ lint_cppcheck() {
 # log in DIR/log.
 proto_build() {
 	local d=$2
-	mkdir -p "$d/tracker" "$d/probes" "$d/tests/kmod" &&
+	mkdir -p "$d/tracker" "$d/probes/common" "$d/tests/kmod" &&
 		cp -r "$LT_TOP/include" "$d/" &&
 		cp "$LT_TOP"/tracker/*.h "$d/tracker/" &&
-		cp "$LT_TOP"/probes/*.h "$d/probes/" &&
+		cp "$LT_TOP"/probes/common/*.h "$d/probes/common/" &&
 		cp -r "$LT_TOP/tests/kmod/proto_check" "$d/tests/kmod/" ||
 		{ echo "cannot copy the sources" >"$d/log"; return 2; }
 	lt_kmake "$1" M="$d/tests/kmod/proto_check" LT_PROTO_WRONG="$3" \

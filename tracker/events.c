@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * events.c - instantiates the latency_tracker tracepoints (lt_trace.h)
- * and exports them to the tracker modules.
+ * and exports them to the tracker modules, one per tracker of
+ * lt_records/trackers.h.
  */
 #include <linux/export.h>
 #include <linux/module.h>
@@ -9,8 +10,5 @@
 #define CREATE_TRACE_POINTS
 #include "lt_trace.h"
 
-EXPORT_TRACEPOINT_SYMBOL_GPL(wakeup);
-EXPORT_TRACEPOINT_SYMBOL_GPL(offcpu);
-EXPORT_TRACEPOINT_SYMBOL_GPL(syscall);
-EXPORT_TRACEPOINT_SYMBOL_GPL(block);
-EXPORT_TRACEPOINT_SYMBOL_GPL(custom);
+#define LT_TRACKER_EXPORT(module, event, TABLE)	EXPORT_TRACEPOINT_SYMBOL_GPL(event);
+LT_TRACKERS(LT_TRACKER_EXPORT)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * lt_trace.h - the latency_tracker tracepoints, one per tracker, with
+ * lt_trace.h - the latency_tracker tracepoints, one per tracker of
+ * lt_records/trackers.h, with
  * the fields of the tracker's alert record (see the interface contract in
  * docs/design.md).  Emitted by the tracker modules from their callbacks;
  * defined (CREATE_TRACE_POINTS) and exported by tracker/events.c.
@@ -21,11 +22,7 @@
 #ifndef _LT_TRACE_KINDS_H
 #define _LT_TRACE_KINDS_H
 
-#include <lt_records/block.h>
-#include <lt_records/custom.h>
-#include <lt_records/offcpu.h>
-#include <lt_records/syscalls.h>
-#include <lt_records/wakeup.h>
+#include <lt_records/trackers.h>
 
 /*
  * The ftrace field of each kind: entry, assignment, printk format, value.
@@ -36,45 +33,45 @@
 #define LT_TP_ENTRY_INT(n, ...)		__field(int, n)
 #define LT_TP_ENTRY_U32(n, ...)		__field(u32, n)
 #define LT_TP_ENTRY_U64(n, ...)		__field(u64, n)
+#define LT_TP_ENTRY_HEX(n, ...)		__field(u64, n)
 #define LT_TP_ENTRY_COMM(n, ...)	__array(char, n, TASK_COMM_LEN)
 #define LT_TP_ENTRY_CHAR(n, ...)	__field(char, n)
 #define LT_TP_ENTRY_DEV(n, ...)		__field(dev_t, n)
 #define LT_TP_ENTRY_ENUM(n, name_fn)	__string(n, name_fn(rec->n))
-#define LT_TP_ENTRY_HEX(n, ...)		__field(u64, n)
 #define LT_TP_ENTRY_STR(n, ...)		__string(n, n)
 
 #define LT_TP_ASSIGN_PID(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_INT(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_U32(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_U64(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_HEX(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_COMM(n, ...)	strscpy(__entry->n, rec->n, TASK_COMM_LEN)
 #define LT_TP_ASSIGN_CHAR(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_DEV(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
-#define LT_TP_ASSIGN_HEX(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_STR(n, ...)	lt_assign_str(n, n)
 
 #define LT_TP_FMT_PID(n)	" " #n "=%d"
 #define LT_TP_FMT_INT(n)	" " #n "=%d"
 #define LT_TP_FMT_U32(n)	" " #n "=%u"
 #define LT_TP_FMT_U64(n)	" " #n "=%llu"
+#define LT_TP_FMT_HEX(n)	" " #n "=0x%llx"
 #define LT_TP_FMT_COMM(n)	" " #n "=%s"
 #define LT_TP_FMT_CHAR(n)	" " #n "=%c"
 #define LT_TP_FMT_DEV(n)	" " #n "=%u:%u"
 #define LT_TP_FMT_STR(n)	" " #n "=%s"
 #define LT_TP_FMT_ENUM(n)	LT_TP_FMT_STR(n)
-#define LT_TP_FMT_HEX(n)	" " #n "=0x%llx"
 
 #define LT_TP_PRINT_PID(n)	, __entry->n
 #define LT_TP_PRINT_INT(n)	, __entry->n
 #define LT_TP_PRINT_U32(n)	, __entry->n
 #define LT_TP_PRINT_U64(n)	, __entry->n
+#define LT_TP_PRINT_HEX(n)	, __entry->n
 #define LT_TP_PRINT_COMM(n)	, __entry->n
 #define LT_TP_PRINT_CHAR(n)	, __entry->n
 #define LT_TP_PRINT_DEV(n)	, MAJOR(__entry->n), MINOR(__entry->n)
 #define LT_TP_PRINT_STR(n)	, __get_str(n)
 #define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
-#define LT_TP_PRINT_HEX(n)	, __entry->n
 
 /* Table walkers. */
 #define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n, __VA_ARGS__)
@@ -130,16 +127,11 @@ TRACE_EVENT(event,							\
 
 LT_CAUSES(LT_TP_DEFINE_ENUM)
 
-LT_TRACE_EVENT(wakeup, struct lt_wakeup_record, LT_WAKEUP_RECORD,
-	       LT_WAKEUP_TRACE_ONLY)
-LT_TRACE_EVENT(offcpu, struct lt_offcpu_record, LT_OFFCPU_RECORD,
-	       LT_OFFCPU_TRACE_ONLY)
-LT_TRACE_EVENT(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
-	       LT_SYSCALLS_TRACE_ONLY)
-LT_TRACE_EVENT(block, struct lt_block_record, LT_BLOCK_RECORD,
-	       LT_BLOCK_TRACE_ONLY)
-LT_TRACE_EVENT(custom, struct lt_custom_record, LT_CUSTOM_RECORD,
-	       LT_CUSTOM_TRACE_ONLY)
+/* One event per tracker of lt_records/trackers.h. */
+#define LT_TRACKER_EVENT(module, event, TABLE)				\
+	LT_TRACE_EVENT(event, struct lt_##module##_record,		\
+		       LT_##TABLE##_RECORD, LT_##TABLE##_TRACE_ONLY)
+LT_TRACKERS(LT_TRACKER_EVENT)
 
 #endif /* _LT_TRACE_H */
 

@@ -95,7 +95,8 @@ int lt_param_parse(enum latency_tracker_param param, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	ret = lt_parse_u64(buf, count, b->zero_ok ? 0 : b->min, b->max, &v);
+	ret = latency_tracker_parse_u64(buf, count, b->zero_ok ? 0 : b->min,
+					b->max, &v);
 	if (ret)
 		return ret;
 	ret = lt_param_valid(param, v);

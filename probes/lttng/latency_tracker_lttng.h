@@ -19,11 +19,7 @@
 #define LT_LTTNG_KINDS_H
 
 #include <linux/kdev_t.h>
-#include <lt_records/block.h>
-#include <lt_records/custom.h>
-#include <lt_records/offcpu.h>
-#include <lt_records/syscalls.h>
-#include <lt_records/wakeup.h>
+#include <lt_records/trackers.h>
 
 /*
  * The LTTng field(s) of each kind: record fields from the record `rec`,
@@ -33,13 +29,13 @@
 #define LT_LTTNG_FIELD_INT(n, ...)	ctf_integer(int, n, rec->n)
 #define LT_LTTNG_FIELD_U32(n, ...)	ctf_integer(u32, n, rec->n)
 #define LT_LTTNG_FIELD_U64(n, ...)	ctf_integer(u64, n, rec->n)
+#define LT_LTTNG_FIELD_HEX(n, ...)	ctf_integer_hex(u64, n, rec->n)
 #define LT_LTTNG_FIELD_COMM(n, ...)	ctf_string(n, rec->n)
 #define LT_LTTNG_FIELD_CHAR(n, ...)	ctf_array_text(char, n, &rec->n, 1)
 #define LT_LTTNG_FIELD_DEV(n, ...)					\
 	ctf_integer(unsigned int, n##_major, MAJOR(rec->n))		\
 	ctf_integer(unsigned int, n##_minor, MINOR(rec->n))
 #define LT_LTTNG_FIELD_ENUM(n, name_fn)	ctf_string(n, name_fn(rec->n))
-#define LT_LTTNG_FIELD_HEX(n, ...)	ctf_integer_hex(u64, n, rec->n)
 #define LT_LTTNG_FIELD_STR(n, ...)	ctf_string(n, n)
 
 #define LT_LTTNG_FIELD(kind, n, ...)	LT_LTTNG_FIELD_##kind(n, __VA_ARGS__)
@@ -70,16 +66,11 @@ LTTNG_TRACEPOINT_EVENT_MAP(event, latency_tracker_##event,		\
 
 #include <lttng/tracepoint-event.h>
 
-LT_LTTNG_EVENT(wakeup, struct lt_wakeup_record, LT_WAKEUP_RECORD,
-	       LT_WAKEUP_TRACE_ONLY)
-LT_LTTNG_EVENT(offcpu, struct lt_offcpu_record, LT_OFFCPU_RECORD,
-	       LT_OFFCPU_TRACE_ONLY)
-LT_LTTNG_EVENT(syscall, struct lt_syscalls_record, LT_SYSCALLS_RECORD,
-	       LT_SYSCALLS_TRACE_ONLY)
-LT_LTTNG_EVENT(block, struct lt_block_record, LT_BLOCK_RECORD,
-	       LT_BLOCK_TRACE_ONLY)
-LT_LTTNG_EVENT(custom, struct lt_custom_record, LT_CUSTOM_RECORD,
-	       LT_CUSTOM_TRACE_ONLY)
+/* One event per tracker of lt_records/trackers.h. */
+#define LT_LTTNG_TRACKER_EVENT(module, event, TABLE)			\
+	LT_LTTNG_EVENT(event, struct lt_##module##_record,		\
+		       LT_##TABLE##_RECORD, LT_##TABLE##_TRACE_ONLY)
+LT_TRACKERS(LT_LTTNG_TRACKER_EVENT)
 
 #endif /* LT_LTTNG_EVENTS_H */
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# filters.sh - the filters every tracker has (probe_common.c), shown to
+# filters.sh - the filters every tracker has (probes/common/filter.c), shown to
 # include and exclude what they should: filter_tgid (and its translation
 # from a pid namespace), kthreads (off by default for offcpu only),
 # filter_dev of the block tracker; strict parsing (a bad value is refused,

@@ -35,7 +35,7 @@ for t in lt_core_test "${TRACKERS[@]}"; do
 	done
 done
 # Invalid module parameters.  The four modules' parameters are one
-# macro's (probes/probe_common.h) with one parser: the first module gets
+# macro's (probes/common/probe.h) with one parser: the first module gets
 # every bad value, the others one of each parser (a number, a filter) and
 # block its own filter_dev.
 BAD_PARAMS=(threshold=abc threshold=-5 threshold=0 threshold=1000000000001

@@ -13,9 +13,9 @@ in turn): the adversarial cases always run, the random ones fill the
 budget, so host load shortens the random part instead of failing the run.
 Oracle, per write:
   - refused  -> the value read back is unchanged;
-  - accepted -> the payload was strict decimal (digits, at most one
-    trailing newline), written whole, and the value read back is that
-    number;
+  - accepted -> the payload was strict decimal ("0" or digits without a
+    leading zero, at most one trailing newline), written whole, and the
+    value read back is that number;
   - a strict decimal inside the contract's bounds, at most WRITE_MAX bytes
     long (20 digits and a newline), is accepted;
   - a write at a nonzero offset is refused (procfs knobs are not seekable).
@@ -29,7 +29,7 @@ import re
 import sys
 import time
 
-STRICT = re.compile(rb"\A[0-9]+\n?\Z")
+STRICT = re.compile(rb"\A(0|[1-9][0-9]*)\n?\Z")
 WRITE_MAX = 21  # the longest write a knob takes: 20 digits of 2^64-1 + '\n'
 S = 10**9
 # Contract bounds of the core's knobs (see tracker/params.c): (min, max, zero_ok)

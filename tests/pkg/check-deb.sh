@@ -223,7 +223,9 @@ echo "$status" | grep -q ": installed"
 result $? "the package's postinst: DKMS built and installed the modules for $kver"
 
 mods=$ROOT/lib/modules/$kver/updates/dkms
-listed=$(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"/\1/p' "$LT_TOP/dkms.conf" | sort)
+# dkms.conf read as DKMS reads it: sourced by bash.
+listed=$(bash -c '. "$1" && printf "%s\n" "${BUILT_MODULE_NAME[@]}"' _ \
+	"$LT_TOP/dkms.conf" | sort)
 installed=$(ls "$mods" 2>/dev/null | sed -n 's/\.ko\(\.[a-z]*\)\{0,1\}$//p' | sort)
 [ -n "$listed" ] && [ "$listed" = "$installed" ]
 rc=$?

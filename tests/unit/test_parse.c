@@ -24,7 +24,9 @@ static const struct parse_case cases[] = {
 	{ S("5"), 0, U64_MAX, 0, 5, "one digit" },
 	{ S("5\n"), 0, U64_MAX, 0, 5, "one trailing newline" },
 	{ S("1000000000"), 0, U64_MAX, 0, 1000000000, "1e9" },
-	{ S("007"), 0, U64_MAX, 0, 7, "leading zeros" },
+	{ S("007"), 0, U64_MAX, -EINVAL, 0, "leading zeros" },
+	{ S("00"), 0, U64_MAX, -EINVAL, 0, "two zeros" },
+	{ S("0\n"), 0, U64_MAX, 0, 0, "zero and a newline" },
 	{ S("18446744073709551615"), 0, U64_MAX, 0, U64_MAX, "U64_MAX" },
 	{ S("18446744073709551615\n"), 0, U64_MAX, 0, U64_MAX,
 	  "U64_MAX + newline" },
@@ -81,11 +83,12 @@ int main(void)
 	u64 out;
 	int ret;
 
-	tap_plan(92);
+	tap_plan(2 * ARRAY_SIZE(cases) + 2);
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		c = &cases[i];
 		out = UNTOUCHED;
-		ret = lt_parse_u64(c->buf, c->len, c->min, c->max, &out);
+		ret = latency_tracker_parse_u64(c->buf, c->len, c->min, c->max,
+						&out);
 		tap_eq(ret, c->ret, "%s: return %d", c->what, c->ret);
 		if (c->ret)
 			tap_eq(out, UNTOUCHED, "%s: output untouched",
@@ -96,10 +99,10 @@ int main(void)
 
 	/* Only len bytes are looked at: a longer buffer is fine. */
 	out = UNTOUCHED;
-	ret = lt_parse_u64("42junk", 2, 0, U64_MAX, &out);
+	ret = latency_tracker_parse_u64("42junk", 2, 0, U64_MAX, &out);
 	tap_ok(ret == 0 && out == 42, "only the first len bytes are parsed");
 	out = UNTOUCHED;
-	ret = lt_parse_u64(NULL, 0, 0, U64_MAX, &out);
+	ret = latency_tracker_parse_u64(NULL, 0, 0, U64_MAX, &out);
 	tap_ok(ret == -EINVAL && out == UNTOUCHED, "NULL buffer refused");
 	return tap_done();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_print_budget.c - host tests of probes/print_budget.h, the dmesg
+ * test_print_budget.c - host tests of probes/common/print_budget.h, the dmesg
  * stack budget of the tracker modules: per process and global caps per
  * interval, the slots' table, and the first interval of the clock
  * (interval 0: the first print_interval after boot).

@@ -27,6 +27,12 @@ dk() { # kver line dkms-args...
 		lt_krun "$kver" dkms "$@" --dkmstree "$work/tree-$line" --sourcetree "$work/src"
 }
 
+# The obj-m of a Kbuild file (DIR/Kbuild), read by make as kbuild would.
+kbuild_modules() { # dir
+	printf 'include Kbuild\nall:\n\t@echo $(obj-m)\n' |
+		make -s -C "$LT_TOP/$1" -f - src=. obj=. 2>/dev/null
+}
+
 n=0 failed=0
 result() { # rc desc
 	n=$((n + 1))
@@ -42,10 +48,11 @@ for line in $LT_KERNEL_LINES; do
 	result $rc "dkms add and build for $kver"
 	# dkms.conf names exactly the modules the Kbuild files declare (tests
 	# excepted), and dkms built every one of them.
-	declared=$(printf 'include tracker/Kbuild\ninclude probes/Kbuild\nall:\n\t@echo $(obj-m)\n' |
-		make -s -C "$LT_TOP" -f - src=. obj=. 2>/dev/null | tr ' ' '\n' |
+	declared=$({ kbuild_modules tracker; kbuild_modules probes; } | tr ' ' '\n' |
 		sed -n 's/\.o$//p' | sort)
-	listed=$(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"/\1/p' "$LT_TOP/dkms.conf" | sort)
+	# dkms.conf read as DKMS reads it: sourced by bash.
+	listed=$(bash -c '. "$1" && printf "%s\n" "${BUILT_MODULE_NAME[@]}"' _ \
+		"$LT_TOP/dkms.conf" | sort)
 	# (dkms >= 3.1 keeps the Module.symvers of the build there too.)
 	built=$(ls "$work/tree-$line/$name/$ver/$kver"/*/module/ 2>/dev/null |
 		sed -n 's/\.ko.*$//p' | sort)

@@ -737,7 +737,7 @@ const char *lt_custom_strerror(int err, bool del)
 	case -EACCES:
 		return "permission denied (root only)";
 	case -EPERM:
-		return "not permitted: the module takes definitions from a process with CAP_SYS_ADMIN only";
+		return "not permitted (root only)";
 	case -E2BIG:
 		return "the definition is too long for one line";
 	default:

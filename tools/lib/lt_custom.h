@@ -173,8 +173,8 @@ int lt_custom_del(const char *name);
  * The kernel's refusal in words (the contract's errors): for an add,
  * -ENOENT an unknown function or tracepoint, -EINVAL a function kprobes
  * refuse or a field the module does not take, -EEXIST a name in use or
- * reserved, -ENOSPC the 64 trackers, -EPERM a writer without
- * CAP_SYS_ADMIN; for a del (@del), -ENOENT no such custom tracker.
+ * reserved, -ENOSPC the 64 trackers, -EACCES or -EPERM not root; for a
+ * del (@del), -ENOENT no such custom tracker.
  * -ENODEV: the module is not loaded.
  */
 const char *lt_custom_strerror(int err, bool del);

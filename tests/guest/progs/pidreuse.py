@@ -10,7 +10,9 @@ sleeps in nanosleep, the only task filter_tgid selects.  Just before its
 timeout, SCHED_RR tasks at priority 1 spin on every CPU: the report
 work's kworker (SCHED_OTHER) cannot run, while the timer still reports
 the timeout (softirq; on PREEMPT_RT the ktimers and irq_work threads,
-FIFO 1, which the spinners' round robin lets run).  Once the victim's
+FIFO 1, which the spinners' round robin lets run; the ksoftirqd threads,
+which run the timer's softirq once it is deferred to them under load,
+are raised to FIFO 2 for the run).  Once the victim's
 timeout record is in the alerts file (opened before, read as it fills),
 this process (SCHED_FIFO 50) kills the victim, reaps it,
 sets ns_last_pid and forks a task (comm lt_impostor) that gets the
@@ -76,6 +78,18 @@ def spin(cpu):
     return run
 
 
+def kthreads(prefix):
+    """The pids of the kernel threads whose comm starts with prefix."""
+    pids = []
+    for d in glob.glob("/proc/[0-9]*"):
+        try:
+            if rd(d + "/comm").startswith(prefix):
+                pids.append(int(d[6:]))
+        except OSError:
+            pass
+    return pids
+
+
 def reap(pid):
     try:
         os.kill(pid, signal.SIGKILL)
@@ -88,6 +102,10 @@ def reap(pid):
 # control then has nothing to refuse.
 restore = [(f, rd(f)) for f in FAIR] + [(RT_RUNTIME, rd(RT_RUNTIME))]
 spinners = []
+# Deferred softirqs (the timer's: the report) must not wait for the
+# spinners: ksoftirqd above them for the run, as it was after.
+softirqd = [(p, os.sched_getscheduler(p), os.sched_getparam(p))
+            for p in kthreads("ksoftirqd/")]
 victim = impostor = 0
 reused = 0
 me = os.getpid()
@@ -97,6 +115,8 @@ try:
     wr(RT_RUNTIME, -1)
     for f in FAIR:
         wr(f, 0)
+    for p, _, _ in softirqd:
+        os.sched_setscheduler(p, os.SCHED_FIFO, os.sched_param(2))
     go_r, go_w = os.pipe()
     victim = child(b"lt_victim", lambda: (os.read(go_r, 1), time.sleep(60)))
     time.sleep(0.1)                     # blocked in the pipe read: untracked
@@ -127,6 +147,11 @@ finally:
             wr(f, v)
         except OSError as e:
             print(f"cannot restore {f} to {v}: {e}", file=sys.stderr)
+    for p, pol, prm in softirqd:
+        try:
+            os.sched_setscheduler(p, pol, prm)
+        except OSError as e:
+            print(f"cannot restore ksoftirqd {p}: {e}", file=sys.stderr)
     os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     time.sleep(1)                       # the work item saves a stack
     if impostor:

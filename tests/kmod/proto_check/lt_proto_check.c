@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * lt_proto_check.c - shows that LT_PROBE_TPS (probes/probe_common.h)
+ * lt_proto_check.c - shows that LT_PROBE_TPS (probes/common/probe.h)
  * checks a probe attached by name against its tracepoint's prototype at
  * build time.  tests/lint.sh builds it twice and never loads it:
  *   as is            its sched_switch probe has the tracepoint's prototype
@@ -16,7 +16,7 @@
 #include <linux/sched.h>
 #include <trace/events/sched.h>
 
-#include "probe_common.h"
+#include "common/probe.h"
 
 #ifdef LT_PROTO_WRONG
 static void lt_proto_probe_switch(void *data, bool preempt,

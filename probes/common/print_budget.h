@@ -7,7 +7,7 @@
  * interval): the first interval after boot is interval 0.
  *
  * Pure logic on atomics, given the time: compiled into each tracker
- * module (probe_common.c) and into the host unit test
+ * module (common/report.c) and into the host unit test
  * (tests/unit/test_print_budget.c), through lt_env.h.
  *
  * State, each word updated by cmpxchg loops (lock-free, any context but

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lt_records/trackers.h - every tracker module, once.
+ *
+ * X(module, event, TABLE): the module latency_tracker_<module>.ko, built
+ * from probes/<module>.c and the probe layer (probes/Kbuild reads this
+ * list), its record struct lt_<module>_record and field tables
+ * LT_<TABLE>_RECORD / LT_<TABLE>_TRACE_ONLY (lt_records/<module>.h), and
+ * its tracepoint latency_tracker:<event>.  The list drives the ftrace
+ * events (tracker/lt_trace.h) and their exports (tracker/events.c), the
+ * LTTng events (probes/lttng/latency_tracker_lttng.h), the modules that
+ * kbuild builds (probes/Kbuild) and that DKMS installs (dkms.conf).
+ * One line per tracker, "\tX(" first: the build files read it with sed.
+ */
+#ifndef _LT_RECORDS_TRACKERS_H
+#define _LT_RECORDS_TRACKERS_H
+
+#include "block.h"
+#include "custom.h"
+#include "offcpu.h"
+#include "syscalls.h"
+#include "wakeup.h"
+
+#define LT_TRACKERS(X)							\
+	X(wakeup, wakeup, WAKEUP)					\
+	X(offcpu, offcpu, OFFCPU)					\
+	X(syscalls, syscall, SYSCALLS)					\
+	X(block, block, BLOCK)						\
+	X(custom, custom, CUSTOM)
+
+#endif /* _LT_RECORDS_TRACKERS_H */
