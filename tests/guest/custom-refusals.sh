@@ -24,6 +24,7 @@ REFUSALS=(
 	"EINVAL|x in=kprobe:lt_custom_target_work out=kprobe:lt_custom_target_work key=ret|'key=ret': ret needs a kretprobe end|ret at a kprobe"
 	"EINVAL|x fn=lt_custom_target_work threshold=0|'threshold=0': not a decimal|threshold out of range"
 	"EINVAL|x fn=lt_custom_target_work threshold=5ms|'threshold=5ms': not a decimal|threshold with a unit"
+	"EINVAL|x fn=lt_custom_target_work threshold=007000000|'threshold=007000000': not a decimal|threshold with leading zeros"
 	"EINVAL|x in=kprobe:lt_custom_target_work out=kprobe:lt_custom_target_work|key= (or in_key= and out_key=) missing|key missing"
 	"EINVAL|x in=$TP_BEGIN out=tp:latency_tracker:custom key=tid|our own events cannot be an end|our own tracepoint"
 	"ENOENT|x fn=lt_no_such_function|x: no function lt_no_such_function in kallsyms|unknown function (fn=)"
@@ -68,7 +69,7 @@ tap_is "no definition at first" "$(cat "$CUSTOM")" ""
 
 # A definition, its canonical form, its directory.
 tap_is "a definition is accepted" \
-	"$(cw "first fn=lt_custom_target_work  threshold=007000000 stack=1")" ok
+	"$(cw "first fn=lt_custom_target_work  threshold=7000000 stack=1")" ok
 tap_is "read back in canonical form" "$(cat "$CUSTOM")" \
 	"first fn=lt_custom_target_work key=tid threshold=7000000 timeout=0 max_events=4096 stack=1"
 files=$(cd "$LTD/first" && ls | sort | tr '\n' ' ')
