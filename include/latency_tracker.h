@@ -126,23 +126,34 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	FIFO, and putting it on one afterwards would race with its end);
  *	one started before a change to another non-zero value is reported
  *	at the new timeout.
- * @max_events: number of event slots.  The slots in use are the pending
- *	events plus the recently ended ones: an ended event's slot goes back
- *	to the pool with a per-CPU batch, one to two RCU grace periods after
- *	the event ended (at most one batch per CPU waits for a grace period
- *	while the next one fills), or when its last get_event() reference
- *	is dropped, if later.  Sizing rule: max_events >= peak pending
- *	events + peak ending rate (events/s) x 2 x the grace-period length.
- *	A grace period takes a few ms on an idle machine and tens of ms on a
- *	busy one; the batches are queued with call_rcu_hurry(), so lazy RCU
- *	(CONFIG_RCU_LAZY, whose lazy callbacks may wait ~10 s on CPUs with
- *	offloaded callbacks, rcu_nocbs=) does not stretch it.  E.g. 20000
- *	ended events/s and 50 ms grace periods: pending + 2000 slots.  A
- *	slot still waiting counts as in use: an event_in that
- *	finds no free slot is refused and counted as dropped.  The hash
- *	table has up to 4 buckets (8 bytes each) per slot of max_events
- *	(rounded up to a power of two); it starts smaller and follows the
- *	number of pending events.
+ * @max_events: the most event slots the tracker may have (the ceiling of
+ *	its pool), 1..2^22; 0 = one per kernel stack the machine's memory
+ *	could hold (totalram_pages() / THREAD_SIZE, within 4096..2^22, and
+ *	never below @initial_events: every pending event of a per-task
+ *	tracker is a task), e.g. about 125000 with 2 GiB.  The pool starts
+ *	with @initial_events slots and grows, outside the probe path, when
+ *	fewer than half of them are left free (each growth at least doubles
+ *	it, unless the pool's largest segment caps it), up to @max_events; it
+ *	never shrinks.  The slots in use
+ *	are the pending events plus the recently ended ones: an ended event's
+ *	slot goes back to the pool with a per-CPU batch, one to two RCU grace
+ *	periods after the event ended (at most one batch per CPU waits for a
+ *	grace period while the next one fills), or when its last get_event()
+ *	reference is dropped, if later.  Sizing rule: max_events >= peak
+ *	pending events + peak ending rate (events/s) x 2 x the grace-period
+ *	length.  A grace period takes a few ms on an idle machine and tens
+ *	of ms on a busy one; the batches are queued with call_rcu_hurry(), so
+ *	lazy RCU (CONFIG_RCU_LAZY, whose lazy callbacks may wait ~10 s on
+ *	CPUs with offloaded callbacks, rcu_nocbs=) does not stretch it.  E.g.
+ *	20000 ended events/s and 50 ms grace periods: pending + 2000 slots.
+ *	A slot still waiting counts as in use: an event_in that finds no free
+ *	slot (at the ceiling, or faster than the pool grows) is refused and
+ *	counted as dropped.  The hash table has up to 4 buckets (8 bytes
+ *	each) per slot of max_events (rounded up to a power of two); it
+ *	starts smaller and follows the number of pending events.
+ * @initial_events: slots allocated at creation, at most @max_events (when
+ *	set; with @max_events 0, the ceiling is raised to it); 0 = 1024 per online CPU within 4096..65536, or @max_events if
+ *	smaller.  Set it to @max_events to have every slot allocated at once.
  * @key_size: largest key, in bytes (1..LATENCY_TRACKER_KEY_MAX).
  * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
  * @alert_records: capacity of the alert ring (rounded up to a power of
@@ -160,6 +171,7 @@ struct latency_tracker_params {
 	u64 threshold_ns;
 	u64 timeout_ns;
 	u32 max_events;
+	u32 initial_events;
 	u32 key_size;
 	u32 priv_size;
 	u32 alert_records;
@@ -199,7 +211,8 @@ struct latency_tracker_in_opts {
  * @LATENCY_TRACKER_PARAM_WAKEUP_INTERVAL: minimum interval between reader
  *	wakeups, 0..60 s.
  * @LATENCY_TRACKER_PARAM_ENABLE: 0 or 1.
- * @LATENCY_TRACKER_PARAM_MAX_EVENTS: number of event slots, 1..2^22.
+ * @LATENCY_TRACKER_PARAM_MAX_EVENTS: the most event slots, 1..2^22, or 0
+ *	(sized from the machine's memory; see latency_tracker_params).
  * @LATENCY_TRACKER_PARAM_ALERT_RECORDS: capacity of the alert ring,
  *	16..65536 records (rounded up to a power of two); fixed at creation.
  * @LATENCY_TRACKER_NR_PARAMS: number of knobs.
@@ -254,6 +267,9 @@ struct latency_tracker_tp {
  *	@sum_ns_hi * 2^64 + @sum_ns_lo ns.
  * @slot_bytes: memory of one event slot.
  * @alert_records: capacity of the alert ring, in records.
+ * @capacity: event slots allocated now (free or in use).
+ * @max_events: the most slots the pool may grow to (its ceiling).
+ * @grown: times the pool grew since the tracker was created.
  *
  * The fields of the `stats` file, summed over all CPUs; min/max/avg are
  * over matched events (0 when none).  @slot_bytes is the memory of one
@@ -278,6 +294,9 @@ struct latency_tracker_stats {
 	u64 sum_ns_lo;
 	u64 slot_bytes;
 	u64 alert_records;
+	u64 capacity;
+	u64 max_events;
+	u64 grown;
 };
 
 struct latency_tracker *

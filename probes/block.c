@@ -32,10 +32,11 @@
 #include "lt_trace.h"
 
 /*
- * 20 ms: several times a disk seek, hundreds of times an SSD access.  The
- * pool holds more than the queue depth of a few busy devices.
+ * 20 ms: several times a disk seek, hundreds of times an SSD access.
+ * max_events 0: the pool grows with the requests in flight (and those
+ * ended within the last grace periods), whatever the devices' queues.
  */
-LT_PROBE_MODULE_PARAMS(20000000, 0, 4096, 1);
+LT_PROBE_MODULE_PARAMS(20000000, 0, 0, 1);
 LT_PROBE_MODULE_PARAM_DEV();
 
 /*

@@ -59,9 +59,10 @@
 /*
  * 1 s: off-CPU time is long by nature (every idle daemon sleeps); lower
  * it for a task known to be latency-sensitive.  Every blocked thread holds
- * a pending event, hence the large pool.
+ * a pending event: max_events 0, a pool that grows up to one slot per
+ * kernel stack the memory could hold.
  */
-LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384, 0);
+LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 0);
 
 /* Saved at switch-out (and sched_waking), in the event's private data. */
 struct lt_offcpu_priv {

@@ -80,9 +80,10 @@
 /*
  * 1 s: a blocking call (read on a socket, poll) is often legitimately
  * long; the stack says whether it should be.  One event per thread inside
- * a system call, hence the pool size.
+ * a system call: max_events 0, a pool that grows up to one slot per
+ * kernel stack the memory could hold.
  */
-LT_PROBE_MODULE_PARAMS(1000000000, 0, 16384, 1);
+LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 1);
 
 /*
  * Saved at sys_enter (stack: at the first slow switch-out).  stack_taken

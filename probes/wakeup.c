@@ -71,12 +71,12 @@
 /*
  * 5 ms: more than one scheduler tick (4 ms at HZ=250) spent runnable.
  * Kernel threads tracked by default: a kworker's wakeup latency matters.
- * 16384 events, as offcpu: few wakeups are pending at once, but they end
- * at the rate of context switches, and an ended event holds its slot for
- * one to two grace periods (4096 is too few under hackbench on a loaded
- * host: events are dropped).
+ * max_events 0, a pool sized from the machine that grows: few wakeups
+ * are pending at once, but they end at the rate of context switches, and
+ * an ended event holds its slot for one to two grace periods (more than
+ * 4096 slots under hackbench on a loaded host).
  */
-LT_PROBE_MODULE_PARAMS(5000000, 0, 16384, 1);
+LT_PROBE_MODULE_PARAMS(5000000, 0, 0, 1);
 
 /*
  * A CPU's current task, as our sched_switch probe saw it switched in;

@@ -160,6 +160,28 @@
 #define LT_HT_BUCKETS_PER_EVENT	4UL
 #define LT_HT_RESIZE_PERIOD	(HZ / 10)
 
+/*
+ * The pool's size (tracker.c).  max_events is its ceiling: the most
+ * events a tracker may hold at once, 1..LT_MAX_EVENTS_LIMIT, or 0 for one
+ * slot per kernel stack the memory could hold (RAM / THREAD_SIZE: no
+ * more tasks can exist, and each sleeping or running task is at most one
+ * pending event of the per-task trackers), at least
+ * LT_INITIAL_EVENTS_MIN.  initial_events is allocated at creation, 0 for
+ * LT_INITIAL_EVENTS_PER_CPU per online CPU within [LT_INITIAL_EVENTS_MIN,
+ * LT_INITIAL_EVENTS_MAX], never more than the ceiling.  The pool grows in
+ * between (pool.h, "Growth"): its watermark hook queues grow_kick, an
+ * irq_work (never a work item from the probe: queue_work() may wake a
+ * worker, under a scheduler probe's runqueue lock), whose handler queues
+ * grow_work on lt_wq, which allocates in process context.  A growth that
+ * failed for want of memory retries itself after a delay that doubles
+ * with each failure; the table work (resize_work) also queues grow_work
+ * when it finds the pool low.
+ */
+#define LT_MAX_EVENTS_LIMIT		BIT(22)
+#define LT_INITIAL_EVENTS_PER_CPU	1024U
+#define LT_INITIAL_EVENTS_MIN		4096U
+#define LT_INITIAL_EVENTS_MAX		65536U
+
 /* ev->fifo_cpu when the event is on no timeout FIFO. */
 #define LT_NO_FIFO		U16_MAX
 
@@ -259,6 +281,12 @@ struct latency_tracker {
 	struct delayed_work resize_work;
 	unsigned long max_buckets;
 
+	/* Pool growth (see LT_MAX_EVENTS_LIMIT above). */
+	struct irq_work grow_kick;
+	struct delayed_work grow_work;
+	unsigned long grow_retry;	/* jiffies; grow_work only */
+	u32 grown;			/* growths: grow_work only writes */
+
 	/* Alerts. */
 	struct lt_alert_ring ring;
 	struct irq_work alert_work;
@@ -274,9 +302,10 @@ struct latency_tracker {
 	struct mutex ctl_lock;		/* serializes knob writes */
 	struct proc_dir_entry *dir;
 	void *owner_data;
-	u32 max_events;
+	u32 max_events;			/* the pool's ceiling, resolved */
 	char name[LATENCY_TRACKER_NAME_MAX + 1];
 };
+
 
 /* event.c */
 void lt_event_drain(struct latency_tracker *t);

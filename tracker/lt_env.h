@@ -25,6 +25,7 @@
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -38,6 +39,16 @@
 static inline void *lt_zalloc(size_t size)
 {
 	return kvzalloc(size, GFP_KERNEL);
+}
+
+/*
+ * Zeroed allocation that may fail quietly (no warning, no OOM killer):
+ * for what the code can do without, such as a pool's growth.  Process
+ * context, may sleep.
+ */
+static inline void *lt_zalloc_mayfail(size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 }
 
 static inline void lt_free(void *p)

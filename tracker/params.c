@@ -19,12 +19,6 @@
 /* Longest accepted write: 20 digits of U64_MAX plus a newline. */
 #define LT_PARAM_WRITE_MAX	21
 
-/*
- * Most events one tracker may preallocate (and the table is sized for):
- * 2^22 slots of ~100 bytes is 400 MB, far above any sane use.
- */
-#define LT_MAX_EVENTS_LIMIT	BIT(22)
-
 /**
  * struct lt_param_bounds - accepted values of one knob
  * @name: knob and module parameter name.
@@ -55,6 +49,7 @@ static const struct lt_param_bounds lt_params[LATENCY_TRACKER_NR_PARAMS] = {
 	},
 	[LATENCY_TRACKER_PARAM_MAX_EVENTS] = {
 		.name = "max_events", .min = 1, .max = LT_MAX_EVENTS_LIMIT,
+		.zero_ok = true,
 	},
 	[LATENCY_TRACKER_PARAM_ALERT_RECORDS] = {
 		.name = "alert_records", .min = LT_ALERT_RECORDS_MIN,
@@ -172,7 +167,8 @@ static void lt_set_enable(struct latency_tracker *t, bool on)
 
 /*
  * Applies a value already checked against the table.  Process context,
- * may sleep.  max_events and alert_records are fixed at creation.
+ * may sleep.  max_events (the pool's ceiling) and alert_records are fixed
+ * at creation.
  */
 int lt_param_set(struct latency_tracker *t, enum latency_tracker_param param,
 		 u64 value)

@@ -1,20 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * pool.h - preallocated event slots: per-CPU caches over a lock-free stack.
+ * pool.h - preallocated event slots: per-CPU caches over a lock-free stack,
+ * and a pool that grows.
  *
- * All nr_slots slots are allocated (and zeroed) once, by lt_pool_init(), in
- * one array; the probe path only moves slot indices around and never
- * allocates, sleeps or prints.
+ * The slots are allocated (and zeroed) in segments: lt_pool_init()
+ * allocates the first one, and lt_pool_grow(), in process context, adds
+ * one more at a time up to the pool's ceiling.  The probe path only moves
+ * slot indices around and never allocates, sleeps or prints; when it
+ * finds the pool running low it calls the owner's on_low hook, which
+ * schedules the growth (see "Growth").
  *
  * Layout
  * ------
+ * A slot is named by its index.  Segment 0 holds indices [0, nr0);
+ * segment k >= 1 holds 2^(unit_shift + k - 1) indices from
+ * nr0 + 2^unit_shift * (2^(k - 1) - 1) on, where 2^unit_shift is nr0
+ * rounded up to a power of two: each growth at least doubles the pool
+ * (unless LT_POOL_MAX_BYTES caps the segment), and an index's segment is
+ * a compare, a shift and an fls() (lt_pool_seg_of()).  A segment may be
+ * cut short by the ceiling, or by LT_POOL_MAX_BYTES (then every later one
+ * too): its upper indices then never exist.  Each
+ * segment is one allocation: its slots, then their links, next[] (one
+ * atomic_t per slot).  The segment table, seg[], lives in struct lt_pool;
+ * an entry is written once, when its segment is added, and read without
+ * a lock (see "Growth").
+ *
  * A free slot is in exactly one of two places:
  *
  *  - the shared reserve: a Treiber stack of slot indices.  The links live
- *    in a separate array next[] (one atomic_t per slot) so that the slot
- *    memory itself is never read by the stack while a user owns the slot.
- *    The top of the stack is one 64-bit word, head = {index:32, tag:32},
- *    replaced as a whole by atomic64_cmpxchg();
+ *    apart from the slots, in next[], so that the slot memory itself is
+ *    never read by the stack while a user owns the slot.  The top of the
+ *    stack is one 64-bit word, head = {index:32, tag:32}, replaced as a
+ *    whole by atomic64_cmpxchg(); stack_nr counts the slots on it
+ *    (updated after each push or pop: exact only when nothing moves);
  *  - a per-CPU cache: a small stack of indices, idx[], whose depth is in
  *    a 64-bit state word, state = {generation, busy, count}.  Every change
  *    of a cache replaces its state word as a whole, bumping the
@@ -63,15 +81,56 @@
  * fails.  The generation is 54 bits wide: a cmpxchg could succeed wrongly
  * only after 2^54 changes of one cache during one read-to-cmpxchg window.
  *
- * The cache capacity is nr_slots / (LT_POOL_CACHE_SHARE * nr_cpu_ids),
- * at most LT_POOL_CACHE_MAX: the caches together never hold more than a
- * quarter of the pool, and a small pool (fewer than four slots per CPU,
- * e.g. nr_slots = 1) has no caches at all and runs on the shared stack.
+ * The cache capacity is nr0 / (LT_POOL_CACHE_SHARE * nr_cpu_ids), at most
+ * LT_POOL_CACHE_MAX, fixed at lt_pool_init(): the caches together never
+ * hold more than a quarter of the first segment, and a small pool (fewer
+ * than four slots per CPU at first, e.g. nr0 = 1) has no caches at all
+ * and runs on the shared stack.
+ *
+ * Growth
+ * ------
+ * The low watermark: fewer than half the pool's slots on the shared
+ * stack (stack_nr < low_mark = nr_slots / 2; the caches hold at most a
+ * quarter of the first segment besides).  A get that refills its CPU's
+ * cache from the stack, or pops from it (a pool without caches), looks at
+ * stack_nr after its pop; below the mark, and below the ceiling, it sets
+ * kicked (once: kicked is only cleared by lt_pool_rearm()) and calls
+ * on_low(), with interrupts off, in the context of the get: the hook
+ * must not sleep nor allocate (the core queues an irq_work, whose
+ * handler queues the work that grows the pool).  The fast path (a pop
+ * from the CPU's own cache) does not look: a CPU refills every
+ * cache_cap / 2 gets, and a pool without caches pops on every get.
+ *
+ * lt_pool_grow() (process context; the caller serialises growths and
+ * lt_pool_destroy()) allocates segment k = nr_segs, zeroed, links its
+ * slots into one chain, then publishes it in this order: the entry's
+ * slots, first, nr and bytes; the entry's next with a release store;
+ * nr_segs with a release store; then the chain goes on the shared stack
+ * with one push (a fully ordered cmpxchg, bumping the tag like any
+ * push); then nr_slots and low_mark.  Every index of the segment is thus
+ * published after its table entry, and whoever gets it got it through
+ * an acquire of head (a refill or pop) or through a cache written after
+ * one, so it sees the entry.  A pop that follows links may read a stale
+ * link (its cmpxchg will fail): that index may belong to a segment whose
+ * entry this CPU does not see yet; the pop reads the entry's next with
+ * acquire, and on NULL drops the try and starts again from head (read
+ * with acquire, where the entries of every index on the stack are seen,
+ * see "Ordering").  lt_pool_index() finds a slot's segment by its address
+ * among the nr_segs first entries, newest first.  A put relies on the get
+ * that handed its slot out having happened before it (the core orders
+ * them: a grace period before a slot is reclaimed, the fully ordered
+ * drop of an event's last reference), so that it sees the slot's entry.
+ *
+ * The pool never shrinks: a segment could only go when every one of its
+ * slots is free, and finding them would mean taking every free slot off
+ * the shared stack and out of every CPU's cache.
  *
  * Exhaustion is exact
  * -------------------
  * lt_pool_get() returns NULL only if there was an instant during the call
- * at which no slot was free anywhere.  The failing path, run with irqs off:
+ * at which no slot was free anywhere (among the slots the pool had then:
+ * a growth may add some right after).  The failing path, run with irqs
+ * off:
  *
  *  1. pop from the shared stack fails: head H is seen empty;
  *  2. first collect over every CPU's cache: read its state word, and if it
@@ -98,7 +157,9 @@
  * slot from a cache to its caller in one cmpxchg, with nothing in transit;
  * a spill pushes its half to the stack before it lowers the count (its
  * slots are never in neither place), and the slots of a put are not free
- * before the write that publishes them.  So no slot is ever stranded in
+ * before the write that publishes them.  The slots of a new segment
+ * become free all at once, by the push that puts them on the stack,
+ * which changes head like any push.  So no slot is ever stranded in
  * another CPU's cache while a get fails.  A failing get costs two reads of
  * each CPU's state word; a pool without caches (see above) stops at
  * step 1.
@@ -112,20 +173,28 @@
  * case), each of those updates incremented the tag, so head is
  * {i, t' != t} and the cmpxchg fails.  It could only succeed wrongly after
  * a multiple of 2^32 updates of head within one pop's read-to-cmpxchg
- * window: at most 129 dependent loads per try with interrupts off
+ * window: at most about 2 x 129 dependent loads (a link and its
+ * segment's entry) per try with interrupts off
  * (minutes of updates even if a hypervisor stalls the vCPU in between).
  * A push needs no tag (the pushed index is owned by the pusher) but bumps
  * it too, so that every change of the stack is visible to the exhaustion
  * check above.
- * Indices are always < nr_slots or LT_POOL_NIL, so a stale next[i] read by
- * a pop that will fail is still a valid array index: nothing is
- * dereferenced through it.  Caches: the same, with the generation of the
- * state word as the tag (see "Who writes a cache").
+ * Every value a link or head ever holds is LT_POOL_NIL or the index of a
+ * slot of a segment published before that index was first pushed, so a
+ * stale next[i] read by a pop that will fail names a segment whose entry
+ * was written, though maybe not seen yet by this CPU: the pop checks the
+ * entry (see "Growth") and dereferences nothing else through it.  Caches:
+ * the same, with the generation of the state word as the tag (see "Who
+ * writes a cache").
  *
  * Ordering: a push writes next[] (the links of its chain) before its
- * cmpxchg (fully ordered when it succeeds); a pop reads head with acquire
- * semantics, or from a failed cmpxchg (unordered), and then the links at
- * addresses that depend on it (see lt_pool_stack_pop()).  Cache entries
+ * cmpxchg (fully ordered when it succeeds); every change of head is such a
+ * cmpxchg, each reading the value the one before wrote, so a CPU that
+ * reads head with acquire sees what every earlier pusher and popper did
+ * before its cmpxchg, the links of the whole stack and the table entries
+ * of every index on it included.  A pop reads head with acquire, or from
+ * a failed cmpxchg (unordered), and then the links at addresses that
+ * depend on it (see lt_pool_stack_pop()).  Cache entries
  * are written, and their count published, by the owner's slow paths
  * under the cache's lock; a stealer reads them under the same lock, the
  * owner's pops on the same CPU.  The slot
@@ -144,6 +213,10 @@
  * -----------------------+---------+---------+---------+-----+------------------
  * lt_pool_init/destroy   |   yes   |   no    |   no    | no  | caller: no other
  *                        | (sleeps)|         |         |     | user of the pool
+ * lt_pool_grow           |   yes   |   no    |   no    | no  | caller serialises
+ *                        | (sleeps)|         |         |     | growths; pushes:
+ *                        |         |         |         |     | cmpxchg on head
+ * lt_pool_rearm, _low    |   yes   |   yes   |   yes   | no  | atomics
  * lt_pool_get: own cache |   yes   |   yes   |   yes   | no  | preemption off,
  *                        |         |         |         |     | cmpxchg + gener-
  *                        |         |         |         |     | ation on state
@@ -164,6 +237,10 @@
  * lt_pool_nr_free        |   yes   |   yes   |   yes   | no  | each cache lock
  *                        |         |         |         |     | in turn (exact
  *                        |         |         |         |     | when quiescent)
+ * on_low (the hook)      |   yes   |   yes   |   yes   | no  | kicked: once per
+ *                        |         |         |         |     | rearm; irqs off
+ * lt_pool_index,         |   yes   |   yes   |   yes   | yes | reads published
+ *   lt_pool_capacity     |         |         |         |     | entries only
  * lt_pool_bytes_per_slot |   yes   |   yes   |   yes   | yes | constant
  *
  * Process context callers may be preemptible: the cache of "this CPU" is
@@ -172,10 +249,9 @@
  * handler on another CPU that steals or counts takes the lock and is
  * serialised with the slow paths.  The locks are never nested (a stealer
  * drops its own lock before it takes the victim's), so there is no lock
- * order to respect.  Each CPU also keeps shared_delta, the number of slots
- * it pushed to minus popped from the shared stack, changed by its slow
- * paths only (under its lock), so that lt_pool_nr_free() can count the
- * shared stack without walking it.
+ * order to respect.  stack_nr (atomic_add() after each push or pop)
+ * lets lt_pool_nr_free() and the watermark count the shared stack without
+ * walking it.
  */
 #ifndef _LT_POOL_H
 #define _LT_POOL_H
@@ -210,6 +286,10 @@
 #define LT_POOL_GEN_MASK	(~(LT_POOL_BUSY | LT_POOL_NR_MASK))
 /* "No slot": end of the shared stack, empty result. */
 #define LT_POOL_NIL		U32_MAX
+/* Entries of the segment table: enough for every index below 2^31. */
+#define LT_POOL_MAX_SEGS	32
+/* Indices stay below this (lt_pool_seg_of() computes in 32 bits). */
+#define LT_POOL_MAX_INDEX	(U32_MAX >> 1)
 
 /**
  * struct lt_pool_cache - one CPU's cache of free slot indices.
@@ -220,60 +300,117 @@
  *	change bumps the generation: by cmpxchg in pops (the fast path and
  *	stealers), by a plain set in the owner's slow paths (see "Who writes
  *	a cache").
- * @shared_delta: slots this CPU pushed to minus popped from the shared
- *	stack, for lt_pool_nr_free(); under @lock.
  * @idx: the cached slot indices, as many as the count in @state
  *	(relaxed atomics: the fast path reads them without the lock).
  */
 struct lt_pool_cache {
 	raw_spinlock_t lock;
 	atomic64_t state;
-	s64 shared_delta;
 	atomic_t idx[LT_POOL_CACHE_MAX];
 };
 
 /**
+ * struct lt_pool_seg - one segment of slots (an entry of the table).
+ * @slots: its slot memory, @nr * stride bytes, then the links.
+ * @next: the link of each of its slots while on the shared stack;
+ *	written last, with release: the entry is published when it is set.
+ * @first: index of its first slot.
+ * @nr: number of its slots.
+ * @bytes: @nr * stride.
+ */
+struct lt_pool_seg {
+	char *slots;
+	atomic_t *next;
+	u32 first;
+	u32 nr;
+	size_t bytes;
+};
+
+struct lt_pool;
+/* See "Growth": called once per rearm, any context but NMI, irqs off. */
+typedef void (*lt_pool_low_fn)(struct lt_pool *pool);
+
+/**
  * struct lt_pool - a pool of equally sized, preallocated slots.
  * @head: top of the shared stack, {index (low 32 bits), tag (high 32)}.
- * @next: link of each slot while it is on the shared stack.
- * @slots: the slot memory, nr_slots * @stride bytes.
+ * @stack_nr: slots on the shared stack (see "Layout").
+ * @kicked: @on_low was called and the pool not rearmed since.
  * @cache: the per-CPU caches.
  * @stride: slot size rounded up to LT_POOL_SLOT_ALIGN.
  * @recip: multiplier that divides an offset by @stride (see pool.c).
  * @recip_shift: the shift that goes with @recip.
- * @nr_slots: number of slots.
  * @cache_cap: capacity of each per-CPU cache (0: no caches).
+ * @nr0: slots of segment 0.
+ * @unit_shift: segment k >= 1 holds 2^(@unit_shift + k - 1) indices.
+ * @nr_slots: slots allocated (the pool's capacity).
+ * @max_slots: the ceiling of @nr_slots.
+ * @low_mark: the watermark: @nr_slots / 2.  It, @nr_slots and @max_slots
+ *	are written by lt_pool_init() and lt_pool_grow() only and read
+ *	anywhere, as counts and a hint: nothing is ordered by them.
+ * @nr_segs: entries of @seg in use.
+ * @on_low: the owner's hook (see "Growth"), or NULL.
+ * @seg: the segment table.
  *
  * Embeddable; all fields are private to pool.c and to the inline fast
- * path of lt_pool_get() below.
+ * path of lt_pool_get() below.  @head and the counters written by every
+ * CPU's slow paths have a cache line of their own, away from what the
+ * fast path reads.
  */
 struct lt_pool {
-	atomic64_t head;
-	atomic_t *next;
-	void *slots;
-	struct lt_pool_cache __percpu *cache;
+	atomic64_t head ____cacheline_aligned_in_smp;
+	atomic_t stack_nr;
+	atomic_t kicked;
+	struct lt_pool_cache __percpu *cache ____cacheline_aligned_in_smp;
 	size_t stride;
 	u64 recip;
 	u32 recip_shift;
-	u32 nr_slots;
 	u32 cache_cap;
+	u32 nr0;
+	u32 unit_shift;
+	atomic_t nr_slots;
+	atomic_t max_slots;
+	atomic_t low_mark;
+	u32 nr_segs;
+	lt_pool_low_fn on_low;
+	struct lt_pool_seg seg[LT_POOL_MAX_SEGS];
 };
 
-int lt_pool_init(struct lt_pool *pool, u32 nr_slots, size_t slot_size);
+int lt_pool_init(struct lt_pool *pool, u32 nr_slots, u32 max_slots,
+		 size_t slot_size);
+int lt_pool_grow(struct lt_pool *pool);
+bool lt_pool_low(struct lt_pool *pool);
+bool lt_pool_rearm(struct lt_pool *pool);
 void lt_pool_destroy(struct lt_pool *pool);
 void *lt_pool_get_slow(struct lt_pool *pool);
 void lt_pool_put(struct lt_pool *pool, void *slot);
 void lt_pool_put_chain(struct lt_pool *pool, void *first, size_t link_off);
+u32 lt_pool_index(const struct lt_pool *pool, const void *slot);
 u32 lt_pool_nr_free(struct lt_pool *pool);
+u32 lt_pool_capacity(const struct lt_pool *pool);
 size_t lt_pool_bytes_per_slot(const struct lt_pool *pool);
 
 /*
  * The fast path of lt_pool_get() is inline: it runs on every event_in.
  * Helpers shared with pool.c's slow paths come first.
  */
+
+/* The segment of index @idx (see "Layout"); @idx < LT_POOL_MAX_INDEX. */
+static inline u32 lt_pool_seg_of(const struct lt_pool *pool, u32 idx)
+{
+	if (likely(idx < pool->nr0))
+		return 0;
+	return (u32)fls(((idx - pool->nr0) >> pool->unit_shift) + 1);
+}
+
+/*
+ * The slot of @idx, an index the caller owns or took from a cache or from
+ * the shared stack through an acquire (see "Growth"): its entry is seen.
+ */
 static inline void *lt_pool_slot(const struct lt_pool *pool, u32 idx)
 {
-	return (char *)pool->slots + (size_t)idx * pool->stride;
+	const struct lt_pool_seg *s = &pool->seg[lt_pool_seg_of(pool, idx)];
+
+	return s->slots + (size_t)(idx - s->first) * pool->stride;
 }
 
 /* Number of slots in a cache, from its state word. */

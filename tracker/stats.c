@@ -78,6 +78,9 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 	s->pending = s->tracked > ended ? s->tracked - ended : 0;
 	s->slot_bytes = lt_pool_bytes_per_slot(&t->pool);
 	s->alert_records = t->ring.mask + 1ULL;
+	s->capacity = lt_pool_capacity(&t->pool);
+	s->max_events = t->max_events;
+	s->grown = READ_ONCE(t->grown);
 	s->sum_ns_hi = sum.hi;
 	s->sum_ns_lo = sum.lo;
 	if (s->matched) {
@@ -127,6 +130,9 @@ static int lt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "filtered %llu\n", s.filtered);
 	seq_printf(m, "alert_records %llu\n", s.alert_records);
 	seq_printf(m, "sum_ns %s\n", dec);
+	seq_printf(m, "capacity %llu\n", s.capacity);
+	seq_printf(m, "max_events %llu\n", s.max_events);
+	seq_printf(m, "grown %llu\n", s.grown);
 	return 0;
 }
 

@@ -6,10 +6,12 @@
 #include <linux/ctype.h>
 #include <linux/export.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/thread_info.h>
 #include <linux/time64.h>
 
 #include "core.h"
@@ -25,6 +27,14 @@ struct lt_tracker_link {
 	struct list_head list;
 	struct latency_tracker *t;
 };
+
+/* The work queue of pool growths (unbound, high priority). */
+static struct workqueue_struct *lt_wq;
+
+/* A growth that failed for want of memory is retried after this... */
+#define LT_GROW_RETRY_MIN	(HZ / 10)
+/* ...doubled at each failure, up to this. */
+#define LT_GROW_RETRY_MAX	(30 * HZ)
 
 /*
  * Bucket count for @pending events: LT_HT_BUCKETS_PER_EVENT per event
@@ -48,7 +58,9 @@ static unsigned long lt_ht_want(struct latency_tracker *t, u64 pending,
 /*
  * Follows the number of pending events with the table size (see
  * LT_HT_MIN_BUCKETS in core.h).  A failed allocation leaves the table as
- * it was: it stays correct, only the walks get longer.
+ * it was: it stays correct, only the walks get longer.  A pool still low
+ * is given to grow_work again (a no-op while a retry after a failed
+ * growth is pending: the retry keeps its delay).
  */
 static void lt_ht_resize_fn(struct work_struct *work)
 {
@@ -62,7 +74,90 @@ static void lt_ht_resize_fn(struct work_struct *work)
 	want = lt_ht_want(t, s.pending, size);
 	if (want != size)
 		lt_lfht_resize(t->ht, want);
+	if (lt_pool_low(&t->pool))
+		queue_delayed_work(lt_wq, &t->grow_work, 0);
 	schedule_delayed_work(&t->resize_work, LT_HT_RESIZE_PERIOD);
+}
+
+/*
+ * The pool's watermark hook (pool.h, "Growth"): in the context of an
+ * event_in, interrupts off, maybe under a scheduler probe's runqueue
+ * lock.  An irq_work is safe there; a work item could wake a worker.
+ */
+static void lt_pool_low_hook(struct lt_pool *pool)
+{
+	struct latency_tracker *t =
+		container_of(pool, struct latency_tracker, pool);
+
+	irq_work_queue(&t->grow_kick);
+}
+
+/*
+ * The irq_work: in hard interrupt context (in the irq_work thread on
+ * PREEMPT_RT), no runqueue lock held any more: queueing the work is safe.
+ */
+static void lt_grow_kick_fn(struct irq_work *work)
+{
+	struct latency_tracker *t =
+		container_of(work, struct latency_tracker, grow_kick);
+
+	queue_delayed_work(lt_wq, &t->grow_work, 0);
+}
+
+/*
+ * Grows the pool while it is low, one segment at a time, then rearms its
+ * watermark (and goes on if it was found low meanwhile).  A failed
+ * allocation leaves the pool kicked (no more hooks from the probe path)
+ * and retries itself later, the delay doubled at each failure in a row
+ * (LT_GROW_RETRY_MIN..LT_GROW_RETRY_MAX): a machine short of memory is
+ * not asked again and again for a segment as large as the pool.  A pool
+ * that cannot grow any more is not low (lt_pool_grow() lowers its
+ * ceiling).  The work item never runs twice at once: growths are
+ * serialised.
+ */
+static void lt_grow_fn(struct work_struct *work)
+{
+	struct latency_tracker *t =
+		container_of(to_delayed_work(work), struct latency_tracker,
+			     grow_work);
+	int ret;
+
+	do {
+		while (lt_pool_low(&t->pool)) {
+			ret = lt_pool_grow(&t->pool);
+			if (ret == -ENOMEM) {
+				t->grow_retry = clamp(t->grow_retry * 2,
+						      LT_GROW_RETRY_MIN,
+						      LT_GROW_RETRY_MAX);
+				queue_delayed_work(lt_wq, &t->grow_work,
+						   t->grow_retry);
+				return;
+			}
+			if (ret)
+				break;
+			t->grow_retry = 0;
+			WRITE_ONCE(t->grown, t->grown + 1);
+		}
+	} while (lt_pool_rearm(&t->pool));
+}
+
+/* Default ceiling: one slot per kernel stack the memory could hold. */
+static u32 lt_default_max_events(void)
+{
+	u64 stacks = div64_u64((u64)totalram_pages() << PAGE_SHIFT,
+			       THREAD_SIZE);
+
+	return (u32)clamp_t(u64, stacks, LT_INITIAL_EVENTS_MIN,
+			    LT_MAX_EVENTS_LIMIT);
+}
+
+/* Default initial size, from the CPUs; never above the ceiling. */
+static u32 lt_default_initial_events(u32 max_events)
+{
+	u32 n = clamp_t(u32, num_online_cpus() * LT_INITIAL_EVENTS_PER_CPU,
+			LT_INITIAL_EVENTS_MIN, LT_INITIAL_EVENTS_MAX);
+
+	return min(n, max_events);
 }
 
 static bool lt_name_valid(const char *name)
@@ -88,7 +183,9 @@ static int lt_params_check(const struct latency_tracker_params *p)
 		return -EINVAL;
 	if (lt_param_valid(LATENCY_TRACKER_PARAM_THRESHOLD, p->threshold_ns) ||
 	    lt_param_valid(LATENCY_TRACKER_PARAM_TIMEOUT, p->timeout_ns) ||
-	    lt_param_valid(LATENCY_TRACKER_PARAM_MAX_EVENTS, p->max_events))
+	    lt_param_valid(LATENCY_TRACKER_PARAM_MAX_EVENTS, p->max_events) ||
+	    p->initial_events > LT_MAX_EVENTS_LIMIT ||
+	    (p->max_events && p->initial_events > p->max_events))
 		return -EINVAL;
 	if (!p->key_size || p->key_size > LATENCY_TRACKER_KEY_MAX ||
 	    p->priv_size > LATENCY_TRACKER_PRIV_MAX ||
@@ -128,13 +225,15 @@ static struct lt_tracker_link *lt_unregister_name(struct latency_tracker *t)
 /**
  * latency_tracker_create() - create a tracker and its procfs directory
  * @p: parameters; see struct latency_tracker_params.  The threshold,
- *	timeout and max_events must be within the bounds of the procfs knobs.
+ *	timeout and max_events must be within the bounds of the procfs knobs,
+ *	initial_events at most max_events (when set).
  *
- * Preallocates max_events event slots, sets up the hash table (small at
- * first, then resized in the background with the number of pending
- * events, up to 4 buckets per slot of max_events), allocates the per-CPU
- * statistics
- * and the alert ring, and creates
+ * Preallocates initial_events event slots (the pool then grows in the
+ * background, up to max_events; both sized from the machine when 0),
+ * sets up the hash table (small at first, then resized in the background
+ * with the number of pending events, up to 4 buckets per slot of
+ * max_events), allocates
+ * the per-CPU statistics and the alert ring, and creates
  * /proc/latency_tracker/<name>/.  Tracking is enabled on return.
  *
  * Context: process context, may sleep.
@@ -146,12 +245,17 @@ latency_tracker_create(const struct latency_tracker_params *p)
 {
 	struct lt_tracker_link *link;
 	struct latency_tracker *t;
-	u32 nr_records, nr_buckets;
+	u32 nr_records, nr_buckets, max_events, initial;
 	int ret;
 
 	ret = lt_params_check(p);
 	if (ret)
 		return ERR_PTR(ret);
+	/* A ceiling from the memory is never below the initial size asked. */
+	max_events = p->max_events ? p->max_events :
+		     max(lt_default_max_events(), p->initial_events);
+	initial = p->initial_events ? p->initial_events :
+		  lt_default_initial_events(max_events);
 
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
@@ -163,7 +267,7 @@ latency_tracker_create(const struct latency_tracker_params *p)
 	t->key_size = p->key_size;
 	t->key_area = round_up(p->key_size, 8);
 	t->priv_size = p->priv_size;
-	t->max_events = p->max_events;
+	t->max_events = max_events;
 	t->threshold_ns = p->threshold_ns;
 	t->timeout_ns = p->timeout_ns;
 	t->wakeup_interval_ns = LT_WAKEUP_INTERVAL_DEFAULT;
@@ -190,12 +294,15 @@ latency_tracker_create(const struct latency_tracker_params *p)
 	ret = lt_reclaim_init(t);
 	if (ret)
 		goto err_timeout;
-	ret = lt_pool_init(&t->pool, p->max_events,
+	ret = lt_pool_init(&t->pool, initial, max_events,
 			   sizeof(struct latency_tracker_event) + t->key_area +
 			   t->priv_size);
 	if (ret)
 		goto err_reclaim;
-	t->max_buckets = roundup_pow_of_two(p->max_events) *
+	t->pool.on_low = lt_pool_low_hook;
+	init_irq_work(&t->grow_kick, lt_grow_kick_fn);
+	INIT_DELAYED_WORK(&t->grow_work, lt_grow_fn);
+	t->max_buckets = roundup_pow_of_two(max_events) *
 			 LT_HT_BUCKETS_PER_EVENT;
 	nr_buckets = min(LT_HT_MIN_BUCKETS, t->max_buckets);
 	t->ht = lt_lfht_new(nr_buckets, t->max_buckets);
@@ -270,6 +377,9 @@ void latency_tracker_destroy(struct latency_tracker *t)
 	mutex_unlock(&t->ctl_lock);
 	synchronize_rcu();
 	cancel_delayed_work_sync(&t->resize_work);	/* it re-arms itself */
+	/* No event_in runs any more: nothing kicks the pool's growth. */
+	irq_work_sync(&t->grow_kick);
+	cancel_delayed_work_sync(&t->grow_work);	/* it re-arms itself */
 	lt_timeout_stop(t);
 	lt_alerts_stop(t);
 	lt_proc_tracker_remove(t);
@@ -338,13 +448,23 @@ EXPORT_SYMBOL_GPL(latency_tracker_proc_dir);
 
 static int __init latency_tracker_init(void)
 {
+	int ret;
+
 	lt_cycles_init();
-	return lt_proc_init();
+	/* High priority: a pool that runs low must grow before it is dry. */
+	lt_wq = alloc_workqueue("latency_tracker", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	if (!lt_wq)
+		return -ENOMEM;
+	ret = lt_proc_init();
+	if (ret)
+		destroy_workqueue(lt_wq);
+	return ret;
 }
 
 static void __exit latency_tracker_exit(void)
 {
 	lt_proc_exit();
+	destroy_workqueue(lt_wq);
 }
 
 module_init(latency_tracker_init);

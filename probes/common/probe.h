@@ -30,7 +30,8 @@
  * struct lt_probe_mparams - the module parameters of a tracker module
  * @threshold: ns.
  * @timeout: ns, 0 = off.
- * @max_events: event slots.
+ * @max_events: the most event slots (the pool's ceiling; 0: from the
+ *	machine's memory).
  * @alert_records: capacity of the alert ring.
  * @print_interval: ns, the dmesg rate limit's interval.
  * @filter_cgroup: initial filter_cgroup (NULL or "" = none).
@@ -75,7 +76,7 @@ struct lt_probe_mparams {
 		#tmo ")");						\
 	module_param_named(max_events, lt_mparams.max_events, uint, 0444); \
 	MODULE_PARM_DESC(max_events,					\
-		"events pending at once; more are dropped (default " #maxev ")"); \
+		"most events pending at once, the pool's ceiling, 0 = from the memory (default " #maxev ")"); \
 	module_param_named(alert_records, lt_mparams.alert_records, uint, 0444); \
 	MODULE_PARM_DESC(alert_records,					\
 		"alert ring capacity, 16..65536 records (default 1024)"); \

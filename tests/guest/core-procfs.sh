@@ -39,7 +39,7 @@ ctl() { echo "$*" > $D/ctl; }
 
 KNOBS=(threshold timeout wakeup_interval enable)	# mode 0600
 READ_ONLY=(stats histogram alerts)			# mode 0400
-BAD_PARAMS=(threshold=0 timeout=5 max_events=0 threshold=1000000000001)
+BAD_PARAMS=(threshold=0 timeout=5 max_events=4194305 threshold=1000000000001)
 
 # Bad writes: EINVAL and the value unchanged.  Good writes take effect.
 # (The list is made first: its length is part of the plan.)
@@ -90,9 +90,9 @@ good threshold 1000000 1000000
 bad threshold 5x 'trailing garbage, after good writes'
 
 # Loads 2, modes 1 + files, defaults 4, writes, enable 6, events 6,
-# stats 5, histogram 3, non-root 6, rmmod 1, parameters 2 each, good
+# stats 6, histogram 3, non-root 6, rmmod 1, parameters 2 each, good
 # parameters and unloads 5, the version file 3.
-tap_plan $((3 + 2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 5 + 3 +
+tap_plan $((3 + 2 + 1 + ${#KNOBS[@]} + ${#READ_ONLY[@]} + 4 + ${#args[@]} + 6 + 6 + 6 + 3 +
 	6 + 1 + 2 * ${#BAD_PARAMS[@]} + 5))
 tap_ok "insmod latency_tracker" lt_load latency_tracker
 tap_ok "insmod lt_core_test selftest=0" lt_load lt_core_test selftest=0
@@ -152,7 +152,7 @@ tap_is "threshold=1 ms" "$(writes threshold:1000000)" "0 1000000"
 # stats: one "name value" per line, at least the contract's names.
 missing=
 for n in tracked matched over_threshold timeouts dropped pending alerts \
-	alerts_lost min_ns max_ns avg_ns sum_ns; do
+	alerts_lost min_ns max_ns avg_ns sum_ns capacity max_events grown; do
 	grep -q "^$n " $D/stats || missing+="$n "
 done
 tap_is "stats has every name of the contract" "$missing" ""
@@ -162,6 +162,8 @@ tap_cmp "max_ns >= 5 ms" "$(stat_of max_ns)" -ge 5000000
 tap_cmp "min_ns <= avg_ns" "$(stat_of min_ns)" -le "$(stat_of avg_ns)"
 tap_is "avg_ns is sum_ns / matched" "$(stat_of avg_ns)" \
 	"$(python3 -c "print($(stat_of sum_ns) // $(stat_of matched))")"
+tap_is "pool: capacity and max_events 256 (max_events=256, below the initial size)" \
+	"$(stat_of capacity) $(stat_of max_events) $(stat_of grown)" "256 256 0"
 
 # histogram: "<low> <high> <count>", non-empty buckets only, one holds 5 ms.
 tap_ok "histogram lines are 'low high count', low <= high, count > 0" \

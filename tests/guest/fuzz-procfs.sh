@@ -40,7 +40,7 @@ done
 # block its own filter_dev.
 BAD_PARAMS=(threshold=abc threshold=-5 threshold=0 threshold=1000000000001
 	threshold=99999999999999999999999 threshold= timeout=1 timeout=-1
-	max_events=0 max_events=99999999999 max_events=1x
+	max_events=4194305 max_events=99999999999 max_events=1x
 	alert_records=8 alert_records=70000 print_interval=0 kthreads=2
 	filter_tgid=abc filter_cgroup=relative filter_cgroup=/lt_no_such_cgroup)
 declare -A BAD_OF=([wakeup]="${BAD_PARAMS[*]}" [offcpu]="threshold=abc filter_tgid=abc"

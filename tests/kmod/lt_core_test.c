@@ -295,10 +295,14 @@ static void ltt_test_params(void)
 	ltt_check(PTR_ERR(latency_tracker_create(&p)) == -EINVAL,
 		  "params: key_size 0 refused");
 	p.key_size = 8;
-	p.max_events = 0;
+	p.max_events = (1U << 22) + 1;
 	ltt_check(PTR_ERR(latency_tracker_create(&p)) == -EINVAL,
-		  "params: max_events 0 refused");
+		  "params: max_events above 2^22 refused");
 	p.max_events = 4;
+	p.initial_events = 5;
+	ltt_check(PTR_ERR(latency_tracker_create(&p)) == -EINVAL,
+		  "params: initial_events above max_events refused");
+	p.initial_events = 0;
 	p.threshold_ns = 0;
 	ltt_check(PTR_ERR(latency_tracker_create(&p)) == -EINVAL,
 		  "params: threshold 0 refused");
@@ -323,8 +327,12 @@ static void ltt_test_params(void)
 					      LTT_NAME, 0) == 0,
 		  "check_param: timeout=0 accepted");
 	ltt_check(latency_tracker_check_param(LATENCY_TRACKER_PARAM_MAX_EVENTS,
-					      LTT_NAME, 0) == -EINVAL,
-		  "check_param: max_events=0 refused");
+					      LTT_NAME, 0) == 0,
+		  "check_param: max_events=0 (from the machine) accepted");
+	ltt_check(latency_tracker_check_param(LATENCY_TRACKER_PARAM_MAX_EVENTS,
+					      LTT_NAME, (1U << 22) + 1) ==
+		  -EINVAL,
+		  "check_param: max_events above 2^22 refused");
 }
 
 /* ---- unique and duplicate keys ---------------------------------------- */

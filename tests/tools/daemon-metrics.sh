@@ -11,7 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
-tap_plan 26
+tap_plan 28
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 
@@ -71,6 +71,9 @@ cancelled 6
 filtered 7
 alert_records 1024
 sum_ns 36893488147419103232
+capacity 8192
+max_events 131072
+grown 1
 EOF
 printf 'tracked 0\nmatched 0\npending 0\navg_ns 0\n' >"$root/offcpu/stats"
 printf '1024 2047 3\n' >"$root/$weird/histogram"
@@ -149,6 +152,12 @@ tap_ok "promql: stats counters (matched_total 1001, dropped_total 4, alerts_lost
 	"[ \$($PQ $purl value 'latency_tracker_matched_total{tracker=\"wakeup\"}') = 1001 ] &&
 	 [ \$($PQ $purl value 'latency_tracker_dropped_total{tracker=\"wakeup\"}') = 4 ] &&
 	 [ \$($PQ $purl value 'latency_tracker_alerts_lost_total{tracker=\"wakeup\"}') = 2 ]"
+tap_ok "promql: the pool (pool_slots 8192, pool_max_slots 131072, pool_grown_total 1)" bash -c \
+	"[ \$($PQ $purl value 'latency_tracker_pool_slots{tracker=\"wakeup\"}') = 8192 ] &&
+	 [ \$($PQ $purl value 'latency_tracker_pool_max_slots{tracker=\"wakeup\"}') = 131072 ] &&
+	 [ \$($PQ $purl value 'latency_tracker_pool_grown_total{tracker=\"wakeup\"}') = 1 ]"
+tap_ok "exposition: no pool series for a tracker whose stats have none" \
+	bash -c "! grep -qF 'latency_tracker_pool_slots{tracker=\"a\\\"b' '$T_WORK/metrics.txt'"
 tap_ok "promql: escaped tracker name read back" \
 	test "$($PQ "$purl" value 'latency_tracker_delay_seconds_count{tracker="a\"b\\c"}')" = 3
 

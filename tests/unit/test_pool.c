@@ -4,8 +4,10 @@
  * parked in other CPUs' caches, refill, cross-CPU put, lists of slots
  * given back at once (lt_pool_put_chain), concurrent get/put (single and
  * chained) without double hand-out, the bytes-per-slot budget, slot
- * indices of odd strides, a fast path that takes no lock, and gets and
- * puts nested in others on the same CPU (the shim's interrupts).
+ * indices of odd strides, a fast path that takes no lock, gets and puts
+ * nested in others on the same CPU (the shim's interrupts), and a pool
+ * that grows: segment by segment up to its ceiling, its watermark hook,
+ * and growth while other threads get and put.
  */
 #include "lt_env.h"
 #include "pool.h"
@@ -38,7 +40,15 @@
 
 static u32 slot_index(const struct lt_pool *p, const void *slot)
 {
-	return (u32)(((const char *)slot - (const char *)p->slots) / p->stride);
+	return lt_pool_index(p, slot);
+}
+
+/* One past the largest index the pool has now (its segments may leave holes). */
+static u32 index_end(const struct lt_pool *p)
+{
+	const struct lt_pool_seg *last = &p->seg[p->nr_segs - 1];
+
+	return last->first + last->nr;
 }
 
 static u32 cached_slots(struct lt_pool *p)
@@ -56,10 +66,14 @@ static void test_init_errors(void)
 {
 	struct lt_pool p;
 
-	tap_ok(lt_pool_init(&p, 0, 64) == -EINVAL, "init: 0 slots refused");
-	tap_ok(lt_pool_init(&p, 1, 0) == -EINVAL, "init: 0-byte slots refused");
-	tap_ok(lt_pool_init(&p, U32_MAX, 1 << 20) == -EINVAL,
-	       "init: more than INT_MAX bytes refused");
+	tap_ok(lt_pool_init(&p, 0, 0, 64) == -EINVAL, "init: 0 slots refused");
+	tap_ok(lt_pool_init(&p, 1, 1, 0) == -EINVAL, "init: 0-byte slots refused");
+	tap_ok(lt_pool_init(&p, 4096, 4096, 1 << 20) == -EINVAL,
+	       "init: a segment of more than INT_MAX bytes refused");
+	tap_ok(lt_pool_init(&p, 8, 7, 64) == -EINVAL,
+	       "init: a ceiling below the initial size refused");
+	tap_ok(lt_pool_init(&p, 8, LT_POOL_MAX_INDEX + 1, 64) == -EINVAL,
+	       "init: a ceiling above LT_POOL_MAX_INDEX refused");
 	lt_pool_destroy(&p);	/* on a zeroed pool: must be harmless */
 	tap_ok(1, "destroy of a pool whose init failed");
 }
@@ -72,7 +86,7 @@ static void test_layout(void)
 	bool distinct = true, zeroed = true, aligned = true;
 	u32 i, j;
 
-	tap_ok(lt_pool_init(&p, nr, 13) == 0, "init 16 x 13 bytes");
+	tap_ok(lt_pool_init(&p, nr, nr, 13) == 0, "init 16 x 13 bytes");
 	tap_eq(lt_pool_bytes_per_slot(&p), 16 + sizeof(atomic_t),
 	       "13-byte slots round up to 16, + 4 bytes of link");
 	for (i = 0; i < nr; i++) {
@@ -105,7 +119,7 @@ static void test_budget(void)
 	struct lt_pool p;
 	size_t bytes;
 
-	tap_ok(lt_pool_init(&p, 1024, EVENT_SLOT_SIZE) == 0,
+	tap_ok(lt_pool_init(&p, 1024, 1024, EVENT_SLOT_SIZE) == 0,
 	       "init 1024 x %d bytes", EVENT_SLOT_SIZE);
 	bytes = lt_pool_bytes_per_slot(&p);
 	tap_diag("bytes per slot for slot_size %d: %zu (budget %d)",
@@ -123,15 +137,15 @@ static void test_budget(void)
 static u32 drain(struct lt_pool *p, int cpu, void **out, u32 max,
 		 bool *dup)
 {
-	u8 *seen = calloc(p->nr_slots, 1);
-	u32 n = 0, idx;
+	u32 end = index_end(p), n = 0, idx;
+	u8 *seen = calloc(end, 1);
 	void *s;
 
 	lt_shim_set_cpu(cpu);
 	*dup = false;
-	while (n <= p->nr_slots && (s = lt_pool_get(p))) {
+	while (n <= lt_pool_capacity(p) && (s = lt_pool_get(p))) {
 		idx = slot_index(p, s);
-		if (idx >= p->nr_slots || seen[idx])
+		if (idx >= end || seen[idx])
 			*dup = true;
 		else
 			seen[idx] = 1;
@@ -156,7 +170,7 @@ static void test_exhaustion(u32 nr)
 	bool dup;
 	int cpu;
 
-	tap_ok(lt_pool_init(&p, nr, 64) == 0, "nr=%u: init", nr);
+	tap_ok(lt_pool_init(&p, nr, nr, 64) == 0, "nr=%u: init", nr);
 	tap_diag("nr=%u: cache capacity %u per CPU, %u CPUs", nr,
 		 p.cache_cap, nr_cpu_ids);
 	for (cpu = 1; cpu < (int)nr_cpu_ids; cpu++) {
@@ -235,7 +249,7 @@ static void test_chain(u32 nr)
 	bool dup;
 	u32 n, i;
 
-	tap_ok(lt_pool_init(&p, nr, 64) == 0, "chain nr=%u: init", nr);
+	tap_ok(lt_pool_init(&p, nr, nr, 64) == 0, "chain nr=%u: init", nr);
 	n = drain(&p, 0, got, nr, &dup);
 	tap_eq(n, nr, "chain nr=%u: all got", nr);
 	for (i = 0; i < n; i++)
@@ -273,7 +287,7 @@ static void test_strides(void)
 	u32 n, i;
 
 	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
-		i = (u32)lt_pool_init(&p, nr, sizes[k]);
+		i = (u32)lt_pool_init(&p, nr, nr, sizes[k]);
 		tap_ok(i == 0, "size %zu: init (stride %zu)", sizes[k],
 		       p.stride);
 		n = drain(&p, 0, got, nr, &dup);
@@ -284,7 +298,7 @@ static void test_strides(void)
 		n = drain(&p, 1, got, nr, &dup);
 		aligned = true;
 		for (i = 0; i < n && i < nr; i++)
-			if (((char *)got[i] - (char *)p.slots) % p.stride)
+			if (((char *)got[i] - p.seg[0].slots) % p.stride)
 				aligned = false;
 		tap_ok(n == nr && !dup && aligned,
 		       "stride %zu: every slot back under its own index (%u got, dup %d, aligned %d)",
@@ -332,7 +346,7 @@ static void test_fast_path_lockless(void)
 	pthread_t tid;
 	int i, done = 0;
 
-	i = lt_pool_init(&p, 4096, EVENT_SLOT_SIZE);
+	i = lt_pool_init(&p, 4096, 4096, EVENT_SLOT_SIZE);
 	tap_ok(i == 0, "fast path: init (cache capacity %u)", p.cache_cap);
 	lt_shim_set_cpu(a.cpu);
 	lt_pool_put(&p, lt_pool_get(&p));	/* refills CPU 3's cache */
@@ -421,7 +435,8 @@ static void *conc_worker(void *arg)
 			 */
 			s = lt_pool_get(&c->pool);
 			if (!s) {
-				if (max_held * CONC_THREADS <= c->pool.nr_slots)
+				if (max_held * CONC_THREADS <=
+				    lt_pool_capacity(&c->pool))
 					__atomic_add_fetch(&c->bad_fail, 1,
 							   __ATOMIC_RELAXED);
 				__atomic_add_fetch(&c->fails, 1,
@@ -494,7 +509,7 @@ static void run_concurrent(const char *name, u32 nr_slots, u32 max_held,
 	memset(&c, 0, sizeof(c));
 	c.nr_ops = nr_ops;
 	c.max_held = max_held;
-	i = lt_pool_init(&c.pool, nr_slots, EVENT_SLOT_SIZE);
+	i = lt_pool_init(&c.pool, nr_slots, nr_slots, EVENT_SLOT_SIZE);
 	tap_ok(i == 0, "%s: init %u slots, %u CPUs, cache capacity %u", name,
 	       nr_slots, nr_cpu_ids, c.pool.cache_cap);
 	c.owner = calloc(nr_slots, sizeof(*c.owner));
@@ -657,7 +672,7 @@ static void test_interrupts(void)
 	sa.sa_handler = irq_handler;
 	sigemptyset(&sa.sa_mask);
 	sigaction(LT_SHIM_IRQ_SIGNAL, &sa, NULL);
-	i = lt_pool_init(&irq_t.pool, IRQ_SLOTS, EVENT_SLOT_SIZE);
+	i = lt_pool_init(&irq_t.pool, IRQ_SLOTS, IRQ_SLOTS, EVENT_SLOT_SIZE);
 	tap_ok(i == 0, "interrupts: init %u slots, cache capacity %u",
 	       IRQ_SLOTS, irq_t.pool.cache_cap);
 	for (i = 0; i < 2; i++)
@@ -695,20 +710,319 @@ static void test_interrupts(void)
 	lt_pool_destroy(&irq_t.pool);
 }
 
+/*
+ * Growth, one thread: 4 slots up to 100, segment after segment (4, 4, 8,
+ * 16, 32 and the last cut to 36 by the ceiling), each growth giving new
+ * slots that are distinct, aligned, zeroed and found again by their
+ * index; at the ceiling -ENOSPC; every slot got, given back, got again.
+ */
+#define GROW_INIT	4
+#define GROW_MAX	100
+#define GROW_SIZE	40
+
+static void test_grow_basic(void)
+{
+	static const u32 caps[] = { 8, 16, 32, 64, 100 };
+	void *got[GROW_MAX + 1];
+	bool distinct = true, aligned = true, zeroed = true, indexed = true;
+	struct lt_pool p;
+	u32 n = 0, i, j, k, idx;
+	bool dup;
+	void *s;
+
+	tap_ok(lt_pool_init(&p, GROW_INIT, GROW_MAX, GROW_SIZE) == 0,
+	       "grow: init %d slots, ceiling %d", GROW_INIT, GROW_MAX);
+	tap_ok(!lt_pool_low(&p), "grow: a full pool is not low");
+	for (k = 0; k <= ARRAY_SIZE(caps); k++) {
+		while (n <= GROW_MAX && (s = lt_pool_get(&p)))
+			got[n++] = s;
+		if (k == ARRAY_SIZE(caps))
+			break;
+		tap_eq(n, k ? caps[k - 1] : GROW_INIT,
+		       "grow: every slot got before growth %u", k + 1);
+		tap_ok(lt_pool_low(&p), "grow: an empty pool is low");
+		tap_eq(lt_pool_grow(&p), 0, "grow: growth %u", k + 1);
+		tap_eq(lt_pool_capacity(&p), caps[k],
+		       "grow: capacity %u after growth %u", caps[k], k + 1);
+	}
+	tap_eq(n, GROW_MAX, "grow: %d slots got in all", GROW_MAX);
+	tap_ok(lt_pool_grow(&p) == -ENOSPC, "grow: -ENOSPC at the ceiling");
+	tap_ok(!lt_pool_low(&p), "grow: at the ceiling, never low");
+	for (i = 0; i < n; i++) {
+		idx = slot_index(&p, got[i]);
+		if (idx >= index_end(&p) || lt_pool_slot(&p, idx) != got[i])
+			indexed = false;
+		if ((uintptr_t)got[i] % LT_POOL_SLOT_ALIGN)
+			aligned = false;
+		for (j = 0; j < GROW_SIZE; j++)
+			if (((u8 *)got[i])[j])
+				zeroed = false;
+		for (j = 0; j < i; j++)
+			if (got[j] == got[i])
+				distinct = false;
+		memset(got[i], 0x5a, GROW_SIZE);	/* ASan: in bounds */
+	}
+	tap_ok(distinct, "grow: slots are distinct");
+	tap_ok(aligned, "grow: slots are 8-byte aligned");
+	tap_ok(zeroed, "grow: new slots start zeroed");
+	tap_ok(indexed, "grow: every slot is found again by its index");
+	tap_eq(p.seg[p.nr_segs - 1].nr, 36, "grow: the last segment is cut by the ceiling");
+	tap_eq(slot_index(&p, &dup), LT_POOL_NIL, "grow: no index for a foreign address");
+	for (i = 0; i < n; i++) {
+		lt_shim_set_cpu((int)(i % nr_cpu_ids));
+		lt_pool_put(&p, got[i]);
+	}
+	tap_eq(lt_pool_nr_free(&p), GROW_MAX, "grow: all free again");
+	tap_eq(drain(&p, 1, got, GROW_MAX, &dup), GROW_MAX,
+	       "grow: drained again: every slot");
+	tap_ok(!dup, "grow: without duplicates");
+	lt_shim_set_cpu(0);
+	lt_pool_destroy(&p);
+}
+
+/*
+ * The watermark hook: called once when a get finds fewer than half the
+ * slots on the shared stack, not again until rearmed; the rearm says
+ * whether to grow again.
+ */
+static int low_calls;
+
+static void low_hook(struct lt_pool *pool)
+{
+	(void)pool;
+	low_calls++;
+}
+
+#define LOW_INIT	64
+#define LOW_MAX		1024
+
+static void test_grow_low(void)
+{
+	void *got[LOW_MAX];
+	struct lt_pool p;
+	u32 n = 0, at;
+	bool dup;
+
+	low_calls = 0;
+	tap_ok(lt_pool_init(&p, LOW_INIT, LOW_MAX, GROW_SIZE) == 0,
+	       "low: init %d slots, ceiling %d", LOW_INIT, LOW_MAX);
+	p.on_low = low_hook;
+	lt_shim_set_cpu(0);
+	while (!low_calls && n < LOW_INIT && (got[n] = lt_pool_get(&p)))
+		n++;
+	at = n;
+	tap_ok(low_calls == 1 && at >= LOW_INIT / 2 - p.cache_cap &&
+	       at <= LOW_INIT / 2 + p.cache_cap,
+	       "low: the hook runs once half the slots are out (%u got)", at);
+	while (n < LOW_INIT && (got[n] = lt_pool_get(&p)))
+		n++;
+	tap_eq(low_calls, 1, "low: not again before the rearm (%u got)", n);
+	tap_ok(lt_pool_rearm(&p), "low: rearm says grow again (still low)");
+	tap_eq(lt_pool_grow(&p), 0, "low: grown to %u", lt_pool_capacity(&p));
+	tap_ok(!lt_pool_rearm(&p), "low: rearm after growth: not low");
+	while (low_calls == 1 && n < LOW_MAX && (got[n] = lt_pool_get(&p)))
+		n++;
+	tap_ok(low_calls == 2 && n > LOW_INIT,
+	       "low: rearmed, the hook runs again (%u got)", n);
+	while (!lt_pool_grow(&p))
+		;
+	tap_eq(lt_pool_capacity(&p), LOW_MAX, "low: grown to the ceiling");
+	while (n < LOW_MAX && (got[n] = lt_pool_get(&p)))
+		n++;
+	tap_ok(n == LOW_MAX && low_calls == 2 && !lt_pool_rearm(&p),
+	       "low: at the ceiling, every slot got, no hook, no growth (%u got, %d calls)",
+	       n, low_calls);
+	while (n)
+		lt_pool_put(&p, got[--n]);
+	tap_eq(drain(&p, 0, got, LOW_MAX, &dup), LOW_MAX,
+	       "low: all got again");
+	lt_pool_destroy(&p);
+
+	/* One slot: its watermark is one free slot, not none. */
+	low_calls = 0;
+	tap_ok(lt_pool_init(&p, 1, LOW_MAX, GROW_SIZE) == 0,
+	       "low: init 1 slot, ceiling %d", LOW_MAX);
+	p.on_low = low_hook;
+	got[0] = lt_pool_get(&p);
+	tap_ok(got[0] && low_calls == 1 && lt_pool_low(&p),
+	       "low: 1 slot: its get runs the hook (%d calls)", low_calls);
+	tap_eq(lt_pool_grow(&p), 0, "low: 1 slot grows (to %u)",
+	       lt_pool_capacity(&p));
+	lt_pool_put(&p, got[0]);
+	lt_pool_destroy(&p);
+}
+
+/*
+ * Growth under load: worker threads get and put slots (ownership tracked
+ * per index, contents checked) holding up to half the ceiling each, so
+ * more than the first segment; the hook wakes a grower thread that grows
+ * and rearms, as the core's work item does.  Once the pool is at its
+ * ceiling, every get must succeed (the threads hold at most the ceiling
+ * together).
+ */
+#define GC_INIT		64
+#define GC_MAX		4096
+#ifndef GC_OPS
+#define GC_OPS		300000	/* per thread */
+#endif
+
+struct gc {
+	struct lt_pool pool;
+	pthread_barrier_t start;
+	int *owner;
+	int kick, stop, workers_done;
+	long grows, kicks;
+	int double_handout, wrong_content, bad_fail;
+	long fails;
+};
+
+static struct gc gc;
+
+static void gc_hook(struct lt_pool *pool)
+{
+	(void)pool;
+	__atomic_add_fetch(&gc.kicks, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&gc.kick, 1, __ATOMIC_RELEASE);
+}
+
+static void *gc_grower(void *arg)
+{
+	(void)arg;
+	lt_shim_set_cpu(7);
+	while (!__atomic_load_n(&gc.stop, __ATOMIC_ACQUIRE)) {
+		if (!__atomic_exchange_n(&gc.kick, 0, __ATOMIC_ACQ_REL)) {
+			sched_yield();
+			continue;
+		}
+		do {
+			while (lt_pool_low(&gc.pool) && !lt_pool_grow(&gc.pool))
+				gc.grows++;
+		} while (lt_pool_rearm(&gc.pool));
+	}
+	return NULL;
+}
+
+static void *gc_worker(void *arg)
+{
+	int id = (int)(long)arg, cpu = id, expect;
+	u32 max_held = GC_MAX / 2, nheld = 0, rnd = 0x9e3779b9u * (u32)(id + 1);
+	void **held = calloc(max_held, sizeof(*held));
+	bool at_max;
+	long i;
+	u32 idx;
+	void *s;
+
+	lt_shim_set_cpu(cpu);
+	pthread_barrier_wait(&gc.start);
+	for (i = 0; i < GC_OPS; i++) {
+		if (i % CONC_MIGRATE_EVERY == 0) {
+			cpu = (cpu + 2) % 6;	/* 0..5: not the grower's */
+			lt_shim_set_cpu(cpu);
+		}
+		if (i % CONC_YIELD_EVERY == 0)
+			sched_yield();
+		/* Mostly gets at first, so the pool has to grow. */
+		if (nheld < max_held && (!nheld || xorshift(&rnd) % 8 < 5)) {
+			at_max = lt_pool_capacity(&gc.pool) == GC_MAX;
+			s = lt_pool_get(&gc.pool);
+			if (!s) {
+				if (at_max)
+					__atomic_add_fetch(&gc.bad_fail, 1,
+							   __ATOMIC_RELAXED);
+				__atomic_add_fetch(&gc.fails, 1,
+						   __ATOMIC_RELAXED);
+				continue;
+			}
+			idx = slot_index(&gc.pool, s);
+			expect = 0;
+			if (idx >= GC_MAX ||
+			    !__atomic_compare_exchange_n(&gc.owner[idx], &expect,
+							 id + 1, false,
+							 __ATOMIC_ACQ_REL,
+							 __ATOMIC_RELAXED)) {
+				__atomic_add_fetch(&gc.double_handout, 1,
+						   __ATOMIC_RELAXED);
+				continue;
+			}
+			*(u32 *)s = idx;
+			((u32 *)s)[1] = (u32)id;
+			held[nheld++] = s;
+		} else {
+			u32 pick = xorshift(&rnd) % nheld;
+
+			s = held[pick];
+			held[pick] = held[--nheld];
+			idx = slot_index(&gc.pool, s);
+			if (*(u32 *)s != idx || ((u32 *)s)[1] != (u32)id)
+				__atomic_add_fetch(&gc.wrong_content, 1,
+						   __ATOMIC_RELAXED);
+			__atomic_store_n(&gc.owner[idx], 0, __ATOMIC_RELEASE);
+			lt_pool_put(&gc.pool, s);
+		}
+	}
+	while (nheld) {
+		s = held[--nheld];
+		__atomic_store_n(&gc.owner[slot_index(&gc.pool, s)], 0,
+				 __ATOMIC_RELEASE);
+		lt_pool_put(&gc.pool, s);
+	}
+	free(held);
+	return NULL;
+}
+
+static void test_grow_concurrent(void)
+{
+	pthread_t tid[2], grower;
+	bool dup;
+	int i;
+
+	memset(&gc, 0, sizeof(gc));
+	i = lt_pool_init(&gc.pool, GC_INIT, GC_MAX, EVENT_SLOT_SIZE);
+	tap_ok(i == 0, "grow under load: init %d slots, ceiling %d", GC_INIT,
+	       GC_MAX);
+	gc.pool.on_low = gc_hook;
+	gc.owner = calloc(GC_MAX, sizeof(*gc.owner));
+	pthread_barrier_init(&gc.start, NULL, 2);
+	pthread_create(&grower, NULL, gc_grower, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_create(&tid[i], NULL, gc_worker, (void *)(long)i);
+	for (i = 0; i < 2; i++)
+		pthread_join(tid[i], NULL);
+	__atomic_store_n(&gc.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(grower, NULL);
+	pthread_barrier_destroy(&gc.start);
+	tap_diag("grow under load: %ld hook calls, %ld growths, %ld failed gets",
+		 gc.kicks, gc.grows, gc.fails);
+	tap_eq(lt_pool_capacity(&gc.pool), GC_MAX,
+	       "grow under load: grown to the ceiling");
+	tap_eq(gc.double_handout, 0, "grow under load: no slot handed out twice");
+	tap_eq(gc.wrong_content, 0, "grow under load: slot contents kept");
+	tap_eq(gc.bad_fail, 0,
+	       "grow under load: at the ceiling, no get failed");
+	lt_shim_set_cpu(0);
+	tap_eq(lt_pool_nr_free(&gc.pool), GC_MAX,
+	       "grow under load: every slot free at the end");
+	tap_eq(drain(&gc.pool, 0, NULL, 0, &dup), GC_MAX,
+	       "grow under load: and all can be got again");
+	tap_ok(!dup, "grow under load: without duplicates");
+	free(gc.owner);
+	lt_pool_destroy(&gc.pool);
+}
+
 int main(void)
 {
 	static const u32 sizes[] = { 1, 2, 7, 64, 100, 4096, 16384 };
 	unsigned int i, cached = 0;
 
 	/*
-	 * 59 assertions, and 18 per size (test_exhaustion(), test_chain());
+	 * 113 assertions, and 18 per size (test_exhaustion(), test_chain());
 	 * test_exhaustion() checks the per-CPU caches of the sizes that have
 	 * any (cache_cap > 0): one assertion more for each of them.  16384
 	 * slots fill caches to LT_POOL_CACHE_MAX on up to 16 CPUs.
 	 */
 	for (i = 0; i < ARRAY_SIZE(sizes); i++)
 		cached += sizes[i] / (LT_POOL_CACHE_SHARE * nr_cpu_ids) > 0;
-	tap_plan(59 + 18 * ARRAY_SIZE(sizes) + cached);
+	tap_plan(116 + 18 * ARRAY_SIZE(sizes) + cached);
 	test_init_errors();
 	test_layout();
 	test_budget();
@@ -720,5 +1034,8 @@ int main(void)
 	test_fast_path_lockless();
 	test_concurrent();
 	test_interrupts();
+	test_grow_basic();
+	test_grow_low();
+	test_grow_concurrent();
 	return tap_done();
 }

@@ -78,7 +78,7 @@ shard() { # n i tests...
 		k=$((k + 1))
 	done
 	for t in "${mine[@]}"; do
-		if [ -n "$(boot_append_of "$t")" ]; then late+=("$t"); else echo "$t"; fi
+		if own_boot "$t"; then late+=("$t"); else echo "$t"; fi
 	done
 	for t in "${late[@]}"; do echo "$t"; done
 }
@@ -179,13 +179,24 @@ boot_append_of() { # test
 	sed -n '1,10s/^# lt-boot-append: //p' "$LT_TOP/tests/guest/$1.sh" | head -n 1
 }
 
+# Guest memory a test asks for, in QEMU's -m syntax: a line
+# "# lt-guest-mem: SIZE" among its first lines (e.g. 2G).
+guest_mem_of() { # test
+	sed -n '1,10s/^# lt-guest-mem: //p' "$LT_TOP/tests/guest/$1.sh" | head -n 1
+}
+
+# A test that asks for either gets a boot of its own.
+own_boot() { # test
+	[ -n "$(boot_append_of "$1")$(guest_mem_of "$1")" ]
+}
+
 # Run tests of a prepared kernel in one guest, in as many boots as crashes
-# need, and a boot of its own for each test that asks for boot options
-# (boot_append_of); WHO names the guest in the results when a kernel has
+# need, and a boot of its own for each test that asks for boot options or
+# memory (own_boot); WHO names the guest in the results when a kernel has
 # several.
 boot_kernel() { # line kver kodir rundir who tests...
 	local line=$1 kver=$2 kodir=$3 run=$4 who=$5 kmods boot=0 remaining t tmo
-	local all batch rest append
+	local all batch rest append mem
 	shift 5
 	kmods=$LT_CACHE/kernels/$kver/root/lib/modules/$kver
 	# A kernel built with kmemleak must give its report (final-unload).
@@ -198,12 +209,13 @@ boot_kernel() { # line kver kodir rundir who tests...
 	all=("$@")
 	mkdir -p "$run"
 	while [ ${#all[@]} -gt 0 ]; do
-		# This boot: the next test with boot options alone, else the
-		# tests up to the next one with boot options.
+		# This boot: the next test with boot options or memory of
+		# its own alone, else the tests up to the next such one.
 		append=$(boot_append_of "${all[0]}")
+		mem=$(guest_mem_of "${all[0]}")
 		remaining=("${all[0]}") rest=("${all[@]:1}")
-		while [ -z "$append" ] && [ ${#rest[@]} -gt 0 ] &&
-			[ -z "$(boot_append_of "${rest[0]}")" ]; do
+		while [ -z "$append$mem" ] && [ ${#rest[@]} -gt 0 ] &&
+			! own_boot "${rest[0]}"; do
 			remaining+=("${rest[0]}") rest=("${rest[@]:1}")
 		done
 		boot=$((boot + 1))
@@ -226,7 +238,8 @@ boot_kernel() { # line kver kodir rundir who tests...
 			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
 		done
 		LT_GUEST_APPEND="${LT_GUEST_APPEND:-} $append" LT_TEST_TIMEOUT=$tmo \
-			lt_stage "boot $boot on $kver (${#remaining[*]} tests${append:+, $append})" \
+			LT_GUEST_MEM=${mem:-${LT_GUEST_MEM:-1G}} \
+			lt_stage "boot $boot on $kver (${#remaining[*]} tests${append:+, $append}${mem:+, $mem of memory})" \
 			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$((tmo * ${#remaining[@]} + 120))"
 		# Each boot consumes at least one test, so this loop ends: the
 		# tests after one that took the guest down run in a new boot.

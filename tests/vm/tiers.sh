@@ -9,36 +9,45 @@
 #  KERNEL    our code against the kernel's scheduler, tracepoints, RCU,
 #            cgroups, module loader and stack printing: every Debian line
 #            (6.1, 6.12, current, current-rt);
+#  RT        the core's own machinery, whose only kernel-dependent part
+#            is what PREEMPT_RT changes (timers, irq_work and RCU callbacks
+#            in threads, preemptible spinlocks, what preempts what): the
+#            alert ring and its wait queues, timeouts, the pool's growth,
+#            CPU hotplug, the stress test: 6.12 and current-rt;
 #  ONE_LINE  logic that does not depend on the kernel (procfs and module
-#            parameter parsing, the filters' parsing, the stack print
-#            budget, the userspace tools against real modules): 6.12;
+#            parameter parsing, the filters, the stack print budget, file
+#            modes, the userspace tools against real modules): 6.12;
 #  LTTNG     userspace whose kernel side is LTTng's events of the
 #            scheduler, lock and pipe calls (changes with lttng-modules and
-#            the kernel): 6.1, 6.12 and current-rt;
+#            with what PREEMPT_RT makes of locks and interrupts): 6.12 and
+#            current-rt (lttng-probe runs on every line);
 #  DEBUG     what the KASAN/lockdep/kmemleak kernel adds: memory safety of
 #            our code under every path that allocates, frees, unloads or
 #            races (its measurement tests prove nothing the Debian lines
-#            do not, at 4-6 times the cost).
+#            do not, at 4-6 times the cost; the procfs parsers' memory
+#            safety is fuzz-procfs's, whose adversarial cases all run).
 # The fast tier (make check) runs FAST on 6.12: at least one guest test of
 # every feature, the oracles with their short workloads.
 
-KERNEL_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
-	timeout-change wakeup offcpu syscalls block wakeup-contended wakeup-race
-	block-requests syscalls-ends rt-timers lazy-rcu stacks hotplug torture
-	lttng-probe security filters-cgroup custom custom-unload
+KERNEL_TESTS="core-load core-api wakeup offcpu syscalls block
+	wakeup-contended wakeup-race block-requests syscalls-ends rt-timers
+	lazy-rcu stacks lttng-probe custom custom-unload
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block"
-ONE_LINE_TESTS="core-procfs fuzz-procfs filters stacks-budget custom-refusals
+RT_TESTS="core-alerts alerts-lost alerts-unload timeout-change hotplug torture
+	offcpu-threads block-burst"
+ONE_LINE_TESTS="core-procfs fuzz-procfs filters filters-cgroup security
+	stacks-budget custom-refusals
 	cli-basic cli-filters
 	daemon-explain daemon-faults daemon-remote daemon-sandbox daemon-unload
 	explain-bad explain-compare explain-disk explain-lock"
 LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool
 	explain-pipe explain-timeline"
 DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
-	stacks stacks-budget filters filters-cgroup hotplug torture lttng-probe
-	fuzz-procfs oracle-wakeup custom-unload"
+	stacks filters-cgroup hotplug torture lttng-probe
+	fuzz-procfs oracle-wakeup offcpu-threads block-burst custom-unload"
 FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
 	timeout-change wakeup offcpu syscalls block wakeup-contended
-	block-requests rt-timers stacks stacks-budget lttng-probe filters
+	block-requests block-burst rt-timers stacks stacks-budget lttng-probe filters
 	filters-cgroup fuzz-procfs security alerts-unload hotplug torture
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block
 	cli-basic cli-filters daemon-explain explain-timeline custom"
@@ -52,9 +61,9 @@ tier_tests() {
 		return 0
 	fi
 	case $line in
-	6.12) printf '%s\n' $KERNEL_TESTS $ONE_LINE_TESTS $LTTNG_TESTS ;;
-	6.1 | current-rt) printf '%s\n' $KERNEL_TESTS $LTTNG_TESTS ;;
-	current) printf '%s\n' $KERNEL_TESTS ;;
+	6.12) printf '%s\n' $KERNEL_TESTS $RT_TESTS $ONE_LINE_TESTS $LTTNG_TESTS ;;
+	current-rt) printf '%s\n' $KERNEL_TESTS $RT_TESTS $LTTNG_TESTS ;;
+	6.1 | current) printf '%s\n' $KERNEL_TESTS ;;
 	debug) printf '%s\n' $DEBUG_TESTS ;;
 	esac
 }
@@ -62,10 +71,14 @@ tier_tests() {
 # tier_env LINE TIER: the LTG_* settings of a line in a tier: the short
 # oracle workloads on the debug kernel and in the fast tier; there, the
 # fuzzer's random writes get half their budget (its adversarial ones all
-# run).
+# run); on the debug kernel, offcpu-threads puts fewer threads to sleep
+# (still more than the pool's first segment) and the fuzzer's random
+# writes get a quarter of their budget (memory safety: every adversarial
+# case runs).
 tier_env() {
 	case $1:${2:-full} in
-	debug:*) echo "LTG_ORACLE_SHORT=1" ;;
+	debug:*) echo "LTG_ORACLE_SHORT=1"; echo "LTG_OFFCPU_THREADS=6000"
+		echo "LTG_FUZZ_SECONDS=5" ;;
 	*:fast) echo "LTG_ORACLE_SHORT=1"; echo "LTG_FUZZ_SECONDS=10" ;;
 	esac
 }
@@ -76,10 +89,10 @@ tier_env() {
 tier_lint() {
 	local t n
 	for t in "$@"; do
-		n=$(printf '%s\n' $KERNEL_TESTS $ONE_LINE_TESTS $LTTNG_TESTS | grep -cx -- "$t")
-		[ "$n" = 1 ] || echo "tests/guest/$t.sh is in $n of the kinds KERNEL, ONE_LINE, LTTNG (tests/vm/tiers.sh): must be 1"
+		n=$(printf '%s\n' $KERNEL_TESTS $RT_TESTS $ONE_LINE_TESTS $LTTNG_TESTS | grep -cx -- "$t")
+		[ "$n" = 1 ] || echo "tests/guest/$t.sh is in $n of the kinds KERNEL, RT, ONE_LINE, LTTNG (tests/vm/tiers.sh): must be 1"
 	done
-	for t in $KERNEL_TESTS $ONE_LINE_TESTS $LTTNG_TESTS $DEBUG_TESTS $FAST_TESTS; do
+	for t in $KERNEL_TESTS $RT_TESTS $ONE_LINE_TESTS $LTTNG_TESTS $DEBUG_TESTS $FAST_TESTS; do
 		printf '%s\n' "$@" | grep -qx -- "$t" || echo "tests/vm/tiers.sh names $t: no such test"
 	done
 }

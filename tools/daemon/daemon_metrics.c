@@ -18,6 +18,10 @@
  *       than 1 ns per event.
  *   latency_tracker_<counter>_total     the `stats` counters
  *   latency_tracker_pending_events      gauge: events in flight
+ *   latency_tracker_pool_slots, latency_tracker_pool_max_slots (gauges)
+ *   and latency_tracker_pool_grown_total: the event pool's capacity,
+ *       its ceiling and its growths (`capacity`, `max_events`, `grown`;
+ *       left out for modules whose stats have no such line)
  * and the daemon's own counters (daemon_counters.c) as
  * latency_trackerd_<what>_total.
  */
@@ -31,6 +35,7 @@
 #include <microhttpd.h>
 
 #include "daemon.h"
+#include "lt_num.h"
 #include "lt_proc.h"
 #include "lt_procfmt.h"
 
@@ -66,6 +71,15 @@ static const struct ltd_stat_metric ltd_stat_counters[] = {
 	{ "filtered", "latency_tracker_filtered_total", "Events kept out by a filter." },
 	{ "alerts", "latency_tracker_alerts_total", "Alert records written." },
 	{ "alerts_lost", "latency_tracker_alerts_lost_total", "Alert records lost (refused, or overwritten before a reader read them)." },
+};
+
+/* The pool's lines of `stats`: present only with modules that grow it. */
+static const struct ltd_stat_metric ltd_pool_gauges[] = {
+	{ "capacity", "latency_tracker_pool_slots", "Event slots the pool has now, free or in use." },
+	{ "max_events", "latency_tracker_pool_max_slots", "The most event slots the pool may grow to (max_events)." },
+};
+static const struct ltd_stat_metric ltd_pool_grown = {
+	"grown", "latency_tracker_pool_grown_total", "Times the event pool grew.",
 };
 
 /* A daemon counter and its metric. */
@@ -197,6 +211,31 @@ static void put_histogram(FILE *f, const struct ltd_tracker_data *t, size_t n)
 	}
 }
 
+/* A metric of a `stats` line, for the trackers whose stats have it. */
+static void put_optional(FILE *f, const struct ltd_stat_metric *sm,
+			 const char *type, const struct ltd_tracker_data *t,
+			 size_t n)
+{
+	unsigned __int128 v;
+	bool family = false;
+	char val[48];
+	size_t i;
+	int found;
+
+	for (i = 0; i < n; i++) {
+		if (!t[i].have_st)
+			continue;
+		v = lt_stat_u128(&t[i].st, sm->stat, &found);
+		if (!found)
+			continue;
+		if (!family)
+			put_family(f, sm->metric, type, sm->help);
+		family = true;
+		put_sample(f, sm->metric, t[i].name, NULL,
+			   lt_format_u128(v, val, sizeof(val)));
+	}
+}
+
 static void put_stats(FILE *f, const struct ltd_tracker_data *t, size_t n)
 {
 	char val[32];
@@ -214,6 +253,9 @@ static void put_stats(FILE *f, const struct ltd_tracker_data *t, size_t n)
 			put_sample(f, sm->metric, t[i].name, NULL, val);
 		}
 	}
+	for (m = 0; m < ARRAY_LEN(ltd_pool_gauges); m++)
+		put_optional(f, &ltd_pool_gauges[m], "gauge", t, n);
+	put_optional(f, &ltd_pool_grown, "counter", t, n);
 	put_family(f, "latency_tracker_pending_events", "gauge",
 		   "Events started and not ended yet.");
 	for (i = 0; i < n; i++) {

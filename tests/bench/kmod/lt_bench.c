@@ -465,8 +465,12 @@ static int ltb_setup(void)
 	struct latency_tracker_params p = {
 		.name = "lt_bench",
 		.threshold_ns = LTB_THRESHOLD_NS,
-		/* Live keys + pairs waiting for their grace period. */
+		/*
+		 * Live keys + pairs waiting for their grace period, all
+		 * allocated at once: the pairs measure the table, not growth.
+		 */
 		.max_events = live + 64 * 1024,
+		.initial_events = live + 64 * 1024,
 		.key_size = sizeof(u64),
 	};
 	unsigned int i;

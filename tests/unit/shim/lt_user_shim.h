@@ -94,7 +94,10 @@ typedef struct { s64 counter; } atomic64_t;
 #define atomic_set(a, v)	__atomic_store_n(&(a)->counter, v, __ATOMIC_RELAXED)
 #define atomic_inc(a)		((void)__atomic_add_fetch(&(a)->counter, 1, __ATOMIC_RELAXED))
 #define atomic_dec(a)		((void)__atomic_sub_fetch(&(a)->counter, 1, __ATOMIC_RELAXED))
+#define atomic_add(i, a)	((void)__atomic_add_fetch(&(a)->counter, i, __ATOMIC_RELAXED))
+#define atomic_sub(i, a)	((void)__atomic_sub_fetch(&(a)->counter, i, __ATOMIC_RELAXED))
 #define atomic_add_return(i, a)	__atomic_add_fetch(&(a)->counter, i, __ATOMIC_SEQ_CST)
+#define atomic_xchg(a, v)	__atomic_exchange_n(&(a)->counter, v, __ATOMIC_SEQ_CST)
 #define atomic_dec_and_test(a)	(__atomic_sub_fetch(&(a)->counter, 1, __ATOMIC_SEQ_CST) == 0)
 #define atomic_cmpxchg(a, o, n)	cmpxchg(&(a)->counter, o, n)
 #define atomic64_read(a)	__atomic_load_n(&(a)->counter, __ATOMIC_RELAXED)
@@ -109,6 +112,14 @@ static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
+
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+#define ilog2(n)	(fls64(n) - 1)
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 
 static inline u64 div64_u64(u64 dividend, u64 divisor)
 {
@@ -131,6 +142,11 @@ static inline unsigned long roundup_pow_of_two(unsigned long n)
 }
 
 static inline void *lt_zalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+static inline void *lt_zalloc_mayfail(size_t size)
 {
 	return calloc(1, size);
 }
