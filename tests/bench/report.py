@@ -29,7 +29,8 @@ The custom part ("custom_paired_CONFIG BASE RUN", ms for the loop's
 custom_calls calls of the function): a configuration's cost per call is
 the median over repetitions of (run - base) / calls, resampled by
 repetition; ours / a peer is the ratio of two such medians, the same
-repetitions on both sides.  A peer the guest could not run
+repetitions on both sides, and again with both less the floor's (an
+empty kretprobe on the function: the probes' own price).  A peer the guest could not run
 ("custom_unavailable PEER why") is recorded, not a failure."""
 import json
 import random
@@ -309,22 +310,33 @@ def custom_part(kv, series, rng, problems):
     bases = [b for p in pairs.values() for b, _ in p]
     res["custom_loop_ns_per_call"] = round(statistics.median(bases) * 1e6 / calls, 1) \
         if bases and calls else None
+    fl = res["custom_ns_per_call"].get("floor")
+    res["custom_ns_above_floor"] = {c: round(v - fl, 1) for c, v in res["custom_ns_per_call"].items()
+                                    if c not in ("none", "floor")} if fl is not None else {}
     for peer in ("bpftrace", "synth"):
-        if peer in off:
-            res[f"custom_ratio_vs_{peer}"] = {"ratio": None, "ci95": None, "why": f"{peer} unavailable: {off[peer]}"}
-            continue
-        if not pairs.get("ours") or not pairs.get(peer) or not calls:
-            res[f"custom_ratio_vs_{peer}"] = {"ratio": None, "ci95": None, "why": "no runs"}
-            continue
-
-        def r(reps=None, peer=peer):
-            a, b = per_call(pairs["ours"], calls, reps), per_call(pairs[peer], calls, reps)
-            return a / b if None not in (a, b) and b > 0 else None
-        point = r()
-        res[f"custom_ratio_vs_{peer}"] = boot_ratio(
-            {"ratio": round(point, 3), "ci95": None}, r, min(len(pairs["ours"]), len(pairs[peer])), rng) \
-            if point is not None else {"ratio": None, "ci95": None, "why": f"{peer} measured no cost"}
+        res[f"custom_ratio_vs_{peer}"] = custom_ratio(pairs, calls, peer, off, rng)
+        res[f"custom_ratio_vs_{peer}_above_floor"] = custom_ratio(pairs, calls, peer, off, rng, "floor")
     return res
+
+
+def custom_ratio(pairs, calls, peer, off, rng, floor=None):
+    """ours' cost per call / PEER's (with floor, both less the floor
+    configuration's), with its interval, or why there is none."""
+    if peer in off:
+        return {"ratio": None, "ci95": None, "why": f"{peer} unavailable: {off[peer]}"}
+    sides = ("ours", peer) + ((floor,) if floor else ())
+    if not calls or not all(pairs.get(c) for c in sides):
+        return {"ratio": None, "ci95": None, "why": "no runs"}
+
+    def r(reps=None):
+        a, b = per_call(pairs["ours"], calls, reps), per_call(pairs[peer], calls, reps)
+        z = per_call(pairs[floor], calls, reps) if floor else 0.0
+        return (a - z) / (b - z) if None not in (a, b, z) and b - z > 0 else None
+    point = r()
+    if point is None:
+        return {"ratio": None, "ci95": None,
+                "why": f"{peer}'s cost is not above the floor's" if floor else f"{peer} measured no cost"}
+    return boot_ratio({"ratio": round(point, 3), "ci95": None}, r, min(len(pairs[c]) for c in sides), rng)
 
 
 def per_op(series, loop, ops):
@@ -651,8 +663,9 @@ def print_table(res, kv):
         for peer, why in res["custom_unavailable"].items():
             print(f"  {peer:44s} unavailable ({why})")
         for peer in ("bpftrace", "synth"):
-            v = res[f"custom_ratio_vs_{peer}"]
-            print(f"  {'ours / ' + peer:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+            for key, what in (("", ""), ("_above_floor", ", both less the floor")):
+                v = res[f"custom_ratio_vs_{peer}{key}"]
+                print(f"  {'ours / ' + peer + what:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():
         print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "

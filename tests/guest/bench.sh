@@ -359,6 +359,7 @@ cfg_set_on() {
 	fn_ours) printf '%s\n' "ltb_fn fn=$CUSTOM_FN $NEVER $CUSTOM_EVENTS" >$LTD/custom ;;
 	fn_bpftrace) bpf_on "$BPF_FN" ;;
 	fn_synth) ftrace_set on FT_FN ;;
+	fn_floor) lt_load lt_floor func=$CUSTOM_FN ;;
 	*) return 1 ;;
 	esac
 }
@@ -373,6 +374,8 @@ cfg_check() {
 	fn_ours) custom_check ltb_fn ;;
 	fn_bpftrace) bpf_check fn_ns ;;
 	fn_synth) FT_MIN_HITS=$CUSTOM_CALLS ftrace_check fn_lat ;;
+	fn_floor) [ "$(cat /sys/module/lt_floor/parameters/events)" -ge "$CUSTOM_CALLS" ] ||
+		{ echo "lt_floor's kretprobe returned fewer times than the loop's $CUSTOM_CALLS calls"; return 1; } ;;
 	floor) [ "$(cat /sys/module/lt_floor/parameters/events)" -gt 0 ] ||
 		{ echo "lt_floor's probes never ran"; return 1; } ;;
 	*) return 0 ;;
@@ -381,7 +384,7 @@ cfg_check() {
 cfg_set_off() {
 	case $1 in
 	ours | ours_wakeup | ours_offcpu | ours_syscalls | ours_excl | ours_incl) ours_off ;;
-	floor) lt_loaded lt_floor && lt_unload lt_floor ;;
+	floor | fn_floor) lt_loaded lt_floor && lt_unload lt_floor ;;
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
 	bpftrace | bpftrace_wakeup | fn_bpftrace) bpf_off ;;
@@ -561,9 +564,12 @@ fi
 #                every event (CUSTOM_EVENTS);
 #   fn_bpftrace  a kprobe and a kretprobe, a start map keyed by tid, hist();
 #   fn_synth     ftrace's synthetic-event recipe (FT_FN);
+#   fn_floor     not a peer: an empty kretprobe with an entry handler on
+#                the function (lt_floor func=), every return hooked;
 #   none         the control.
 # Every one rests on the same kprobes (on the function's ftrace site, the
-# return through rethook): what differs is the work of the handlers.  The
+# return through rethook), the floor's price: what differs is the work of
+# the handlers.  The
 # configurations alternate, their order turned by one every repetition,
 # and each run has a base run of none beside it in the same repetition
 # (before the configuration is turned on in even repetitions, after it is
@@ -596,7 +602,7 @@ custom_run() {
 	if ! cfg_on "$c"; then
 		why=$(custom_why "$c")
 		cfg_off "$c"
-		if [ "$rep" = 0 ] && [ "$c" != fn_ours ]; then
+		if [ "$rep" = 0 ] && [[ $c == fn_bpftrace || $c == fn_synth ]]; then
 			out "custom_unavailable $name $why"
 			CUSTOM_OFF="$CUSTOM_OFF $c "
 		else
@@ -619,7 +625,7 @@ if part custom; then
 		CUSTOM_OFF=" fn_bpftrace "
 	}
 	if lt_load latency_tracker_custom; then
-		configs=(none fn_ours fn_bpftrace fn_synth)
+		configs=(none fn_ours fn_bpftrace fn_synth fn_floor)
 		out "custom_fn $CUSTOM_FN"
 		out "custom_calls $CUSTOM_CALLS"
 		out "custom_reps $CUSTOM_REPS"
