@@ -569,12 +569,12 @@ fi
 #   none         the control.
 # Every one rests on the same kprobes (on the function's ftrace site, the
 # return through rethook), the floor's price: what differs is the work of
-# the handlers.  The
-# configurations alternate, their order turned by one every repetition,
-# and each run has a base run of none beside it in the same repetition
-# (before the configuration is turned on in even repetitions, after it is
-# turned off in odd ones): "custom_paired_CONFIG BASE RUN" (ms, the loop's
-# median batch pace; CONFIG without fn_).  A peer that cannot be turned on
+# the handlers.  The configurations alternate, their order turned by one
+# every repetition, and each run has a base run of none beside it in the
+# same repetition (before the configuration is turned on in even
+# repetitions, after it is turned off in odd ones):
+# "custom_paired_CONFIG BASE RUN" (ms, the loop's median batch pace;
+# CONFIG without fn_).  A peer that cannot be turned on
 # in the first repetition (no bpftrace, a kernel without kprobe or
 # synthetic events) is "custom_unavailable PEER why" and left out; any
 # later failure is a failure.
