@@ -109,7 +109,7 @@ demo:
 # Benchmarks side by side with their peers; table on stdout, JSON in
 # BENCH_JSON (default bench-results.json); fails when a configuration
 # could not be measured.  A part of it: LTG_BENCH_PARTS="pair" (or
-# hackbench, scaling, alert), LTG_BENCH_CONFIGS="none ours ..." (see
+# hackbench, scaling, custom, alert), LTG_BENCH_CONFIGS="none ours ..." (see
 # tests/guest/bench.sh).
 bench:
 	@$(DEPS) build unit vm tools lttng bench

@@ -23,7 +23,15 @@ configuration.  Each such run has a run of none beside it in the same
 repetition, its base ("paired_WORK_CONFIG BASE RUN"); a paired slowdown
 is the median over repetitions of run / base - 1, resampled by
 repetition (the same ones on both sides of a ratio).  The hackbench goal
-is judged on it."""
+is judged on it.
+
+The custom part ("custom_paired_CONFIG BASE RUN", ms for the loop's
+custom_calls calls of the function): a configuration's cost per call is
+the median over repetitions of (run - base) / calls, resampled by
+repetition; ours / a peer is the ratio of two such medians, the same
+repetitions on both sides, and again with both less the floor's (an
+empty kretprobe on the function: the probes' own price).  A peer the guest could not run
+("custom_unavailable PEER why") is recorded, not a failure."""
 import json
 import random
 import re
@@ -140,6 +148,7 @@ def flat_refs(table):
 
 def parse(path):
     kv, series, fails, notes, pair_hists = {}, {}, [], [], {}
+    kv["custom_unavailable"] = {}
     for raw in open(path):
         parts = raw.split()
         if not parts:
@@ -152,7 +161,9 @@ def parse(path):
         elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
-        elif name.startswith("paired_"):
+        elif name == "custom_unavailable" and rest:
+            kv[name][rest[0]] = " ".join(rest[1:])
+        elif name.startswith(("paired_", "custom_paired_")):
             try:
                 base, run = float(rest[0]), float(rest[1])
                 if base <= 0 or run <= 0:
@@ -250,7 +261,13 @@ def vs_cheapest(series, work, ours, peers, pct, rng, floor=None, fn=slowdown):
         what = f"{peer}'s slowdown is not above the floor's" if floor else f"{peer} measured no slowdown"
         return {"peer": peer, "ratio": None, "ci95": None, "why": what}
     n = min(len(series.get(f"{work}_{c}", [])) for c in ("none", ours, peer) + ((floor,) if floor else ()))
-    out = {"peer": peer, "ratio": round(point, 3), "ci95": None}
+    return boot_ratio({"peer": peer, "ratio": round(point, 3), "ci95": None}, r, n, rng)
+
+
+def boot_ratio(out, r, n, rng):
+    """out with the interval of r(reps) over BOOT resamples of n
+    repetitions ("ci95"), or why there is none ("why": more than
+    MAX_UNDEFINED of the resamples undefined)."""
     if n >= 2:
         reps = list(range(n))
         boots = [r([rng.choice(reps) for _ in reps]) for _ in range(BOOT)]
@@ -260,6 +277,66 @@ def vs_cheapest(series, work, ours, peers, pct, rng, floor=None, fn=slowdown):
         else:
             out["ci95"] = ci(boots)
     return out
+
+
+def per_call(pairs, calls, reps=None):
+    """Median over repetitions (all, or the list reps) of run - base, ms
+    for CALLS calls, in ns per call."""
+    v = [(pairs[r][1] - pairs[r][0]) * 1e6 / calls
+         for r in (range(len(pairs)) if reps is None else reps) if r < len(pairs)]
+    return statistics.median(v) if v else None
+
+
+def custom_part(kv, series, rng, problems):
+    """The custom part's figures (see the module's doc), or {} when the
+    guest did not run it."""
+    if "custom_configs" not in kv:
+        return {}
+    calls, reps = int(kv.get("custom_calls", 0)), int(kv.get("custom_reps", 0))
+    off = kv["custom_unavailable"]
+    pairs = {c: series.get(f"custom_paired_{c}", []) for c in kv["custom_configs"].split() if c not in off}
+    res = {"custom_fn": kv.get("custom_fn"), "custom_calls": calls, "custom_reps": reps,
+           "custom_unavailable": off, "custom_pairs": pairs,
+           "custom_ns_per_call": {}, "custom_ns_per_call_ci95": {}}
+    for c, p in pairs.items():
+        if len(p) < reps:
+            problems.append(f"custom {c}: {len(p)} of {reps} paired loop runs")
+        if not p or not calls:
+            continue
+        res["custom_ns_per_call"][c] = round(per_call(p, calls), 1)
+        n = list(range(len(p)))
+        res["custom_ns_per_call_ci95"][c] = ci(per_call(p, calls, [rng.choice(n) for _ in n])
+                                               for _ in range(BOOT)) if len(p) >= 2 else None
+    bases = [b for p in pairs.values() for b, _ in p]
+    res["custom_loop_ns_per_call"] = round(statistics.median(bases) * 1e6 / calls, 1) \
+        if bases and calls else None
+    fl = res["custom_ns_per_call"].get("floor")
+    res["custom_ns_above_floor"] = {c: round(v - fl, 1) for c, v in res["custom_ns_per_call"].items()
+                                    if c not in ("none", "floor")} if fl is not None else {}
+    for peer in ("bpftrace", "synth"):
+        res[f"custom_ratio_vs_{peer}"] = custom_ratio(pairs, calls, peer, off, rng)
+        res[f"custom_ratio_vs_{peer}_above_floor"] = custom_ratio(pairs, calls, peer, off, rng, "floor")
+    return res
+
+
+def custom_ratio(pairs, calls, peer, off, rng, floor=None):
+    """ours' cost per call / PEER's (with floor, both less the floor
+    configuration's), with its interval, or why there is none."""
+    if peer in off:
+        return {"ratio": None, "ci95": None, "why": f"{peer} unavailable: {off[peer]}"}
+    sides = ("ours", peer) + ((floor,) if floor else ())
+    if not calls or not all(pairs.get(c) for c in sides):
+        return {"ratio": None, "ci95": None, "why": "no runs"}
+
+    def r(reps=None):
+        a, b = per_call(pairs["ours"], calls, reps), per_call(pairs[peer], calls, reps)
+        z = per_call(pairs[floor], calls, reps) if floor else 0.0
+        return (a - z) / (b - z) if None not in (a, b, z) and b - z > 0 else None
+    point = r()
+    if point is None:
+        return {"ratio": None, "ci95": None,
+                "why": f"{peer}'s cost is not above the floor's" if floor else f"{peer} measured no cost"}
+    return boot_ratio({"ratio": round(point, 3), "ci95": None}, r, min(len(pairs[c]) for c in sides), rng)
 
 
 def per_op(series, loop, ops):
@@ -408,7 +485,8 @@ def main():
     res["hackbench_args"] = kv.get("hackbench_args")
     res["messaging_args"] = kv.get("messaging_args")
     res["workload_reps"] = reps
-    res["workload_runs"] = {k: v for k, v in series.items() if not k.startswith(("scale_", "paired_"))}
+    res["workload_runs"] = {k: v for k, v in series.items()
+                            if not k.startswith(("scale_", "paired_", "custom_"))}
     res["workload_pairs"] = {k[len("paired_"):]: v for k, v in series.items() if k.startswith("paired_")}
     # Probe cost per system call (the loop's 600000) and per ping-pong
     # round trip (40000), by configuration: median ms less none's.
@@ -460,6 +538,14 @@ def main():
                                                       "basis": "paired slowdowns",
                                                       "upper": c[1] if c else None,
                                                       "reached": bool(c) and c[1] <= 0.5}
+    res.update(custom_part(kv, series, rng, problems))
+    if "custom_ratio_vs_bpftrace" in res:
+        v = res["custom_ratio_vs_bpftrace"]
+        c = v.get("ci95")
+        goals["custom_fn_vs_bpftrace"] = {"goal": "<= 0.5", "basis": "paired cost per call",
+                                          "upper": c[1] if c else None, "reached": bool(c) and c[1] <= 0.5}
+        if "why" in v:
+            goals["custom_fn_vs_bpftrace"]["why"] = v["why"]
     res["goals"] = goals
     res["alert_wakeup_us_median"] = float(kv["alert_wakeup_us_median"]) if "alert_wakeup_us_median" in kv else None
     res["alert_wakeup_us_p99"] = float(kv["alert_wakeup_us_p99"]) if "alert_wakeup_us_p99" in kv else None
@@ -568,10 +654,22 @@ def print_table(res, kv):
                   f"hackbench {'n/a' if hb is None else f'{hb:+.2f} %'}")
         print(f"  not flat (pair > {FLAT_PAIR:.0%} or hackbench > {FLAT_HB_POINTS} points above"
               f" the fewest-pending cell): {'; '.join(res['scaling_not_flat']) or 'none'}")
+    if res.get("custom_calls"):
+        print(f"\ncustom fn={res['custom_fn']}: cost per call above none, each run against its base run of none"
+              f" ({res['custom_calls']} calls a run, {res['custom_reps']} repetitions; the loop alone:"
+              f" {f(res['custom_loop_ns_per_call'])} ns a call and its write; none: the control), ns")
+        for cfg, ns in res["custom_ns_per_call"].items():
+            print(f"  {cfg:44s} {ns:9.1f} {fci(res['custom_ns_per_call_ci95'].get(cfg))}")
+        for peer, why in res["custom_unavailable"].items():
+            print(f"  {peer:44s} unavailable ({why})")
+        for peer in ("bpftrace", "synth"):
+            for key, what in (("", ""), ("_above_floor", ", both less the floor")):
+                v = res[f"custom_ratio_vs_{peer}{key}"]
+                print(f"  {'ours / ' + peer + what:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():
         print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "
-              f"{'reached' if g['reached'] else 'not reached'}")
+              f"{'reached' if g['reached'] else 'not reached'} {g.get('why', '')}")
     print("\nalert path: threshold crossing -> blocked reader returns (us, median / p99)")
     print(f"  {'':44s} {f(res['alert_wakeup_us_median'])} / {f(res['alert_wakeup_us_p99'])}")
     prof = res.get("profile_hackbench_added_samples")

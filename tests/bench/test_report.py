@@ -76,6 +76,27 @@ def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None, pace=
     return lines + list(extra)
 
 
+# The custom part: ns per call each configuration adds (none: the control).
+CUSTOM_NS = {"none": 0, "ours": 300, "bpftrace": 1000, "synth": 2000, "floor": 100}
+
+
+def custom_output(reps=7, ns=None, drop=None, unavailable=()):
+    """The custom part's lines: per repetition, each configuration's base
+    and run (ms for 300000 calls, whole ms as lt_sysloop prints them), the
+    bases jittered by a few ms and each run by +-3 ms (+-10 ns a call)."""
+    ns = ns or CUSTOM_NS
+    lines = ["custom_fn vfs_read\n", "custom_calls 300000\n", f"custom_reps {reps}\n",
+             "custom_configs none ours bpftrace synth floor\n"]
+    lines += [f"custom_unavailable {p} no {p} in this guest\n" for p in unavailable]
+    for r in range(reps):
+        for c, v in ns.items():
+            if c in unavailable or (c, r) == drop:
+                continue
+            base = 1000 + (r * 7 + len(c)) % 5 * 2
+            lines.append(f"custom_paired_{c} {base} {base + round(v * 0.3) + (r % 3 - 1) * 3}\n")
+    return lines
+
+
 def run(lines):
     with tempfile.TemporaryDirectory() as d:
         ht, kout, js = (os.path.join(d, n) for n in ("ht.json", "kernel.out", "out.json"))
@@ -216,6 +237,46 @@ def main():
           res.get("profile_hackbench_added_samples"))
     check("no none profile: no comparison", res is not None and
           run(guest_output(extra=prof[2:]))[2]["profile_hackbench_added_samples"] is None)
+    check("no custom part: no custom figures, no custom goal",
+          "custom_calls" not in res and "custom_fn_vs_bpftrace" not in res["goals"], res["goals"])
+    rc, out, res = run(guest_output(extra=custom_output()))
+    pc, pci = res.get("custom_ns_per_call", {}), res.get("custom_ns_per_call_ci95", {})
+    check("custom: per call, none (the control) 0, ours 300, bpftrace 1000, synth 2000, floor 100 ns, each "
+          "inside an interval", rc == 0 and abs(pc["none"]) <= 10 and near(pc["ours"], 300, 0.05) and
+          near(pc["floor"], 100, 0.1) and
+          near(pc["bpftrace"], 1000) and near(pc["synth"], 2000) and all(inside(pci[c], pc[c]) for c in pc),
+          (pc, pci, out[-300:]))
+    v, w = res["custom_ratio_vs_bpftrace"], res["custom_ratio_vs_synth"]
+    check("custom: ours / bpftrace 0.3, ours / synth 0.15, inside their intervals",
+          near(v["ratio"], 0.3, 0.05) and inside(v["ci95"], v["ratio"]) and
+          near(w["ratio"], 0.15, 0.05) and inside(w["ci95"], w["ratio"]), (v, w))
+    v, w = res["custom_ratio_vs_bpftrace_above_floor"], res["custom_ns_above_floor"]
+    check("custom: above the floor, ours 200 / bpftrace 900 = 0.222, inside its interval",
+          near(v["ratio"], 0.222, 0.1) and inside(v["ci95"], v["ratio"]) and near(w["ours"], 200, 0.1), (v, w))
+    g = res["goals"]["custom_fn_vs_bpftrace"]
+    check("custom: goal <= 0.5 bpftrace judged on the upper end: reached", g["reached"] and g["upper"] < 0.5, g)
+    check("custom: the loop alone about 3.3 us a call (1000 ms / 300000)",
+          near(res["custom_loop_ns_per_call"], 3340, 0.01), res["custom_loop_ns_per_call"])
+    check("custom: the pairs kept apart from the workload runs", "custom_paired_ours" not in res["workload_runs"]
+          and len(res["custom_pairs"]["ours"]) == 7, sorted(res["workload_runs"]))
+    rc, out, res = run(guest_output(extra=custom_output(ns=dict(CUSTOM_NS, ours=600))))
+    g = res["goals"]["custom_fn_vs_bpftrace"]
+    check("custom: ours 0.6x bpftrace: goal not reached", rc == 0 and not g["reached"] and g["upper"] > 0.5, g)
+    rc, out, res = run(guest_output(extra=custom_output(unavailable=("bpftrace",))))
+    v, g = res["custom_ratio_vs_bpftrace"], res["goals"]["custom_fn_vs_bpftrace"]
+    check("custom: bpftrace unavailable: recorded with its reason, no ratio, goal not reached, no failure",
+          rc == 0 and res["custom_unavailable"] == {"bpftrace": "no bpftrace in this guest"} and
+          v["ratio"] is None and "unavailable" in g["why"] and not g["reached"] and
+          "bpftrace" in out and "unavailable (no bpftrace in this guest)" in out and
+          near(res["custom_ratio_vs_synth"]["ratio"], 0.15, 0.05) and
+          "unavailable" in res["custom_ratio_vs_bpftrace_above_floor"]["why"], (v, g, out[-300:]))
+    rc, out, res = run(guest_output(extra=custom_output(ns=dict(CUSTOM_NS, floor=1200))))
+    v = res["custom_ratio_vs_bpftrace_above_floor"]
+    check("custom: a peer not above the floor: no ratio above it, said why, no failure",
+          rc == 0 and v["ratio"] is None and "not above the floor" in v["why"], v)
+    rc, out, _ = run(guest_output(extra=custom_output(drop=("ours", 3))))
+    check("custom: a repetition without ours' pair fails the report, named",
+          rc == 1 and "custom ours: 6 of 7 paired loop runs" in out, out[-300:])
     rc, out, _ = run([])
     check("an empty guest output fails the report", rc == 1 and "no output" in out, out[-300:])
     rc, out, _ = run(guest_output() + ["hackbench_ours oops\n"])

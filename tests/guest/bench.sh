@@ -48,15 +48,19 @@
 #  5. profile (opt-in): perf's profiles of lt_bench running ours alone
 #     and the equal-work rhashtable peer alone, and of hackbench with ours
 #     and with LTTng (equal work).
-# LTG_BENCH_PARTS (default "pair hackbench scaling alert"),
+#  6. custom: the cost per call of one kernel function's latency, entry to
+#     return keyed by the task, measured by a custom tracker (fn=) and by
+#     its peers doing the same (bpftrace; ftrace's synthetic events).
+# LTG_BENCH_PARTS (default "pair hackbench scaling custom alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
-# LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3) choose a
-# smaller run (e.g. while profiling one change).
+# LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
+# LTG_BENCH_CUSTOM_REPS (9) choose a smaller run (e.g. while profiling one
+# change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
-PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling alert} "
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
@@ -148,7 +152,8 @@ ours_off() {
 	return 0
 }
 # ours_check TRACKER...: each tracker matched events and dropped none.
-stat_of() { awk -v k="$2" '$1 == k { print $2 }' /proc/latency_tracker/$1/stats; }
+LTD=/proc/latency_tracker
+stat_of() { awk -v k="$2" '$1 == k { print $2 }' $LTD/$1/stats; }
 ours_check() {
 	local t m d
 	for t in "$@"; do
@@ -156,6 +161,17 @@ ours_check() {
 		[ "${m:-0}" -gt 0 ] || { echo "$t matched no event"; return 1; }
 		[ "${d:-1}" = 0 ] || { echo "$t dropped $d events"; return 1; }
 	done
+}
+# custom_check NAME: custom tracker NAME ended an event for each of the
+# loop's calls at least (the guest's other calls come on top), dropped
+# none, and its probes missed none.
+custom_check() {
+	local m p
+	ours_check "$1" || return 1
+	m=$(stat_of "$1" matched)
+	p=$(awk '$1 == "probe_missed" { print $2 }' $LTD/$1/custom_stats)
+	[ "$m" -ge "$CUSTOM_CALLS" ] || { echo "$1 matched $m events, fewer than the loop's $CUSTOM_CALLS calls"; return 1; }
+	[ "${p:-1}" = 0 ] || { echo "$1's probes missed ${p:-?} calls"; return 1; }
 }
 CG=/sys/fs/cgroup
 grep -q " $CG cgroup2 " /proc/mounts || mount -t cgroup2 none $CG
@@ -187,6 +203,18 @@ FT_WK=(
 	"events/sched/sched_switch/trigger|hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-\$ts0:onmatch(sched.sched_waking).trace(wakeup_latency,\$wakeup_lat,next_pid)"
 	"events/synthetic/wakeup_latency/trigger|hist:keys=lat:sort=lat"
 )
+# The custom part's function (6.): its synthetic-event recipe, the same
+# pattern on a kprobe event at its entry and a kretprobe event at its
+# return, keyed by the task.
+CUSTOM_FN=vfs_read
+FT_FN=(
+	"kprobe_events|p:ltb_fn_in $CUSTOM_FN"
+	"kprobe_events|r:ltb_fn_out $CUSTOM_FN"
+	"synthetic_events|fn_lat u64 lat; int pid"
+	"events/kprobes/ltb_fn_in/trigger|hist:keys=common_pid:ts_f=common_timestamp"
+	"events/kprobes/ltb_fn_out/trigger|hist:keys=common_pid:lat_f=common_timestamp-\$ts_f:onmatch(kprobes.ltb_fn_in).trace(fn_lat,\$lat_f,common_pid)"
+	"events/synthetic/fn_lat/trigger|hist:keys=lat.log2"
+)
 # ftrace_set on|off NAME: write the recipe in order, or undo it in reverse.
 ftrace_set() {
 	local -n recipe=$2
@@ -202,19 +230,26 @@ ftrace_set() {
 	else
 		for ((i = n - 1; i >= 0; i--)); do
 			file=${recipe[i]%%|*} text=${recipe[i]#*|}
-			# A synthetic event is removed by its name alone.
-			[ "$file" = synthetic_events ] && text=${text%% *}
-			echo "!$text" >>"$T/$file" 2>/dev/null
+			# A synthetic event is removed by its name alone, a
+			# kprobe event by "-:" and its name.
+			case $file in
+			synthetic_events) text="!${text%% *}" ;;
+			kprobe_events) text=${text#?:} text="-:${text%% *}" ;;
+			*) text="!$text" ;;
+			esac
+			echo "$text" >>"$T/$file" 2>/dev/null
 		done
 		return 0
 	fi
 }
-# ftrace_check SYNTH...: each synthetic event's histogram counted hits.
+# ftrace_check SYNTH...: each synthetic event's histogram counted hits
+# (FT_MIN_HITS at least, 1 by default).
 ftrace_check() {
 	local s h
 	for s in "$@"; do
 		h=$(awk '/^ *Hits:/ { print $2 }' "$T/events/synthetic/$s/hist" 2>/dev/null)
-		[ "${h:-0}" -gt 0 ] || { echo "$s histogram empty"; return 1; }
+		[ "${h:-0}" -ge "${FT_MIN_HITS:-1}" ] ||
+			{ echo "$s histogram has ${h:-no} hits, fewer than ${FT_MIN_HITS:-1}"; return 1; }
 	done
 }
 
@@ -236,6 +271,10 @@ END { clear(@wq); clear(@oq); clear(@sq); }'
 BPF_WK='tracepoint:sched:sched_waking { @q[args->pid] = nsecs; }
 tracepoint:sched:sched_switch { $t = @q[args->next_pid];
   if ($t) { @usecs = hist((nsecs - $t) / 1000); delete(@q[args->next_pid]); } }'
+# The custom part's (6.): funclatency's pattern.
+BPF_FN="kprobe:$CUSTOM_FN { @s[tid] = nsecs; }
+kretprobe:$CUSTOM_FN /@s[tid]/ { @fn_ns = hist(nsecs - @s[tid]); delete(@s[tid]); }
+END { clear(@s); }"
 BPF_OUT=/tmp/lt-bench-bpf.out
 bpf_on() {
 	bpftrace -e "$1" >$BPF_OUT 2>&1 &
@@ -317,6 +356,10 @@ cfg_set_on() {
 	bpftrace_wakeup) bpf_on "$BPF_WK" ;;
 	lttng) [ -n "$LTTNG_READY" ] && lttng start ltbench_ew >/dev/null ;;
 	lttng_wakeup) [ -n "$LTTNG_READY" ] && lttng start ltbench_wk >/dev/null ;;
+	fn_ours) printf '%s\n' "ltb_fn fn=$CUSTOM_FN $NEVER $CUSTOM_EVENTS" >$LTD/custom ;;
+	fn_bpftrace) bpf_on "$BPF_FN" ;;
+	fn_synth) ftrace_set on FT_FN ;;
+	fn_floor) lt_load lt_floor func=$CUSTOM_FN ;;
 	*) return 1 ;;
 	esac
 }
@@ -328,6 +371,11 @@ cfg_check() {
 	ftrace_wakeup) ftrace_check wakeup_latency ;;
 	bpftrace) bpf_check wakeup_ns offcpu_ns syscall_ns ;;
 	bpftrace_wakeup) bpf_check usecs ;;
+	fn_ours) custom_check ltb_fn ;;
+	fn_bpftrace) bpf_check fn_ns ;;
+	fn_synth) FT_MIN_HITS=$CUSTOM_CALLS ftrace_check fn_lat ;;
+	fn_floor) [ "$(cat /sys/module/lt_floor/parameters/events)" -ge "$CUSTOM_CALLS" ] ||
+		{ echo "lt_floor's kretprobe returned fewer times than the loop's $CUSTOM_CALLS calls"; return 1; } ;;
 	floor) [ "$(cat /sys/module/lt_floor/parameters/events)" -gt 0 ] ||
 		{ echo "lt_floor's probes never ran"; return 1; } ;;
 	*) return 0 ;;
@@ -336,13 +384,30 @@ cfg_check() {
 cfg_set_off() {
 	case $1 in
 	ours | ours_wakeup | ours_offcpu | ours_syscalls | ours_excl | ours_incl) ours_off ;;
-	floor) lt_loaded lt_floor && lt_unload lt_floor ;;
+	floor | fn_floor) lt_loaded lt_floor && lt_unload lt_floor ;;
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
-	bpftrace | bpftrace_wakeup) bpf_off ;;
+	bpftrace | bpftrace_wakeup | fn_bpftrace) bpf_off ;;
+	fn_ours) [ ! -d $LTD/ltb_fn ] || printf 'del ltb_fn\n' >$LTD/custom ;;
+	fn_synth) ftrace_set off FT_FN ;;
 	lttng) lttng stop ltbench_ew >/dev/null ;;
 	lttng_wakeup) lttng stop ltbench_wk >/dev/null ;;
 	esac
+}
+
+# interleave PREFIX REPS RUN CONFIG...: REPS repetitions of "RUN CONFIG
+# REP" for every CONFIG, their order turned by one every repetition, each
+# repetition's announced first ("PREFIXorder REP CONFIG...", without fn_).
+interleave() {
+	local prefix=$1 reps=$2 run=$3 r k c order
+	shift 3
+	local configs=("$@") n=$#
+	for ((r = 0; r < reps; r++)); do
+		order=()
+		for ((k = 0; k < n; k++)); do order+=("${configs[(k + r) % n]}"); done
+		out "${prefix}order $((r + 1)) ${order[*]#fn_}"
+		for c in "${order[@]}"; do "$run" "$c" "$r"; done
+	done
 }
 
 # Paired runs: each hackbench and messaging run of these configurations
@@ -482,16 +547,93 @@ if part hackbench; then
 		fi
 	fi
 	out "configs ${configs[*]}"
-	n=${#configs[@]}
-	for ((r = 0; r < REPS; r++)); do
-		order=()
-		for ((k = 0; k < n; k++)); do order+=("${configs[(k + r) % n]}"); done
-		out "order $((r + 1)) ${order[*]}"
-		for c in "${order[@]}"; do run_config "$c" "$r"; done
-	done
+	interleave "" "$REPS" run_config "${configs[@]}"
 	if [ -n "$LTTNG_READY" ]; then
 		why=$(solo lttng_teardown) || fail "lttng: $why"
 		LTTNG_READY=
+	fi
+fi
+
+# --- 6. custom ----------------------------------------------------------------------
+# The cost per call of one function's latency, from its entry to its
+# return keyed by the calling task (what funclatency measures), on
+# $CUSTOM_FN: called once per read of lt_sysloop, CUSTOM_CALLS times a
+# run, while each configuration measures every call in the guest:
+#   fn_ours      a custom tracker, fn=$CUSTOM_FN (one kretprobe with an
+#                entry handler), its threshold never crossed, room for
+#                every event (CUSTOM_EVENTS);
+#   fn_bpftrace  a kprobe and a kretprobe, a start map keyed by tid, hist();
+#   fn_synth     ftrace's synthetic-event recipe (FT_FN);
+#   fn_floor     not a peer: an empty kretprobe with an entry handler on
+#                the function (lt_floor func=), every return hooked;
+#   none         the control.
+# Every one rests on the same kprobes (on the function's ftrace site, the
+# return through rethook), the floor's price: what differs is the work of
+# the handlers.  The configurations alternate, their order turned by one
+# every repetition, and each run has a base run of none beside it in the
+# same repetition (before the configuration is turned on in even
+# repetitions, after it is turned off in odd ones):
+# "custom_paired_CONFIG BASE RUN" (ms, the loop's median batch pace;
+# CONFIG without fn_).  A peer that cannot be turned on
+# in the first repetition (no bpftrace, a kernel without kprobe or
+# synthetic events) is "custom_unavailable PEER why" and left out; any
+# later failure is a failure.
+CUSTOM_CALLS=300000 # the reads of lt_sysloop.c: 750 x 400
+CUSTOM_REPS=${LTG_BENCH_CUSTOM_REPS:-9}
+# An ended event's slot is back in the pool a grace period later: at the
+# loop's pace (a call every 1-2 us under TCG) the default 4096 slots run
+# out, and 3 of 4 calls were refused (dropped: they measured nothing, and
+# their return was not hooked).
+CUSTOM_EVENTS=max_events=262144
+# custom_why CONFIG: why CONFIG could not be turned on, in one line.
+custom_why() {
+	case $1 in
+	fn_bpftrace) echo "bpftrace did not attach: $(tail -n 1 $BPF_OUT)" ;;
+	fn_synth) echo "ftrace refused the recipe: $(tail -n 2 $T/error_log | tr '\n' ' ')" ;;
+	*) echo "could not be turned on" ;;
+	esac
+}
+# custom_run CONFIG REP: one paired run of CONFIG, or a fail line (none
+# for an unavailable peer).
+custom_run() {
+	local c=$1 rep=$2 name=${1#fn_} base= run= why
+	[[ $CUSTOM_OFF != *" $c "* ]] || return 0
+	[ $((rep % 2)) = 0 ] && base=$(sysloop)
+	if ! cfg_on "$c"; then
+		why=$(custom_why "$c")
+		cfg_off "$c"
+		if [ "$rep" = 0 ] && [[ $c == fn_bpftrace || $c == fn_synth ]]; then
+			out "custom_unavailable $name $why"
+			CUSTOM_OFF="$CUSTOM_OFF $c "
+		else
+			fail "custom_$name: $why"
+		fi
+		return
+	fi
+	run=$(sysloop)
+	[ "$c" = fn_bpftrace ] || { why=$(cfg_check "$c") || fail "custom_$name: $why"; }
+	cfg_off "$c"
+	[ "$c" != fn_bpftrace ] || { why=$(cfg_check "$c") || fail "custom_$name: $why"; }
+	[ $((rep % 2)) = 1 ] && base=$(sysloop)
+	[ -n "$base" ] && [ -n "$run" ] && out "custom_paired_$name $base $run" ||
+		fail "custom_$name: no paired loop runs (base '$base', run '$run')"
+}
+if part custom; then
+	CUSTOM_OFF=" "
+	command -v bpftrace >/dev/null || {
+		out "custom_unavailable bpftrace no bpftrace in this guest"
+		CUSTOM_OFF=" fn_bpftrace "
+	}
+	if lt_load latency_tracker_custom; then
+		configs=(none fn_ours fn_bpftrace fn_synth fn_floor)
+		out "custom_fn $CUSTOM_FN"
+		out "custom_calls $CUSTOM_CALLS"
+		out "custom_reps $CUSTOM_REPS"
+		out "custom_configs ${configs[*]#fn_}"
+		interleave custom_ "$CUSTOM_REPS" custom_run "${configs[@]}"
+		lt_unload latency_tracker_custom || fail "custom: latency_tracker_custom did not unload"
+	else
+		fail "custom: latency_tracker_custom did not load: $(dmesg | tail -n 1)"
 	fi
 fi
 
