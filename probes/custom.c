@@ -289,12 +289,7 @@ static void lt_custom_cb(const struct latency_tracker_report *r)
 		trace_custom(r->cause, r->delay_ns, &a, c->def.name, "");
 		return;
 	}
-	rep->cause = r->cause;
-	rep->delay_ns = r->delay_ns;
-	rep->start_ns = r->start_ns;
-	rep->print = print;
-	BUILD_BUG_ON(sizeof(a) > LT_REPORT_DATA);
-	memcpy(rep->data, &a, sizeof(a));
+	lt_report_fill(rep, r, print, &a);
 	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD)
 		rep->nr_entries = lt_custom_stack_here(rep->entries);
 	lt_report_queue(rep);

@@ -173,12 +173,7 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 		trace_offcpu(r->cause, r->delay_ns, &a, "");
 		return;
 	}
-	rep->cause = r->cause;
-	rep->delay_ns = r->delay_ns;
-	rep->start_ns = r->start_ns;
-	rep->print = print;
-	BUILD_BUG_ON(sizeof(a) > LT_REPORT_DATA);
-	memcpy(rep->data, &a, sizeof(a));
+	lt_report_fill(rep, r, print, &a);
 	/* Switch-in: next has not run yet, the runqueue lock pins it. */
 	if (next)
 		rep->nr_entries = lt_stack_save_tsk(next, rep->entries,

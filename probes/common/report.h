@@ -43,8 +43,10 @@
 #define _LT_REPORT_H
 
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/irq_work.h>
 #include <linux/llist.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -94,6 +96,20 @@ struct lt_report {
 	unsigned long entries[LT_STACK_DEPTH];
 	u8 data[LT_REPORT_DATA] __aligned(8);
 };
+
+/*
+ * lt_report_fill() - a report slot's fields from the core's report @r,
+ * whether to print its stack, and the tracker's record @rec (copied into
+ * the slot's data; checked at build time to fit).  Any context.
+ */
+#define lt_report_fill(rep, r, do_print, rec) do {			\
+	BUILD_BUG_ON(sizeof(*(rec)) > LT_REPORT_DATA);			\
+	(rep)->cause = (r)->cause;					\
+	(rep)->delay_ns = (r)->delay_ns;				\
+	(rep)->start_ns = (r)->start_ns;				\
+	(rep)->print = (do_print);					\
+	memcpy((rep)->data, (rec), sizeof(*(rec)));			\
+} while (0)
 
 /*
  * The handler of a tracker's reports: process context, may sleep; the

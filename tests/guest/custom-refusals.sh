@@ -13,7 +13,6 @@
 TARGET=/proc/lt_custom_target
 TP_BEGIN=tp:lt_custom_target:lt_target_begin
 TP_END=tp:lt_custom_target:lt_target_end
-NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
 NOCAPS="setpriv --inh-caps=-all --bounding-set=-all"
 
 # The refusals: "errno|line|text of the dmesg line|what".

@@ -3,6 +3,8 @@
 # custom_lib.sh - helpers of the custom tracker tests (custom*.sh), sourced
 # after tests/guest/lib.sh.
 
+. tests/guest/progs/trk.sh
+
 CUSTOM=/proc/latency_tracker/custom
 LTD=/proc/latency_tracker
 
@@ -39,20 +41,13 @@ wait_pid() {
 }
 
 # reader_start NAME FILE: an alerts reader of tracker NAME into FILE, once
-# it has the file open (it gets the records appended after its open).
+# it has the file open (trk.sh's, for a custom tracker's name).
 reader_start() {
-	local i
-	echo 0 >"$LTD/$1/wakeup_interval"
-	cat "$LTD/$1/alerts" >"$2" &
-	READER=$!
-	for i in $(seq 200); do
-		ls -l "/proc/$READER/fd" 2>/dev/null | grep -q "$LTD/$1/alerts" && break
-		sleep 0.05
-	done
+	TRK=$1 trk_reader_start "$2"
+	READER=$TRK_READER
 }
 
 reader_stop() {
-	kill "$READER" 2>/dev/null
-	wait "$READER" 2>/dev/null
+	trk_reader_stop 0
 	READER=
 }
