@@ -183,6 +183,8 @@ struct latency_tracker_params {
 };
 
 #define LATENCY_TRACKER_KEY_MAX		128
+/* The most event slots of a tracker (max_events, initial_events). */
+#define LATENCY_TRACKER_EVENTS_MAX	(1U << 22)
 #define LATENCY_TRACKER_PRIV_MAX	1024
 #define LATENCY_TRACKER_NAME_MAX	32
 

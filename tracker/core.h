@@ -177,7 +177,7 @@
  * with each failure; the table work (resize_work) also queues grow_work
  * when it finds the pool low.
  */
-#define LT_MAX_EVENTS_LIMIT		BIT(22)
+#define LT_MAX_EVENTS_LIMIT		LATENCY_TRACKER_EVENTS_MAX
 #define LT_INITIAL_EVENTS_PER_CPU	1024U
 #define LT_INITIAL_EVENTS_MIN		4096U
 #define LT_INITIAL_EVENTS_MAX		65536U

@@ -42,6 +42,12 @@ int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 						  mp->alert_records);
 	if (ret)
 		return ret;
+	if (mp->initial_events > LATENCY_TRACKER_EVENTS_MAX ||
+	    (mp->max_events && mp->initial_events > mp->max_events)) {
+		pr_err("invalid initial_events=%u (accepted: 0..%u, at most max_events when it is set)\n",
+		       mp->initial_events, LATENCY_TRACKER_EVENTS_MAX);
+		return -EINVAL;
+	}
 	if (mp->print_interval < LT_PRINT_INTERVAL_MIN ||
 	    mp->print_interval > LT_PRINT_INTERVAL_MAX) {
 		pr_err("invalid print_interval=%lu (accepted: %llu..%llu)\n",
@@ -58,6 +64,7 @@ int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 	p->params.threshold_ns = mp->threshold;
 	p->params.timeout_ns = mp->timeout;
 	p->params.max_events = mp->max_events;
+	p->params.initial_events = mp->initial_events;
 	p->params.alert_records = mp->alert_records;
 	p->params.owner_data = p;
 	p->t = latency_tracker_create(&p->params);

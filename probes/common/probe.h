@@ -32,6 +32,8 @@
  * @timeout: ns, 0 = off.
  * @max_events: the most event slots (the pool's ceiling; 0: from the
  *	machine's memory).
+ * @initial_events: slots allocated at load (the pool's first segment;
+ *	0: from the CPUs), at most @max_events when that is set.
  * @alert_records: capacity of the alert ring.
  * @print_interval: ns, the dmesg rate limit's interval.
  * @filter_cgroup: initial filter_cgroup (NULL or "" = none).
@@ -43,6 +45,7 @@ struct lt_probe_mparams {
 	ulong threshold;
 	ulong timeout;
 	uint max_events;
+	uint initial_events;
 	uint alert_records;
 	ulong print_interval;
 	char *filter_cgroup;
@@ -77,6 +80,10 @@ struct lt_probe_mparams {
 	module_param_named(max_events, lt_mparams.max_events, uint, 0444); \
 	MODULE_PARM_DESC(max_events,					\
 		"most events pending at once, the pool's ceiling, 0 = from the memory (default " #maxev ")"); \
+	module_param_named(initial_events, lt_mparams.initial_events,	\
+			   uint, 0444);					\
+	MODULE_PARM_DESC(initial_events,				\
+		"event slots allocated at load, the pool's first segment, 0 = from the CPUs (default 0)"); \
 	module_param_named(alert_records, lt_mparams.alert_records, uint, 0444); \
 	MODULE_PARM_DESC(alert_records,					\
 		"alert ring capacity, 16..65536 records (default 1024)"); \

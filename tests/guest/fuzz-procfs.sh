@@ -41,6 +41,7 @@ done
 BAD_PARAMS=(threshold=abc threshold=-5 threshold=0 threshold=1000000000001
 	threshold=99999999999999999999999 threshold= timeout=1 timeout=-1
 	max_events=4194305 max_events=99999999999 max_events=1x
+	initial_events=4194305 initial_events=1x
 	alert_records=8 alert_records=70000 print_interval=0 kthreads=2
 	filter_tgid=abc filter_cgroup=relative filter_cgroup=/lt_no_such_cgroup)
 declare -A BAD_OF=([wakeup]="${BAD_PARAMS[*]}" [offcpu]="threshold=abc filter_tgid=abc"
@@ -52,7 +53,7 @@ for t in "${TRACKERS[@]}"; do set -- ${BAD_OF[$t]}; nbad=$((nbad + $#)); done
 # Loads 2 + trackers, the fuzzer's run, one per knob, no other writable
 # file, memory, unloads, per bad parameter 2, per tracker 2 more, the core.
 tap_plan $((2 + ${#TRACKERS[@]} + 1 + ${#expected[@]} + 1 + 1 + 1 + ${#TRACKERS[@]} +
-	2 * nbad + 2 * ${#TRACKERS[@]} + 1))
+	2 * nbad + 2 * ${#TRACKERS[@]} + 2 + 1))
 
 tap_ok "load latency_tracker" lt_load latency_tracker
 tap_ok "load lt_core_test (a tracker with procfs knobs)" lt_load lt_core_test selftest=0
@@ -134,6 +135,15 @@ for t in "${TRACKERS[@]}"; do
 		lt_load "$m" threshold=5000000 timeout=0 max_events=64
 	tap_ok "$m unloads" lt_unload "$m"
 done
+# A first segment above the ceiling: two parameters, each valid alone.
+mark=$(kmsg_mark)
+loaded=0
+lt_load latency_tracker_wakeup max_events=64 initial_events=128 2>/dev/null && loaded=1
+tap_ok "latency_tracker_wakeup max_events=64 initial_events=128 refused, not loaded" \
+	bash -c "[ $loaded = 0 ] && ! grep -q '^latency_tracker_wakeup ' /proc/modules"
+[ $loaded = 0 ] || lt_unload latency_tracker_wakeup
+tap_ok "initial_events above max_events: the kernel log names 'initial_events'" \
+	grep -q "latency_tracker_wakeup.*initial_events" <<<"$(kmsg_since "$mark")"
 tap_ok "unload latency_tracker" lt_unload latency_tracker
 tap_diag "bad module parameters: done at $SECONDS s"
 tap_done
