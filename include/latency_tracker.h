@@ -35,6 +35,7 @@
 #ifndef _LATENCY_TRACKER_H
 #define _LATENCY_TRACKER_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 struct latency_tracker;
@@ -152,8 +153,9 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	each) per slot of max_events (rounded up to a power of two); it
  *	starts smaller and follows the number of pending events.
  * @initial_events: slots allocated at creation, at most @max_events (when
- *	set; with @max_events 0, the ceiling is raised to it); 0 = 1024 per online CPU within 4096..65536, or @max_events if
- *	smaller.  Set it to @max_events to have every slot allocated at once.
+ *	set; with @max_events 0, the ceiling is raised to it); 0 = 1024 per
+ *	online CPU within 4096..65536, or @max_events if smaller.  Set it to
+ *	@max_events to have every slot allocated at once.
  * @key_size: largest key, in bytes (1..LATENCY_TRACKER_KEY_MAX).
  * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
  * @alert_records: capacity of the alert ring (rounded up to a power of
@@ -184,7 +186,7 @@ struct latency_tracker_params {
 
 #define LATENCY_TRACKER_KEY_MAX		128
 /* The most event slots of a tracker (max_events, initial_events). */
-#define LATENCY_TRACKER_EVENTS_MAX	(1U << 22)
+#define LATENCY_TRACKER_EVENTS_MAX	BIT(22)
 #define LATENCY_TRACKER_PRIV_MAX	1024
 #define LATENCY_TRACKER_NAME_MAX	32
 

@@ -289,7 +289,7 @@ static void lt_custom_cb(const struct latency_tracker_report *r)
 		trace_custom(r->cause, r->delay_ns, &a, c->def.name, "");
 		return;
 	}
-	lt_report_fill(rep, r, print, &a);
+	lt_report_fill(rep, r, print, &a, sizeof(a));
 	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD)
 		rep->nr_entries = lt_custom_stack_here(rep->entries);
 	lt_report_queue(rep);

@@ -20,8 +20,8 @@
  * order after NAME; each at most once; one trailing newline is allowed.
  * Times are decimal ns with the core's bounds (threshold 1 ns..1000 s,
  * timeout 0 or 1 ms..1000 s, as the procfs knobs, tracker/params.c),
- * max_events 1..2^22 (the module parameter's bounds but 0).  N is 1..6; OFF is decimal or 0x hex, at most
- * LT_CUSTOM_OFF_MAX.  argN and argN+OFF need a kprobe end, ret a
+ * max_events 1..2^22 (the module parameter's bounds but 0).  N is 1..6;
+ * OFF is decimal or 0x hex, at most LT_CUSTOM_OFF_MAX.  argN and argN+OFF need a kprobe end, ret a
  * kretprobe end; fn= takes tid or tgid.  FUNC is a kernel symbol
  * ([A-Za-z_][A-Za-z0-9_.]*, as kallsyms spells GCC's .isra/.part/.cold
  * clones); SYSTEM and EVENT are trace event names ([A-Za-z0-9_]+), and

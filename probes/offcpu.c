@@ -173,7 +173,7 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 		trace_offcpu(r->cause, r->delay_ns, &a, "");
 		return;
 	}
-	lt_report_fill(rep, r, print, &a);
+	lt_report_fill(rep, r, print, &a, sizeof(a));
 	/* Switch-in: next has not run yet, the runqueue lock pins it. */
 	if (next)
 		rep->nr_entries = lt_stack_save_tsk(next, rep->entries,

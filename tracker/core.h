@@ -306,7 +306,6 @@ struct latency_tracker {
 	char name[LATENCY_TRACKER_NAME_MAX + 1];
 };
 
-
 /* event.c */
 void lt_event_drain(struct latency_tracker *t);
 

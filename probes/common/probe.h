@@ -79,11 +79,13 @@ struct lt_probe_mparams {
 		#tmo ")");						\
 	module_param_named(max_events, lt_mparams.max_events, uint, 0444); \
 	MODULE_PARM_DESC(max_events,					\
-		"most events pending at once, the pool's ceiling, 0 = from the memory (default " #maxev ")"); \
+		"most events pending at once, the pool's ceiling, "	\
+		"0 = from the memory (default " #maxev ")");		\
 	module_param_named(initial_events, lt_mparams.initial_events,	\
 			   uint, 0444);					\
 	MODULE_PARM_DESC(initial_events,				\
-		"event slots allocated at load, the pool's first segment, 0 = from the CPUs (default 0)"); \
+		"event slots allocated at load, the pool's first "	\
+		"segment, 0 = from the CPUs (default 0)");		\
 	module_param_named(alert_records, lt_mparams.alert_records, uint, 0444); \
 	MODULE_PARM_DESC(alert_records,					\
 		"alert ring capacity, 16..65536 records (default 1024)"); \

@@ -99,17 +99,21 @@ struct lt_report {
 
 /*
  * lt_report_fill() - a report slot's fields from the core's report @r,
- * whether to print its stack, and the tracker's record @rec (copied into
- * the slot's data; checked at build time to fit).  Any context.
+ * whether to print its stack, and the tracker's record @rec of @len bytes
+ * (copied into the slot's data; a constant @len is checked at build time
+ * to fit).  Any context.
  */
-#define lt_report_fill(rep, r, do_print, rec) do {			\
-	BUILD_BUG_ON(sizeof(*(rec)) > LT_REPORT_DATA);			\
-	(rep)->cause = (r)->cause;					\
-	(rep)->delay_ns = (r)->delay_ns;				\
-	(rep)->start_ns = (r)->start_ns;				\
-	(rep)->print = (do_print);					\
-	memcpy((rep)->data, (rec), sizeof(*(rec)));			\
-} while (0)
+static __always_inline void
+lt_report_fill(struct lt_report *rep, const struct latency_tracker_report *r,
+	       bool print, const void *rec, size_t len)
+{
+	BUILD_BUG_ON(len > LT_REPORT_DATA);
+	rep->cause = r->cause;
+	rep->delay_ns = r->delay_ns;
+	rep->start_ns = r->start_ns;
+	rep->print = print;
+	memcpy(rep->data, rec, len);
+}
 
 /*
  * The handler of a tracker's reports: process context, may sleep; the

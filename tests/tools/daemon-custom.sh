@@ -75,9 +75,9 @@ tap_ok "start: slowsync, blk and reads followed" wait_for 10 bash -c \
 tap_ok "start: session ready" wait_for 10 log_has "$D_LOG" '"type":"session","state":"ready"'
 exec 7<>"$root/slowsync/alerts"
 custom_line slowsync 12000000 >&7
-tap_ok "alerts: a custom tracker's alert logged with its fields" wait_for 5 log_has "$D_LOG" \
+tap_ok "alerts: a custom tracker's alert logged with its fields" wait_for 15 log_has "$D_LOG" \
 	'"type":"alert","ts":[0-9]*,"tracker":"slowsync","cause":"threshold","delay":12000000,.*"key":"0x2a","cgroup":1,"action":"snapshot"'
-tap_ok "alerts: a snapshot for it" wait_for 5 log_has "$D_LOG" '"type":"snapshot",.*"alert":{[^}]*"tracker":"slowsync"'
+tap_ok "alerts: a snapshot for it" wait_for 15 log_has "$D_LOG" '"type":"snapshot",.*"alert":{[^}]*"tracker":"slowsync"'
 exec 7>&-
 metrics() {
 	python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
@@ -105,7 +105,7 @@ tap_ok "SIGHUP: changed deleted and created anew, undeclared deleted, new create
 tap_ok "SIGHUP: the reasons logged" bash -c \
 	"grep -q '\"tracker\":\"slowsync\",\"action\":\"deleted\",.*\"reason\":\"definition changed\"' '$D_LOG' &&
 	 grep -q '\"tracker\":\"blk\",\"action\":\"deleted\",.*\"reason\":\"not in the configuration\"' '$D_LOG'"
-tap_ok "SIGHUP: opens followed, blk no longer" wait_for 5 bash -c \
+tap_ok "SIGHUP: opens followed, blk no longer" wait_for 15 bash -c \
 	"grep -q '\"type\":\"watch\",\"tracker\":\"opens\"' '$D_LOG' &&
 	 grep -q '\"type\":\"unwatch\",\"tracker\":\"blk\"' '$D_LOG'"
 tap_ok "SIGHUP: the reload line counts the custom trackers" log_has "$D_LOG" '"type":"reload",.*"custom":3'
@@ -171,8 +171,8 @@ sleep 1.5
 n=$(log_count "$D_LOG" 'latency_tracker_custom is not loaded')
 tap_ok "late: said once (got $n)" test "$n" = 1
 : >"$root/custom"
-tap_ok "late: created once the module is there" wait_for 5 file_is "$root/custom" "late fn=vfs_fsync"
-tap_ok "late: its filter written after it" wait_for 5 file_is "$root/late/filter_tgid" 77
+tap_ok "late: created once the module is there" wait_for 15 file_is "$root/custom" "late fn=vfs_fsync"
+tap_ok "late: its filter written after it" wait_for 15 file_is "$root/late/filter_tgid" 77
 rm "$root/custom"
 tap_ok "late: the module unloaded, said" wait_for 5 log_has "$D_LOG" 'latency_tracker_custom was unloaded: 1 custom trackers gone'
 : >"$root/custom"
