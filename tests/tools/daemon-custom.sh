@@ -174,9 +174,9 @@ tap_ok "late: said once (got $n)" test "$n" = 1
 tap_ok "late: created once the module is there" wait_for 15 file_is "$root/custom" "late fn=vfs_fsync"
 tap_ok "late: its filter written after it" wait_for 15 file_is "$root/late/filter_tgid" 77
 rm "$root/custom"
-tap_ok "late: the module unloaded, said" wait_for 5 log_has "$D_LOG" 'latency_tracker_custom was unloaded: 1 custom trackers gone'
+tap_ok "late: the module unloaded, said" wait_for 15 log_has "$D_LOG" 'latency_tracker_custom was unloaded: 1 custom trackers gone'
 : >"$root/custom"
-tap_ok "late: created again once loaded again" wait_for 5 file_is "$root/custom" "late fn=vfs_fsync"
+tap_ok "late: created again once loaded again" wait_for 15 file_is "$root/custom" "late fn=vfs_fsync"
 n=$(log_count "$D_LOG" '"tracker":"late","action":"created"')
 tap_ok "late: two created lines (got $n)" test "$n" = 2
 d_stop
