@@ -35,7 +35,6 @@
 #ifndef _LATENCY_TRACKER_H
 #define _LATENCY_TRACKER_H
 
-#include <linux/bits.h>
 #include <linux/types.h>
 
 struct latency_tracker;
@@ -186,7 +185,7 @@ struct latency_tracker_params {
 
 #define LATENCY_TRACKER_KEY_MAX		128
 /* The most event slots of a tracker (max_events, initial_events). */
-#define LATENCY_TRACKER_EVENTS_MAX	BIT(22)
+#define LATENCY_TRACKER_EVENTS_MAX	4194304U	/* 2^22 */
 #define LATENCY_TRACKER_PRIV_MAX	1024
 #define LATENCY_TRACKER_NAME_MAX	32
 

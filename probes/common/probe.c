@@ -44,7 +44,7 @@ int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 		return ret;
 	if (mp->initial_events > LATENCY_TRACKER_EVENTS_MAX ||
 	    (mp->max_events && mp->initial_events > mp->max_events)) {
-		pr_err("invalid initial_events=%u (accepted: 0..%lu, at most max_events when it is set)\n",
+		pr_err("invalid initial_events=%u (accepted: 0..%u, at most max_events when it is set)\n",
 		       mp->initial_events, LATENCY_TRACKER_EVENTS_MAX);
 		return -EINVAL;
 	}
