@@ -106,7 +106,7 @@ echo 'r64:lt_custom/rd_out vfs_read' >>$T/kprobe_events
 ftrace_on lt_custom
 $LOAD fifo "$work/fifo" 40,80,120,1500 >"$d/out" 2>&1 &
 lp=$!
-pid=$(wait_pid "$d/out")
+pid=$(trk_wait_pid "$d/out")
 tap_is "fn=vfs_read defined (timeout 1 s, stack=1)" \
 	"$(cw "fiford fn=vfs_read threshold=20000000 timeout=1000000000 stack=1")" ok
 only fiford "$pid"
@@ -166,7 +166,7 @@ mkdir -p "$d"
 ftrace_on raw_syscalls/sys_enter raw_syscalls/sys_exit
 $LOAD sleep 30,60,90 >"$d/out" 2>&1 &
 lp=$!
-pid=$(wait_pid "$d/out")
+pid=$(trk_wait_pid "$d/out")
 tap_is "raw_syscalls:sys_enter -> sys_exit defined (key=tid)" \
 	"$(cw "sc in=tp:raw_syscalls:sys_enter out=tp:raw_syscalls:sys_exit key=tid threshold=20000000")" ok
 only sc "$pid"

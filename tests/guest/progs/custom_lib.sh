@@ -30,15 +30,6 @@ cw() {
 # cstat NAME KEY: one value of custom tracker NAME's stats.
 cstat() { awk -v k="$2" '$1 == k { print $2 }' "$LTD/$1/stats"; }
 
-# wait_pid FILE: the pid=... a custom_load.py workload prints once ready.
-wait_pid() {
-	local i
-	for i in $(seq 300); do
-		grep -q '^pid=' "$1" && break
-		sleep 0.1
-	done
-	sed -n 's/^pid=//p' "$1"
-}
 
 # reader_start NAME FILE: an alerts reader of tracker NAME into FILE, once
 # it has the file open (trk.sh's, for a custom tracker's name).

@@ -53,11 +53,12 @@ trk_reader_stop() {
 	TRK_READER=
 }
 
-# trk_wait_pid FILE: the pid=... an ltprog.py workload prints when it
-# starts its work (python starts slowly under emulation: poll up to 20 s).
+# trk_wait_pid FILE: the pid=... an ltprog.py (or custom_load.py) workload
+# prints when it starts its work (python starts slowly under emulation:
+# poll up to 30 s).
 trk_wait_pid() {
 	local i
-	for i in $(seq 200); do
+	for i in $(seq 300); do
 		grep -q '^pid=' "$1" && break
 		sleep 0.1
 	done
