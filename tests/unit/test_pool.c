@@ -660,10 +660,25 @@ static void *irq_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * After a concurrent test, from CPU 0: every one of the @nr slots is free
+ * and can be got again, none twice (three assertions).
+ */
+static void all_free_at_end(struct lt_pool *p, u32 nr, const char *what)
+{
+	bool dup;
+
+	lt_shim_set_cpu(0);
+	tap_eq(lt_pool_nr_free(p), nr, "%s: every slot free at the end", what);
+	tap_eq(drain(p, 0, NULL, 0, &dup), nr,
+	       "%s: and all can be got again", what);
+	tap_ok(!dup, "%s: without duplicates", what);
+}
+
 static void test_interrupts(void)
 {
 	struct sigaction sa;
-	bool done[2] = { false, false }, dup;
+	bool done[2] = { false, false };
 	pthread_t tid[2];
 	int i, alive;
 
@@ -701,12 +716,7 @@ static void test_interrupts(void)
 	       "interrupts: no slot handed out twice, contents kept");
 	tap_eq(irq_t.bad_fail, 0,
 	       "interrupts: get never failed while slots were free");
-	lt_shim_set_cpu(0);
-	tap_eq(lt_pool_nr_free(&irq_t.pool), IRQ_SLOTS,
-	       "interrupts: every slot free at the end");
-	tap_eq(drain(&irq_t.pool, 0, NULL, 0, &dup), IRQ_SLOTS,
-	       "interrupts: and all can be got again");
-	tap_ok(!dup, "interrupts: without duplicates");
+	all_free_at_end(&irq_t.pool, IRQ_SLOTS, "interrupts");
 	lt_pool_destroy(&irq_t.pool);
 }
 
@@ -973,7 +983,6 @@ static void *gc_worker(void *arg)
 static void test_grow_concurrent(void)
 {
 	pthread_t tid[2], grower;
-	bool dup;
 	int i;
 
 	memset(&gc, 0, sizeof(gc));
@@ -999,12 +1008,7 @@ static void test_grow_concurrent(void)
 	tap_eq(gc.wrong_content, 0, "grow under load: slot contents kept");
 	tap_eq(gc.bad_fail, 0,
 	       "grow under load: at the ceiling, no get failed");
-	lt_shim_set_cpu(0);
-	tap_eq(lt_pool_nr_free(&gc.pool), GC_MAX,
-	       "grow under load: every slot free at the end");
-	tap_eq(drain(&gc.pool, 0, NULL, 0, &dup), GC_MAX,
-	       "grow under load: and all can be got again");
-	tap_ok(!dup, "grow under load: without duplicates");
+	all_free_at_end(&gc.pool, GC_MAX, "grow under load");
 	free(gc.owner);
 	lt_pool_destroy(&gc.pool);
 }
