@@ -33,29 +33,42 @@
  * wakee's own __schedule() may hold while it blocks (dequeues itself, or
  * marks itself delayed since 6.12).  Whether the wakee blocked is decided
  * under that lock, and sched_wakeup fires under it in both of
- * try_to_wake_up()'s outcomes: the wakee still on its CPU (ttwu_runnable()
+ * try_to_wake_up()'s outcomes: the wakee never blocked (ttwu_runnable()
  * set it running: nothing to wait for), or blocked and made runnable
  * again (it waits for a switch-in).  So the probe at sched_waking reads
- * p->on_cpu first (acquire: the wakee's dequeue, or its delayed mark, is
- * written under its runqueue lock before on_cpu is cleared after the
- * switch), then its runqueue state:
+ * p->nvcsw, then p->on_cpu (acquire: the wakee's dequeue, or its delayed
+ * mark, is written under its runqueue lock before on_cpu is cleared after
+ * the switch), then its runqueue state:
  *
  *	on_cpu	queued and runnable	at sched_waking
  *	0	no			blocked: an event
  *	0	yes			preempted, still queued: nothing
  *	1	no			blocked, its switch not over: an event
- *	1	yes			running, maybe about to block: a
- *					provisional event, decided at
- *					sched_wakeup (on_cpu still set: it
- *					never blocked, cancelled)
+ *	1	yes			running, about to block, or switched
+ *					out preempted and on_cpu not yet
+ *					cleared: a provisional event,
+ *					decided at sched_wakeup
+ *
+ * __schedule() counts a blocking switch-out in p->nvcsw (a preemption in
+ * p->nivcsw) under the wakee's runqueue lock, after the dequeue or the
+ * delayed mark.  At sched_wakeup, under that lock (or, on the full path,
+ * after try_to_wake_up() waited for on_cpu to clear), a provisional event
+ * whose nvcsw is unchanged since sched_waking never blocked, whether it
+ * still runs or was preempted before or after the waking: cancelled.  One
+ * whose nvcsw moved blocked: it waits for a switch-in, measured from the
+ * waking.
  *
  * The start is always the sched_waking's clock.  A provisional event that
  * sched_wakeup cancels is counted in `cancelled`.  Not covered, both
  * needing a switch of the wakee inside the few instructions between this
- * probe and the waker taking its runqueue lock: a task preempted in a
- * sleeping state (on_cpu 0, queued) that runs and blocks in that window
- * is not tracked; a running one (provisional) preempted in that window is
- * measured from the waking although it did not block.
+ * probe's reads and the waker taking its runqueue lock: a task preempted
+ * in a sleeping state (on_cpu 0, queued) that runs and blocks in that
+ * window is not tracked; nor is one whose blocking switch-out is under
+ * way while the probe reads, if the read of nvcsw sees the increment and
+ * the read of the runqueue state does not see the dequeue before it (the
+ * two stores of one critical section: seen in that order on x86, whose
+ * stores are not reordered with each other, the smp_rmb() ordering our
+ * loads).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -94,7 +107,8 @@ struct lt_wakeup_holder {
 /*
  * Saved at sched_waking, in the event's private data; the holder (zeroed
  * by the core beyond priv_len) at sched_wakeup.  provisional: the wakee
- * was running at sched_waking (see the top of this file).
+ * was on its CPU at sched_waking; nvcsw: its count of blocking switch-outs
+ * then (see the top of this file).
  */
 struct lt_wakeup_priv {
 	u64 cgroup;
@@ -102,6 +116,7 @@ struct lt_wakeup_priv {
 	int prio;
 	pid_t waker_pid;
 	u32 provisional;
+	unsigned long nvcsw;
 	char comm[TASK_COMM_LEN];
 	char waker_comm[TASK_COMM_LEN];
 	struct lt_wakeup_holder holder;
@@ -172,11 +187,15 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	if (p == current || !pid)
 		return;
 	/*
-	 * on_cpu first (see the top of this file).  A task kept on its
-	 * runqueue by delayed dequeue (Linux >= 6.12) blocked all the same
-	 * and waits for a CPU once woken: not "queued and runnable".
+	 * nvcsw, then on_cpu, then the runqueue state (see the top of this
+	 * file): the smp_rmb() orders the first two reads, the acquire the
+	 * last two.  A task kept on its runqueue by delayed dequeue (Linux
+	 * >= 6.12) blocked all the same and waits for a CPU once woken: not
+	 * "queued and runnable".
 	 */
-	on_cpu = smp_load_acquire(&p->on_cpu);
+	priv.nvcsw = READ_ONCE(p->nvcsw);
+	smp_rmb(); /* nvcsw before on_cpu */
+	on_cpu = smp_load_acquire(&p->on_cpu); /* before the queued state */
 	priv.provisional = 0;
 	if (lt_task_queued_runnable(p)) {
 		if (!on_cpu)
@@ -217,8 +236,8 @@ static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 		return;
 	priv = latency_tracker_event_priv(ev);
 	if (unlikely(priv->provisional)) {
-		/* Still on its CPU: the wakeup found it running. */
-		if (READ_ONCE(p->on_cpu)) {
+		/* No blocking switch-out since the waking: it never slept. */
+		if (READ_ONCE(p->nvcsw) == priv->nvcsw) {
 			latency_tracker_event_cancel(lt_wakeup.t, &pid,
 						     sizeof(pid));
 			return;

@@ -9,7 +9,8 @@
 # the victim has blocked.  Every such "raced" wakeup, and every one that
 # came after the victim had blocked (the waker late: "blocked"), must give
 # a wakeup record (threshold 1 us: the hold alone lasts milliseconds),
-# and every off-CPU record of the victim must name the waker.  The trackers see the wakee running at sched_waking; whether it
+# one preempted instead none, and every off-CPU record of the victim must
+# name the waker.  The trackers see the wakee running at sched_waking; whether it
 # blocked is decided at sched_wakeup (wakeup.c) and at its switch-out
 # (offcpu.c's stash of wakers).
 # Then the victim sleeps with a signal pending, a busy task on its CPU:
@@ -25,7 +26,16 @@ P=/sys/module/lt_race_test/parameters
 W=/proc/latency_tracker/wakeup
 O=/proc/latency_tracker/offcpu
 
-tap_plan 17
+tap_plan 23
+# race_go: start the victim's rounds, wait for them (60 s at most).
+race_go() {
+	local i
+	echo 1 >$P/go
+	for i in $(seq 600); do
+		[ "$(cat $P/done)" -ge $ROUNDS ] && break
+		sleep 0.1
+	done
+}
 load_wakeup() { lt_load latency_tracker && lt_load latency_tracker_wakeup threshold=1000; }
 tap_ok "load the wakeup tracker (threshold 1 us)" load_wakeup
 tap_ok "load the offcpu tracker (threshold 1 us, kernel threads)" \
@@ -40,11 +50,7 @@ TRK=wakeup trk_reader_start /tmp/race.wakeup
 rw=$TRK_READER
 TRK=offcpu trk_reader_start /tmp/race.offcpu
 ro=$TRK_READER
-echo 1 >$P/go
-for i in $(seq 600); do
-	[ "$(cat $P/done)" -ge $ROUNDS ] && break
-	sleep 0.1
-done
+race_go
 tap_is "the victim slept $ROUNDS times" "$(cat $P/done)" $ROUNDS
 sleep 1
 kill $rw $ro 2>/dev/null
@@ -61,8 +67,28 @@ mine /tmp/race.wakeup | head -n 3 | sed 's/^/# wakeup: /'
 mine /tmp/race.offcpu | grep -v " waker_pid=$waker " | head -n 3 | sed 's/^/# offcpu: /'
 tap_cmp "wakeups raced the sleep ($raced of $ROUNDS)" "$raced" -ge $((ROUNDS / 4))
 tap_cmp "a wakeup record for every raced or late wakeup ($nw records)" "$nw" -ge $((raced + blocked))
+# A victim preempted, not blocked, by the time of its wakeup did not wait
+# for a wakeup: its record would start at the waking.
+tap_is "no wakeup record for a victim preempted instead ($preempted)" "$nw" $((raced + blocked))
 tap_cmp "an off-CPU record for every raced or late wakeup ($no records)" "$no" -ge $((raced + blocked))
 tap_is "every off-CPU record of the victim names the waker" "$named" "$no"
+tap_ok "unload lt_race_test" lt_unload lt_race_test
+
+# preempt=1: every held waking preempts the running victim (a hog woken
+# on its CPU), which never blocks: no wakeup record but for late wakings.
+tap_ok "load lt_race_test preempt=1" lt_load lt_race_test preempt=1 rounds=$ROUNDS
+victim=$(cat $P/victim_pid) waker=$(cat $P/waker_pid)
+echo "$victim" >$W/filter_tgid
+TRK=wakeup trk_reader_start /tmp/race.preempt
+race_go
+TRK=wakeup trk_reader_stop
+raced=$(cat $P/raced) blocked=$(cat $P/blocked) preempted=$(cat $P/preempted)
+np=$(grep " pid=$victim " /tmp/race.preempt | grep -c " waker_pid=$waker ")
+tap_diag "preempt=1: raced $raced, late $blocked, preempted $preempted; wakeup records $np"
+grep " pid=$victim " /tmp/race.preempt | head -n 3 | sed 's/^/# wakeup: /'
+tap_is "the victim slept $ROUNDS times" "$(cat $P/done)" $ROUNDS
+tap_cmp "held wakings found the victim preempted ($preempted of $ROUNDS)" "$preempted" -ge $((ROUNDS / 2))
+tap_is "no wakeup record for a preempted victim" "$np" $((raced + blocked))
 tap_ok "unload lt_race_test" lt_unload lt_race_test
 
 tap_ok "load lt_race_test signal=1 ($ROUNDS sleeps with a signal pending)" \
@@ -78,11 +104,7 @@ taskset -c 1 sh -c 'while :; do :; done' &
 hog=$!
 TRK=offcpu trk_reader_start /tmp/race.signal
 echo 1 >$T/tracing_on
-echo 1 >$P/go
-for i in $(seq 600); do
-	[ "$(cat $P/done)" -ge $ROUNDS ] && break
-	sleep 0.1
-done
+race_go
 echo 0 >$T/tracing_on
 kill $hog
 TRK=offcpu trk_reader_stop
