@@ -76,7 +76,11 @@ suite_cmd() {
 		"LT_TCG_THREAD=multi LTG_TORTURE_SECONDS=\${LTG_TORTURE_SECONDS:-30}" \
 		"$LT_TOP/tests/vm/check-vm.sh -k 6.12 -t core-api -t torture |" \
 		"sed -u 's#^\\(\\(not \\)\\{0,1\\}ok [0-9]* - \\)6\\.12/#\\16.12-mttcg/#'" ;;
-	dkms) echo "$LT_TOP/tests/vm/check-dkms.sh" ;;
+	# dkms.conf and DKMS's build on the lines the package test does not
+	# cover (it builds for 6.1 through apt): 6.12, and 7.x through its
+	# build root's dkms.  7.x-rt's headers build the same sources as 7.x's
+	# through the same dkms (vm builds them for its guests).
+	dkms) echo "LT_KERNEL_LINES=\"\${LT_DKMS_LINES:-6.12 current}\" $LT_TOP/tests/vm/check-dkms.sh" ;;
 	deb) echo "$LT_TOP/tests/pkg/check-deb.sh" ;;
 	*) return 1 ;;
 	esac

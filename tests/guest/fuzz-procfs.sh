@@ -12,7 +12,8 @@
 # and on the debug kernel (tests/vm/tiers.sh).
 # LTG_SEED replays a run; LTG_FUZZ_WRITES caps the writes per file (300),
 # LTG_FUZZ_SECONDS is the fuzzer's budget (20 s): its adversarial cases
-# always run, its random ones fill the budget.
+# always run, its random ones fill the budget.  LTG_FUZZ_BAD: see
+# BAD_PARAMS.
 . tests/guest/lib.sh
 
 seed=${LTG_SEED:-$(date +%s)}
@@ -44,6 +45,12 @@ BAD_PARAMS=(threshold=abc threshold=-5 threshold=0 threshold=1000000000001
 	initial_events=4194305 initial_events=1x
 	alert_records=8 alert_records=70000 print_interval=0 kthreads=2
 	filter_tgid=abc filter_cgroup=relative filter_cgroup=/lt_no_such_cgroup)
+# LTG_FUZZ_BAD=short (the debug kernel, for the memory safety of a
+# refused load): the first module gets one value per way a load is
+# refused (the parser, a check at init, the cgroup lookup), not all.
+[ "${LTG_FUZZ_BAD:-}" = short ] &&
+	BAD_PARAMS=(threshold=abc timeout=1 max_events=4194305 alert_records=8
+		filter_cgroup=/lt_no_such_cgroup)
 declare -A BAD_OF=([wakeup]="${BAD_PARAMS[*]}" [offcpu]="threshold=abc filter_tgid=abc"
 	[syscalls]="threshold=abc filter_tgid=abc"
 	[block]="threshold=abc filter_tgid=abc filter_dev=8:")

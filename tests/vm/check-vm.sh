@@ -62,9 +62,9 @@ COST_ORDER+=" oracle-wakeup explain-pipe explain-bad daemon-explain lttng-probe"
 # 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's,
 # the tests that need boot options of their own last (each has a boot of
 # its own: in the middle, one more boot for the tests after it).
-shard() { # n i tests...
-	local n=$1 i=$2 t k=0 pos sorted=() mine=() late=()
-	shift 2
+shard() { # n i line tests...
+	local n=$1 i=$2 line=$3 t k=0 pos sorted=() mine=() late=()
+	shift 3
 	for t in $COST_ORDER; do
 		case " $* " in *" $t "*) sorted+=("$t") ;; esac
 	done
@@ -78,7 +78,7 @@ shard() { # n i tests...
 		k=$((k + 1))
 	done
 	for t in "${mine[@]}"; do
-		if own_boot "$t"; then late+=("$t"); else echo "$t"; fi
+		if own_boot "$t" "$line"; then late+=("$t"); else echo "$t"; fi
 	done
 	for t in "${late[@]}"; do echo "$t"; done
 }
@@ -185,9 +185,29 @@ guest_mem_of() { # test
 	sed -n '1,10s/^# lt-guest-mem: //p' "$LT_TOP/tests/guest/$1.sh" | head -n 1
 }
 
-# A test that asks for either gets a boot of its own.
-own_boot() { # test
-	[ -n "$(boot_append_of "$1")$(guest_mem_of "$1")" ]
+# A line's guest memory: 1G (LT_GUEST_MEM), 2G on the debug kernel
+# (LT_DEBUG_GUEST_MEM), where a boot costs minutes: there the tests that
+# ask for 2G share the others' boot.
+line_mem() { # line
+	if [ "$1" = debug ]; then
+		echo "${LT_DEBUG_GUEST_MEM:-2G}"
+	else
+		echo "${LT_GUEST_MEM:-1G}"
+	fi
+}
+
+# The memory a test asks for, unless its line's guests have that already.
+test_mem() { # test line
+	local m
+	m=$(guest_mem_of "$1")
+	[ "$m" = "$(line_mem "$2")" ] && m=
+	echo "$m"
+}
+
+# A test that asks for boot options, or for memory its line's guests do
+# not have, gets a boot of its own.
+own_boot() { # test line
+	[ -n "$(boot_append_of "$1")$(test_mem "$1" "$2")" ]
 }
 
 # Run tests of a prepared kernel in one guest, in as many boots as crashes
@@ -212,10 +232,10 @@ boot_kernel() { # line kver kodir rundir who tests...
 		# This boot: the next test with boot options or memory of
 		# its own alone, else the tests up to the next such one.
 		append=$(boot_append_of "${all[0]}")
-		mem=$(guest_mem_of "${all[0]}")
+		mem=$(test_mem "${all[0]}" "$line")
 		remaining=("${all[0]}") rest=("${all[@]:1}")
 		while [ -z "$append$mem" ] && [ ${#rest[@]} -gt 0 ] &&
-			! own_boot "${rest[0]}"; do
+			! own_boot "${rest[0]}" "$line"; do
 			remaining+=("${rest[0]}") rest=("${rest[@]:1}")
 		done
 		boot=$((boot + 1))
@@ -238,7 +258,7 @@ boot_kernel() { # line kver kodir rundir who tests...
 			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
 		done
 		LT_GUEST_APPEND="${LT_GUEST_APPEND:-} $append" LT_TEST_TIMEOUT=$tmo \
-			LT_GUEST_MEM=${mem:-${LT_GUEST_MEM:-1G}} \
+			LT_GUEST_MEM=${mem:-$(line_mem "$line")} \
 			lt_stage "boot $boot on $kver (${#remaining[*]} tests${append:+, $append}${mem:+, $mem of memory})" \
 			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$((tmo * ${#remaining[@]} + 120))"
 		# Each boot consumes at least one test, so this loop ends: the
@@ -325,14 +345,22 @@ for k in "${kernels[@]}"; do
 	) &
 done
 
-# The lines in the order their guests should start, the longest first:
-# the debug kernel, then by the number of their tests (with -t, as given).
+# The lines in the order their guests should start, the longest first
+# (the longest guests first pack best on few CPUs): by how long its
+# longest guest took in the last run of this tier that ran the whole list
+# (LT_CACHE/lane-seconds/LINE.GUEST.TIER), else the debug kernel first,
+# then by the number of tests (30 s each); with -t, as given.
+lanes=$LT_CACHE/lane-seconds
+mkdir -p "$lanes"
 order=()
-for k in "${kernels[@]}"; do [ "$k" = debug ] && order+=(debug); done
 for k in $(for k in "${kernels[@]}"; do
-		[ "$k" = debug ] && continue
 		n=0
-		[ "$explicit" = 0 ] && n=$(line_tests "$k" | wc -l)
+		if [ "$explicit" = 0 ]; then
+			# Its longest guest.
+			n=$(cat "$lanes/$k".[0-9]*".$tier" 2>/dev/null | sort -n | tail -n 1)
+			[ -n "$n" ] || n=$(($(line_tests "$k" | wc -l) * 30))
+			[ "$k" = debug ] && [ ! -e "$lanes/$k.1.$tier" ] && n=999999
+		fi
 		echo "$n $k"
 	done | sort -s -k1,1nr | cut -d' ' -f2); do
 	order+=("$k")
@@ -368,7 +396,7 @@ queue_line() {
 		dir=$run who=
 		[ "$ng" -gt 1 ] && dir=$run/guest$i who="guest $i of $ng: "
 		printf '%s\n' "$k" "$kver" "$kodir" "$dir" "$who" \
-			$(shard "$ng" "$i" "${list[@]}") >"$out/$g.job"
+			$(shard "$ng" "$i" "$k" "${list[@]}") >"$out/$g.job"
 		queue+=("$g")
 	done
 }
@@ -380,6 +408,8 @@ start_guest() { # g
 		t0=$(date +%s)
 		boot_kernel "${a[@]}" >"$out/$1.out"
 		phase "guests-$1" "$t0"
+		# How long this guest took, its line's list whole.
+		[ "$explicit" = 0 ] && echo $(($(date +%s) - t0)) >"$lanes/$1.$tier"
 		touch "$out/$1.done"
 	) &
 }

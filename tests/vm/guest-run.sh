@@ -40,13 +40,17 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 # The kernel log stream, first of all.  cat ends when records it had not
 # read yet were overwritten in the ring (EPIPE); it then starts again at
 # the oldest record left, and the host sees the lost ones as a gap in the
-# sequence numbers (and records read twice, which it drops).
+# sequence numbers (and records read twice, which it drops).  A read of
+# /dev/kmsg gives one record: the second cat writes to the share what the
+# pipe holds, in one write however many records came while the previous
+# one went (one write per record, a 9p round trip each, let a burst of
+# thousands lag the stream by a minute on the debug kernel).
 (
 	while :; do
 		cat /dev/kmsg
 		sleep 0.1
 	done
-) >"$R/kmsg.log" 2>"$R/kmsg.err" &
+) 2>"$R/kmsg.err" | cat >"$R/kmsg.log" &
 # Records written to /dev/kmsg by this script (the marks) must never be
 # rate limited away.
 echo on >/proc/sys/kernel/printk_devkmsg 2>/dev/null

@@ -72,13 +72,13 @@ tier_tests() {
 # oracle workloads on the debug kernel and in the fast tier; there, the
 # fuzzer's random writes get half their budget (its adversarial ones all
 # run); on the debug kernel, offcpu-threads puts fewer threads to sleep
-# (still more than the pool's first segment) and the fuzzer's random
+# (still more than the pool's first segment), the fuzzer's random
 # writes get a quarter of their budget (memory safety: every adversarial
-# case runs).
+# case runs) and its bad module parameters one per way a load is refused.
 tier_env() {
 	case $1:${2:-full} in
 	debug:*) echo "LTG_ORACLE_SHORT=1"; echo "LTG_OFFCPU_THREADS=6000"
-		echo "LTG_FUZZ_SECONDS=5" ;;
+		echo "LTG_FUZZ_SECONDS=5"; echo "LTG_FUZZ_BAD=short" ;;
 	*:fast) echo "LTG_ORACLE_SHORT=1"; echo "LTG_FUZZ_SECONDS=10" ;;
 	esac
 }
