@@ -35,16 +35,28 @@
  * 6.1 does not, and their handlers' prototype changed in 6.14, from
  * pt_regs to ftrace_regs) would add a second implementation for no
  * saving.  Optimized (jump) kprobes apply to other addresses than a
- * function's ftrace site, which the grammar does not reach.  fn=FUNC is
- * one kretprobe with an entry handler, keyed by the calling task (tid or
- * tgid): the entry starts the event and the return is hooked only when
- * it did (no return trampoline for a call the filters keep out).  A task
- * that calls FUNC again before it returns (recursion) replaces its event
- * with the inner call's, as funclatency does: the innermost call is
- * measured.  A kretprobe has max_events instances (at most 4096): more
- * calls in progress at once are missed (probe_missed).  A call that never
- * returns (the task exits inside it) leaves its event pending until its
- * key comes again.
+ * function's ftrace site, which the grammar does not reach.
+ *
+ * fn=FUNC is one kretprobe with an entry handler, keyed by the calling
+ * task (tid or tgid); its return is hooked only for a call the filters
+ * keep (no return trampoline for the others).  Both ends of a call run in
+ * the calling task and the kretprobe keeps data per call (its instance),
+ * so a tracker without a timeout needs no event in the table while the
+ * call runs: the entry reads the clock into the instance, the return
+ * reads it again, and a call within the threshold is counted as a matched
+ * event is (latency_tracker_event_record(): tracked, matched, histogram)
+ * without a slot; one over it becomes an event started at the entry's
+ * time and ended at once, which the callback reports.  Every call is then
+ * measured, recursive ones too, and the calls in progress are not among
+ * the `pending` events.  Only the table's events time out: when the
+ * tracker has a timeout at a call's entry (set at definition or later
+ * through its timeout file), the call is an event of the table, started
+ * at the entry and ended at the return; a task that calls FUNC again
+ * before it returns (recursion) then replaces its event with the inner
+ * call's, as funclatency does (the innermost call is measured), and a
+ * call that never returns (the task exits inside it) leaves its event
+ * pending until it times out.  A kretprobe has max_events instances (at
+ * most 4096): more calls in progress at once are missed (probe_missed).
  *
  * A name that several functions share (static functions in several
  * files): kprobes resolve FUNC with kallsyms_lookup_name(), which gives

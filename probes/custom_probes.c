@@ -11,7 +11,8 @@
  * (preemptible on kernels whose tracepoints are, see docs/design.md).
  * They allocate nothing, sleep nowhere and print nothing: a key, the
  * filters, then latency_tracker_event_in() or _out() (the callback,
- * custom.c, runs inside _out()); in NMI context, nothing but a count.
+ * custom.c, runs inside _out()), or for fn= the clock and
+ * latency_tracker_event_record(); in NMI context, nothing but a count.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +22,7 @@
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/timekeeping.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
@@ -50,27 +52,42 @@ static __always_inline bool lt_custom_track(struct lt_custom *c, u64 *cgid)
 		latency_tracker_count_filtered(c->probe.t);
 		return false;
 	}
-	*cgid = lt_task_cgroup_id(current);
+	if (cgid)
+		*cgid = lt_task_cgroup_id(current);
 	return true;
 }
 
-/* An in end: starts the event of @key; true if it is pending now. */
-static __always_inline bool lt_custom_start(struct lt_custom *c, u64 key)
+/*
+ * Starts the event of @key for current, in cgroup @cgid, at @ts_ns (0:
+ * now); true if it is pending now.
+ */
+static __always_inline bool lt_custom_event_in(struct lt_custom *c, u64 key,
+					       u64 cgid, u64 ts_ns)
 {
 	/* Every byte is written below: no need to zero it first. */
 	struct lt_custom_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
 		.priv_len = sizeof(priv),
+		.ts_ns = ts_ns,
 	};
 
-	if (!lt_custom_track(c, &priv.cgroup))
-		return false;
+	priv.cgroup = cgid;
 	priv.pid = current->pid;
 	priv.tgid = current->tgid;
 	memcpy(priv.comm, current->comm, TASK_COMM_LEN);
 	return latency_tracker_event_in(c->probe.t, &key, sizeof(key),
 					&opts) == LATENCY_TRACKER_OK;
+}
+
+/* An in end: starts the event of @key; true if it is pending now. */
+static __always_inline bool lt_custom_start(struct lt_custom *c, u64 key)
+{
+	u64 cgid;
+
+	if (!lt_custom_track(c, &cgid))
+		return false;
+	return lt_custom_event_in(c, key, cgid, 0);
 }
 
 /* An out end: ends the event of @key (the callback runs in there). */
@@ -160,20 +177,71 @@ static int lt_custom_kretprobe_ret(struct kretprobe_instance *ri,
 }
 
 /*
- * fn=: the entry of the function starts the event; its return is hooked
- * (0) only when the event started, so calls that are filtered out cost
- * no return trampoline.
+ * A fn= call, in its kretprobe instance's data (see custom.c, "fn="):
+ * timed there (its start on the tracker's clock), or an event of the
+ * table (in_table: the tracker had a timeout at the call's entry).
  */
-static int lt_custom_kretprobe_entry(struct kretprobe_instance *ri,
-				     struct pt_regs *regs)
+struct lt_custom_call {
+	u64 start_ns;
+	bool in_table;
+};
+
+/*
+ * fn=, at the function's entry: the call timed in its instance, or its
+ * event started in the table when the tracker has a timeout (only the
+ * table's events time out).  The return is hooked (0) only for a call
+ * the filters keep, so the others cost no return trampoline.
+ */
+static int lt_custom_fn_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
 {
 	struct lt_custom_end *e =
 		container_of(get_kretprobe(ri), struct lt_custom_end, rp);
+	struct lt_custom_call *call = (struct lt_custom_call *)ri->data;
+	struct lt_custom *c = e->c;
 	u64 key;
 
-	if (lt_custom_in_nmi(e->c) || !lt_custom_key_read(e, regs, &key))
+	if (lt_custom_in_nmi(c) || !lt_custom_key_read(e, regs, &key))
 		return 1;
-	return lt_custom_start(e->c, key) ? 0 : 1;
+	call->in_table = latency_tracker_timeout(c->probe.t) != 0;
+	if (call->in_table)
+		return lt_custom_start(c, key) ? 0 : 1;
+	if (!lt_custom_track(c, NULL))
+		return 1;
+	call->start_ns = ktime_get_mono_fast_ns();
+	return 0;
+}
+
+/*
+ * fn=, at the function's return, in the calling task: a call timed in its
+ * instance is counted like a matched event when within the threshold;
+ * over it, it becomes an event started at its entry and ended at once,
+ * for the callback to report.
+ */
+static int lt_custom_fn_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct lt_custom_end *e =
+		container_of(get_kretprobe(ri), struct lt_custom_end, rp);
+	const struct lt_custom_call *call =
+		(const struct lt_custom_call *)ri->data;
+	u64 now, key;
+
+	if (call->in_table) {
+		lt_custom_hit(e, regs);
+		return 0;
+	}
+	now = ktime_get_mono_fast_ns();
+	if (latency_tracker_event_record(e->c->probe.t,
+					 now > call->start_ns ?
+					 now - call->start_ns : 0))
+		return 0;
+	if (lt_custom_in_nmi(e->c) || !lt_custom_key_read(e, regs, &key))
+		return 0;
+	if (lt_custom_event_in(e->c, key, lt_task_cgroup_id(current),
+			       call->start_ns))
+		lt_custom_stop(e->c, key);
+	return 0;
 }
 
 /*
@@ -293,8 +361,11 @@ static int lt_custom_end_attach(struct lt_custom_end *e,
 	case LT_CUSTOM_KRETPROBE:
 		e->rp.kp.symbol_name = d->func;
 		e->rp.handler = lt_custom_kretprobe_ret;
-		if (c->def.fn)
-			e->rp.entry_handler = lt_custom_kretprobe_entry;
+		if (c->def.fn) {
+			e->rp.entry_handler = lt_custom_fn_entry;
+			e->rp.handler = lt_custom_fn_ret;
+			e->rp.data_size = sizeof(struct lt_custom_call);
+		}
 		e->rp.maxactive = min_t(u32, c->def.max_events,
 					LT_CUSTOM_MAXACTIVE_MAX);
 		ret = register_kretprobe(&e->rp);

@@ -416,6 +416,20 @@ u64 latency_tracker_threshold(struct latency_tracker *t)
 EXPORT_SYMBOL_GPL(latency_tracker_threshold);
 
 /**
+ * latency_tracker_timeout() - current timeout of a tracker
+ * @t: the tracker.
+ *
+ * Context: any context.
+ * Return: the timeout in ns, 0 when events never time out (may change at
+ * any time through procfs).
+ */
+u64 latency_tracker_timeout(struct latency_tracker *t)
+{
+	return READ_ONCE(t->timeout_ns);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_timeout);
+
+/**
  * latency_tracker_owner_data() - the owner_data given at creation
  * @t: the tracker.
  *

@@ -18,7 +18,10 @@
 #      request is one pair, its record's key a hash;
 #  (c) a tracepoint pair keyed by tid, raw_syscalls:sys_enter ->
 #      sys_exit, on a process sleeping 30, 60 and 90 ms: ftrace's
-#      raw_syscalls events.
+#      raw_syscalls events;
+#  (d) fn= without a timeout times each call in its kretprobe instance,
+#      with no slot of the table: 20000 one-byte reads back to back with
+#      max_events=16 are all matched, none dropped, none left pending.
 # Each measured window: the tracker disabled, its filter set, enabled,
 # stats, the marker "custom begin", the workload, "custom end", stats.
 . tests/guest/lib.sh
@@ -33,7 +36,7 @@ LOAD="python3 tests/guest/progs/custom_load.py"
 # the 7.x kernels, whose system call tracepoints run preemptible), plus
 # 2 us for the trace's microseconds.
 TOL_US=${LTG_CUSTOM_TOL_US:-502}
-tap_plan $((2 + 3 + 8 + 4 + 7 + 3 + 7 + 2))
+tap_plan $((2 + 3 + 8 + 4 + 7 + 3 + 7 + 4 + 2))
 
 work=$(mktemp -d)
 saved_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $T/trace_clock)
@@ -117,8 +120,11 @@ tap_ok "(a) the trace lost nothing" ftrace_off "$d" lt_custom
 cw "del fiford" >/dev/null
 echo '-:lt_custom/rd_in' >>$T/kprobe_events
 echo '-:lt_custom/rd_out' >>$T/kprobe_events
+# Four pairs: a stall budget of two (beside another guest, two of the
+# four calls can have their vCPU paused about 2 ms at one end).
 $CHECK fn "$d" --tracker fiford --tgid "$pid" --threshold 20000000 \
 	--timeout 1000000000 --delays 40,80,120,1500 --tol-us "$TOL_US" \
+	--stall-frac 0.5 \
 	--ret-frame ksys_read --sleep-frame pipe_read >"$d/results" 2>&1
 tap_results 8 "$d/results"
 
@@ -177,6 +183,26 @@ cw "del sc" >/dev/null
 $CHECK sc "$d" --tracker sc --tgid "$pid" --threshold 20000000 \
 	--delays 30,60,90 --tol-us "$TOL_US" >"$d/results" 2>&1
 tap_results 7 "$d/results"
+
+# (d) fn= without a timeout: no slot per call.
+NREADS=20000
+tap_is "fn=vfs_read defined (no timeout, max_events=16)" \
+	"$(cw "fast fn=vfs_read threshold=1000000000 max_events=16")" ok
+mkfifo "$work/go"
+(
+	read -r _ <"$work/go"
+	exec dd if=/dev/zero of=/dev/null bs=1 count=$NREADS status=none
+) &
+dp=$!
+only fast "$dp"
+m0=$(cstat fast matched) d0=$(cstat fast dropped)
+echo go >"$work/go"
+tap_ok "$NREADS one-byte reads ran" wait "$dp"
+m=$(($(cstat fast matched) - m0)) dr=$(($(cstat fast dropped) - d0))
+tap_diag "fast: matched +$m, dropped +$dr, pending $(cstat fast pending)"
+tap_cmp "every read matched ($m)" "$m" -ge $NREADS
+tap_is "none dropped, none pending" "$dr $(cstat fast pending)" "0 0"
+cw "del fast" >/dev/null
 
 tap_ok "latency_tracker_custom unloads" lt_unload latency_tracker_custom
 tap_ok "core unloads" lt_unload latency_tracker
