@@ -43,11 +43,12 @@ check:
 # The whole matrix, what CI runs: every kernel line (6.1, 6.12, the newest
 # backports kernel and its PREEMPT_RT flavour, the debug kernel) with its
 # list of guest tests (tests/vm/tiers.sh), lint on every Debian line, the
-# multi-threaded lane, dkms and the Debian packages (beside the guests:
-# they fill the CPU the guests' last lines leave idle).
+# multi-threaded lane, dkms and the Debian packages.  All but the
+# multi-threaded lane (which wants both CPUs) run at once, beside the
+# guests: they fill the CPU that the guests' lines leave idle at their end.
 check-full:
 	@$(CHECK) --tier full --deps "build unit vm dkms deb lint tools lttng debugkernel" \
-		unit+daemon+lint selftest+vm+dkms+deb mttcg
+		unit+daemon+lint+selftest+vm+dkms+deb mttcg
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
