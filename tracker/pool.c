@@ -617,7 +617,8 @@ void *lt_pool_get_slow(struct lt_pool *pool)
  * @slot: a slot returned by lt_pool_get() on any CPU, not yet put; the
  *	get must happen before this call (see "Growth" in pool.h).
  *
- * Never allocates, sleeps or prints.
+ * Never allocates or sleeps; prints nothing but one warning, once, for a
+ * slot that is not the pool's (the caller's bug: it is then ignored).
  *
  * Context: Any context except NMI (see the table in pool.h).
  */
@@ -656,7 +657,8 @@ void lt_pool_put(struct lt_pool *pool, void *slot)
  * Fills the local cache, and pushes what does not fit on the shared stack
  * as one chain (one cmpxchg), by rounds of at most LT_POOL_CHAIN_ROUND
  * slots, so that interrupts are never off for long.  Each slot's link is
- * read before the slot is given back.  Never allocates, sleeps or prints.
+ * read before the slot is given back.  Never allocates or sleeps; prints
+ * only as lt_pool_put() does, for a slot that is not the pool's.
  *
  * Context: Any context except NMI (see the table in pool.h).
  */
