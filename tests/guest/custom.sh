@@ -10,7 +10,8 @@
 #      (1 s) and stack=1: ftrace's kprobe and kretprobe events on vfs_read
 #      give each call; records, counts, the timeout report and the stacks
 #      in dmesg (from the caller of vfs_read; where the timed-out reader
-#      sleeps);
+#      sleeps); then (40, 80, 120 ms) without a timeout, where fn= times
+#      each call in its kretprobe instance: no timeout record;
 #  (b) the block layer keyed by the request pointer, in=kprobe:
 #      blk_mq_start_request key=arg1 out=kprobe:blk_mq_end_request, on
 #      null_blk completing each request 10 ms after it starts, two readers
@@ -36,7 +37,7 @@ LOAD="python3 tests/guest/progs/custom_load.py"
 # the 7.x kernels, whose system call tracepoints run preemptible), plus
 # 2 us for the trace's microseconds.
 TOL_US=${LTG_CUSTOM_TOL_US:-502}
-tap_plan $((2 + 3 + 8 + 4 + 7 + 3 + 7 + 4 + 2))
+tap_plan $((2 + 2 * (3 + 8) + 4 + 7 + 3 + 7 + 4 + 2))
 
 work=$(mktemp -d)
 saved_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $T/trace_clock)
@@ -101,32 +102,41 @@ go() { kill -USR1 "$1" && wait "$2"; }
 tap_ok "core loads" lt_load latency_tracker
 tap_ok "latency_tracker_custom loads" lt_load latency_tracker_custom
 
-# (a) fn=vfs_read on FIFO readers.
-d=$work/fn
-mkdir -p "$d"
-echo 'p:lt_custom/rd_in vfs_read' >>$T/kprobe_events
-echo 'r64:lt_custom/rd_out vfs_read' >>$T/kprobe_events
-ftrace_on lt_custom
-$LOAD fifo "$work/fifo" 40,80,120,1500 >"$d/out" 2>&1 &
-lp=$!
-pid=$(trk_wait_pid "$d/out")
-tap_is "fn=vfs_read defined (timeout 1 s, stack=1)" \
-	"$(cw "fiford fn=vfs_read threshold=20000000 timeout=1000000000 stack=1")" ok
-only fiford "$pid"
-mark=$(kmsg_mark)
-tap_ok "the FIFO readers ran" window "$d" fiford go "$pid" "$lp"
-kmsg_since "$mark" >"$d/dmesg"
-tap_ok "(a) the trace lost nothing" ftrace_off "$d" lt_custom
-cw "del fiford" >/dev/null
-echo '-:lt_custom/rd_in' >>$T/kprobe_events
-echo '-:lt_custom/rd_out' >>$T/kprobe_events
-# Four pairs: a stall budget of two (beside another guest, two of the
-# four calls can have their vCPU paused about 2 ms at one end).
-$CHECK fn "$d" --tracker fiford --tgid "$pid" --threshold 20000000 \
-	--timeout 1000000000 --delays 40,80,120,1500 --tol-us "$TOL_US" \
-	--stall-frac 0.5 \
-	--ret-frame ksys_read --sleep-frame pipe_read >"$d/results" 2>&1
-tap_results 8 "$d/results"
+# fifo_fn TAG DELAYS [TIMEOUT]: (a) fn=vfs_read (stack=1) on FIFO readers
+# whose writer sleeps DELAYS (ms) before each write, with a timeout of
+# TIMEOUT ns or none; 3 assertions, then custom_check's 8.
+fifo_fn() {
+	local tag=$1 delays=$2 tmo=${3:-0} d=$work/$1 pid lp mark
+	mkdir -p "$d"
+	echo 'p:lt_custom/rd_in vfs_read' >>$T/kprobe_events
+	echo 'r64:lt_custom/rd_out vfs_read' >>$T/kprobe_events
+	ftrace_on lt_custom
+	$LOAD fifo "$work/$tag.fifo" "$delays" >"$d/out" 2>&1 &
+	lp=$!
+	pid=$(trk_wait_pid "$d/out")
+	tap_is "$tag: fn=vfs_read defined (timeout $tmo ns, stack=1)" \
+		"$(cw "$tag fn=vfs_read threshold=20000000 timeout=$tmo stack=1")" ok
+	only "$tag" "$pid"
+	mark=$(kmsg_mark)
+	tap_ok "$tag: the FIFO readers ran" window "$d" "$tag" go "$pid" "$lp"
+	kmsg_since "$mark" >"$d/dmesg"
+	tap_ok "$tag: the trace lost nothing" ftrace_off "$d" lt_custom
+	cw "del $tag" >/dev/null
+	echo '-:lt_custom/rd_in' >>$T/kprobe_events
+	echo '-:lt_custom/rd_out' >>$T/kprobe_events
+	# Three or four pairs: a stall budget of two (beside another guest,
+	# two calls can have their vCPU paused about 2 ms at one end).
+	$CHECK fn "$d" --tracker "$tag" --tgid "$pid" --threshold 20000000 \
+		--timeout "$tmo" --delays "$delays" --tol-us "$TOL_US" \
+		--stall-frac 0.5 \
+		--ret-frame ksys_read --sleep-frame pipe_read >"$d/results" 2>&1
+	tap_results 8 "$d/results"
+}
+# (a) with a timeout (1 s): each call an event of the table, the 1.5 s
+# one reported at its timeout too; (a2) without one: each call timed in
+# its kretprobe instance (custom.c, "fn=").
+fifo_fn fiford 40,80,120,1500 1000000000
+fifo_fn fifofast 40,80,120
 
 # (b) the block layer, keyed by the request pointer.
 d=$work/blk
