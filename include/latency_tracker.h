@@ -40,6 +40,7 @@
 struct latency_tracker;
 struct latency_tracker_event;
 struct proc_dir_entry;
+struct seq_file;
 struct lt_fmt;
 struct task_struct;
 
@@ -165,6 +166,8 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  *	length), jhash of the key bytes for longer keys.
  * @match: optional key comparison; default: same length and same bytes.
  * @alert_fmt: formats tracker-specific alert fields; may be NULL.
+ * @stats_show: appends tracker-specific `name value` lines to the `stats`
+ *	file (process context, may sleep); may be NULL.
  * @owner_data: returned by latency_tracker_owner_data().
  */
 struct latency_tracker_params {
@@ -180,6 +183,7 @@ struct latency_tracker_params {
 	u32 (*hash)(const void *key, u32 len);
 	bool (*match)(const void *key_a, const void *key_b, u32 len);
 	latency_tracker_fmt_t alert_fmt;
+	void (*stats_show)(struct seq_file *m, struct latency_tracker *t);
 	void *owner_data;
 };
 

@@ -297,6 +297,7 @@ struct latency_tracker {
 	wait_queue_head_t alert_wq;
 	bool dying;
 	latency_tracker_fmt_t alert_fmt;
+	void (*stats_show)(struct seq_file *m, struct latency_tracker *t);
 
 	/* Control. */
 	struct mutex ctl_lock;		/* serializes knob writes */

@@ -35,6 +35,7 @@
 #define LT_TP_ENTRY_U64(n, ...)		__field(u64, n)
 #define LT_TP_ENTRY_HEX(n, ...)		__field(u64, n)
 #define LT_TP_ENTRY_COMM(n, ...)	__array(char, n, TASK_COMM_LEN)
+#define LT_TP_ENTRY_NAME(n, ...)	__array(char, n, LT_REC_NAME_LEN)
 #define LT_TP_ENTRY_CHAR(n, ...)	__field(char, n)
 #define LT_TP_ENTRY_DEV(n, ...)		__field(dev_t, n)
 #define LT_TP_ENTRY_ENUM(n, name_fn)	__string(n, name_fn(rec->n))
@@ -46,6 +47,7 @@
 #define LT_TP_ASSIGN_U64(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_HEX(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_COMM(n, ...)	strscpy(__entry->n, rec->n, TASK_COMM_LEN)
+#define LT_TP_ASSIGN_NAME(n, ...)	strscpy(__entry->n, rec->n, LT_REC_NAME_LEN)
 #define LT_TP_ASSIGN_CHAR(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_DEV(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
@@ -57,6 +59,7 @@
 #define LT_TP_FMT_U64(n)	" " #n "=%llu"
 #define LT_TP_FMT_HEX(n)	" " #n "=0x%llx"
 #define LT_TP_FMT_COMM(n)	" " #n "=%s"
+#define LT_TP_FMT_NAME(n)	" " #n "=%s"
 #define LT_TP_FMT_CHAR(n)	" " #n "=%c"
 #define LT_TP_FMT_DEV(n)	" " #n "=%u:%u"
 #define LT_TP_FMT_STR(n)	" " #n "=%s"
@@ -68,6 +71,7 @@
 #define LT_TP_PRINT_U64(n)	, __entry->n
 #define LT_TP_PRINT_HEX(n)	, __entry->n
 #define LT_TP_PRINT_COMM(n)	, __entry->n
+#define LT_TP_PRINT_NAME(n)	, __entry->n
 #define LT_TP_PRINT_CHAR(n)	, __entry->n
 #define LT_TP_PRINT_DEV(n)	, MAJOR(__entry->n), MINOR(__entry->n)
 #define LT_TP_PRINT_STR(n)	, __get_str(n)

@@ -5,9 +5,12 @@
  * wakeup_interval, enable) and the read-only ones (stats, histogram,
  * alerts, whose file operations live with their data).
  *
- * Everything is root-only: the directory is 0500, knobs 0600, read-only
- * files 0400.  Knob writes are parsed strictly (params.c); a refused write
- * returns -EINVAL and leaves the value unchanged.
+ * Everything is root-only: the trackers' directories are 0500, knobs 0600,
+ * read-only files 0400.  /proc/latency_tracker itself is 0511: anyone may
+ * traverse it (not list it), for the one file in it that a non-root user
+ * may open, latency_tracker_app's transport (probes/app.c).  Knob writes
+ * are parsed strictly (params.c); a refused write returns -EINVAL and
+ * leaves the value unchanged.
  */
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
@@ -17,6 +20,7 @@
 
 #define LT_PROC_ROOT		"latency_tracker"
 #define LT_PROC_DIR_MODE	0500
+#define LT_PROC_TOP_MODE	0511
 #define LT_PROC_RW_MODE		0600
 #define LT_PROC_RO_MODE		0400
 
@@ -142,7 +146,7 @@ static int lt_version_show(struct seq_file *m, void *v)
 
 int lt_proc_init(void)
 {
-	lt_proc_root = proc_mkdir_mode(LT_PROC_ROOT, LT_PROC_DIR_MODE, NULL);
+	lt_proc_root = proc_mkdir_mode(LT_PROC_ROOT, LT_PROC_TOP_MODE, NULL);
 	if (!lt_proc_root)
 		return -ENOMEM;
 	if (!proc_create_single("version", LT_PROC_RO_MODE, lt_proc_root,

@@ -107,11 +107,12 @@ EXPORT_SYMBOL_GPL(latency_tracker_count_filtered);
 
 static int lt_stats_show(struct seq_file *m, void *v)
 {
+	struct latency_tracker *t = m->private;
 	struct lt_u128 sum;
 	struct latency_tracker_stats s;
 	char dec[LT_U128_DEC_SIZE];
 
-	latency_tracker_get_stats(m->private, &s);
+	latency_tracker_get_stats(t, &s);
 	sum.hi = s.sum_ns_hi;
 	sum.lo = s.sum_ns_lo;
 	lt_u128_to_dec(sum, dec);
@@ -133,6 +134,8 @@ static int lt_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "capacity %llu\n", s.capacity);
 	seq_printf(m, "max_events %llu\n", s.max_events);
 	seq_printf(m, "grown %llu\n", s.grown);
+	if (t->stats_show)
+		t->stats_show(m, t);
 	return 0;
 }
 

@@ -275,6 +275,7 @@ latency_tracker_create(const struct latency_tracker_params *p)
 	t->hash = p->hash;
 	t->match = p->match;
 	t->alert_fmt = p->alert_fmt;
+	t->stats_show = p->stats_show;
 	t->owner_data = p->owner_data;
 	t->seed = get_random_u32();
 	mutex_init(&t->ctl_lock);

@@ -38,6 +38,7 @@
  *	U32	u32		decimal
  *	U64	u64		decimal
  *	COMM	char[16]	escaped, up to the NUL
+ *	NAME	char[32]	escaped, up to the NUL (a kernel name)
  *	CHAR	char		one escaped character
  *	DEV	u32 (dev_t)	<major>:<minor>
  *	ENUM	u32 index	its name (escaped)
@@ -73,6 +74,9 @@
 #include <latency_tracker.h>
 /* LT_ALERT_PAYLOAD_MAX */
 #include <alert_ring.h>
+
+/* Bytes of a NAME field, its NUL included. */
+#define LT_REC_NAME_LEN		32
 
 /*
  * An enumeration's names: TABLE(X) lists X(value, "name"), in value order
@@ -126,6 +130,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_MEMBER_U32(n, ...)	u32 n
 #define LT_REC_MEMBER_U64(n, ...)	u64 n
 #define LT_REC_MEMBER_COMM(n, ...)	char n[TASK_COMM_LEN]
+#define LT_REC_MEMBER_NAME(n, ...)	char n[LT_REC_NAME_LEN]
 #define LT_REC_MEMBER_CHAR(n, ...)	char n
 #define LT_REC_MEMBER_DEV(n, ...)	u32 n
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
@@ -141,6 +146,8 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_FMT_U64(n, ...)	latency_tracker_fmt_u64(f, #n, rec->n)
 #define LT_REC_FMT_COMM(n, ...)						\
 	latency_tracker_fmt_str(f, #n, rec->n, TASK_COMM_LEN)
+#define LT_REC_FMT_NAME(n, ...)						\
+	latency_tracker_fmt_str(f, #n, rec->n, LT_REC_NAME_LEN)
 #define LT_REC_FMT_CHAR(n, ...)	lt_rec_fmt_char(f, #n, rec->n)
 #define LT_REC_FMT_DEV(n, ...)	lt_rec_fmt_dev(f, #n, rec->n)
 #define LT_REC_FMT_ENUM(n, name_fn)					\

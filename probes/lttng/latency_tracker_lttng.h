@@ -31,6 +31,7 @@
 #define LT_LTTNG_FIELD_U64(n, ...)	ctf_integer(u64, n, rec->n)
 #define LT_LTTNG_FIELD_HEX(n, ...)	ctf_integer_hex(u64, n, rec->n)
 #define LT_LTTNG_FIELD_COMM(n, ...)	ctf_string(n, rec->n)
+#define LT_LTTNG_FIELD_NAME(n, ...)	ctf_string(n, rec->n)
 #define LT_LTTNG_FIELD_CHAR(n, ...)	ctf_array_text(char, n, &rec->n, 1)
 #define LT_LTTNG_FIELD_DEV(n, ...)					\
 	ctf_integer(unsigned int, n##_major, MAJOR(rec->n))		\

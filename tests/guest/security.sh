@@ -13,8 +13,8 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 # A raw x86-64 kernel address: 16 hex digits starting with ffff.
 TRACKERS=(wakeup offcpu syscalls block)
 
-# 15 assertions, and a load and an unload per tracker.
-tap_plan $((15 + 2 * ${#TRACKERS[@]}))
+# 16 assertions, and a load and an unload per tracker.
+tap_plan $((16 + 2 * ${#TRACKERS[@]}))
 tap_ok "load latency_tracker" lt_load latency_tracker
 tap_ok "load lt_core_test" lt_load lt_core_test selftest=0
 for m in "${TRACKERS[@]}"; do
@@ -22,9 +22,14 @@ for m in "${TRACKERS[@]}"; do
 done
 
 # --- modes and ownership -------------------------------------------------------
+# The top directory is 0511: traversable by all, for the one file a
+# non-root user may open, latency_tracker_app's transport (app.sh).
 bad=$(find /proc/latency_tracker \( -perm /077 -o ! -user root -o ! -group root \) \
-	-printf '%m %u:%g %p\n')
+	! \( -path /proc/latency_tracker -perm 511 \) -printf '%m %u:%g %p\n')
 tap_is "no file or directory under /proc/latency_tracker has group/other bits or a non-root owner" "$bad" ""
+tap_is "/proc/latency_tracker: 0511 root:root, not listable by a non-root process" \
+	"$(stat -c '%a %U:%G' /proc/latency_tracker) $(nobody ls /proc/latency_tracker 2>&1 >/dev/null | grep -c 'Permission denied')" \
+	"511 root:root 1"
 nfiles=$(find /proc/latency_tracker -type f | wc -l)
 tap_cmp "there are files to check" "$nfiles" -ge 8
 # One non-root shell tries every file (a process per file costs seconds
