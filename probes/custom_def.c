@@ -15,8 +15,8 @@
  * files of /proc/latency_tracker/: one namespace for all of them.
  */
 static const char *const lt_custom_reserved[] = {
-	"del", "custom", "version", "wakeup", "offcpu", "syscalls", "block",
-	"irq", "lock", "ttfb", "netrx",
+	"del", "custom", "version", "app", "wakeup", "offcpu", "syscalls",
+	"block", "irq", "lock", "ttfb", "netrx",
 };
 
 enum lt_custom_field {

@@ -7,7 +7,7 @@
 #               build root, tests/vm/buildroot.sh);
 #   checkpatch  the kernel's checkpatch.pl --strict (from Debian's
 #               linux-source-6.1) over our kernel sources;
-#   cppcheck    cppcheck over the userspace tools;
+#   cppcheck    cppcheck over the userspace tools and the library;
 #   prototypes  LT_PROBE_TPS's build-time check of a probe against its
 #               tracepoint's prototype, against one kernel line's headers
 #               (LT_PROTO_LINE, default 6.12): tests/kmod/proto_check/
@@ -161,13 +161,14 @@ lint_checkpatch() {
 }
 
 lint_cppcheck() {
-	local name="cppcheck on tools/" files checked
-	files=$(find "$LT_TOP/tools" -name '*.c' 2>/dev/null | wc -l)
+	local name="cppcheck on tools/ and lib/" files checked
+	files=$(find "$LT_TOP/tools" "$LT_TOP/lib" -name '*.c' 2>/dev/null | wc -l)
 	[ "$files" -gt 0 ] || { not_run "$name" "no C file under $LT_TOP/tools"; return; }
 	command -v cppcheck >/dev/null || { not_run "$name" "cppcheck is not installed"; return; }
 	if ! cppcheck --enable=warning,style,performance,portability --std=c11 \
 		--error-exitcode=0 --inline-suppr --template='{file}:{line}: {severity}: {message} [{id}]' \
-		-I "$LT_TOP/tools/lib" -I "$LT_TOP/tools/cli" -I "$LT_TOP/tools/daemon" -I "$LT_TOP/tools/explain" "$LT_TOP/tools" >"$work/cppcheck.log" 2>&1; then
+		-I "$LT_TOP/tools/lib" -I "$LT_TOP/tools/cli" -I "$LT_TOP/tools/daemon" -I "$LT_TOP/tools/explain" \
+		-I "$LT_TOP/lib" -I "$LT_TOP/include" "$LT_TOP/tools" "$LT_TOP/lib" >"$work/cppcheck.log" 2>&1; then
 		not_run "$name" "cppcheck failed: $(tail -n 1 "$work/cppcheck.log")"
 		return
 	fi
@@ -245,6 +246,7 @@ LT_HOT_FUNCS=(
 	 lt_syscalls_probe_switch lt_syscalls_start"
 	"probes/latency_tracker_custom.ko: lt_custom_kprobe_pre lt_custom_kretprobe_ret
 	 lt_custom_fn_entry lt_custom_fn_ret lt_custom_tp_probe"
+	"probes/latency_tracker_app.ko: lt_bd_probe_switch lt_bd_probe_wakeup"
 )
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0

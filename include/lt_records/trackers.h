@@ -15,6 +15,7 @@
 #ifndef _LT_RECORDS_TRACKERS_H
 #define _LT_RECORDS_TRACKERS_H
 
+#include "app.h"
 #include "block.h"
 #include "custom.h"
 #include "offcpu.h"
@@ -26,6 +27,7 @@
 	X(offcpu, offcpu, OFFCPU)					\
 	X(syscalls, syscall, SYSCALLS)					\
 	X(block, block, BLOCK)						\
-	X(custom, custom, CUSTOM)
+	X(custom, custom, CUSTOM)					\
+	X(app, app, APP)
 
 #endif /* _LT_RECORDS_TRACKERS_H */

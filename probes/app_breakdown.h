@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * app_breakdown.h - where a thread's time goes while it has an
+ * application request open: on CPU, waiting for a CPU (runnable),
+ * blocked, and in what it blocked (docs/design.md, "Application
+ * requests").  Part of latency_tracker_app; see app.c for the requests.
+ *
+ * A thread that begins a request claims a slot in a fixed table (one per
+ * module, LT_BD_SLOTS slots) and keeps it while it has requests open;
+ * the scheduler probes (sched_switch, sched_wakeup) account its time in
+ * its slot as running, runnable or blocked, with the time blocked per
+ * reason (the system call it blocked in, io_schedule() when in_iowait,
+ * or not in a system call) in a few (LT_BD_REASONS) reason counters.  A
+ * request keeps a snapshot of its thread's counters at its begin
+ * (struct lt_bd_snap, in the event's private data); at its end on the
+ * same thread, the difference is the request's breakdown.  A thread
+ * without a slot costs the probes one test when no slot is in use and
+ * one look at one table line otherwise.
+ *
+ * States of a slot's thread, and what moves them:
+ *
+ *	from	  event			    to
+ *	running   switch-out, blocked	    blocked (reason noted)
+ *	running   switch-out, preempted	    ready
+ *	blocked   sched_wakeup		    ready
+ *	blocked   switch-in		    running (a wakeup not seen)
+ *	ready     switch-in		    running
+ *
+ * Blocked is decided as the off-CPU tracker decides it (offcpu.c): not
+ * preempted, a sleeping prev_state, and no longer queued and runnable.
+ *
+ * A slot's life.  Claimed by its thread at its first open request
+ * (lt_bd_begin(), owner NULL -> the task, cmpxchg), released by its
+ * thread when its last request ends on it (lt_bd_end()) or when it exits
+ * (sched_process_exit).  A request that ends on another thread, times
+ * out or is dropped does not release it: its thread's next begin or end,
+ * or its exit, does.  The open count and the slot's generation (bumped
+ * at each claim) are one atomic word, so a request that ends elsewhere
+ * takes itself off the count of the slot it began on only if that slot
+ * still belongs to the same claim (lt_bd_forget()).
+ *
+ * Synchronisation:
+ *
+ *	what		who					sync
+ *	owner		the thread itself (claim, release)	cmpxchg; release
+ *	(lt_bd_owners)
+ *			probes (compare only)			READ_ONCE
+ *	gen_open	the thread (begin: +1), anyone (end,	atomic64 cmpxchg
+ *			timeout: -1 if the generation matches)
+ *	state, since,	the probes of the slot's thread and	one writer at a
+ *	counters	the thread itself, with preemption	time: see below
+ *			disabled
+ *	lt_bd_used	claims and releases			atomic
+ *
+ * One writer at a time: the thread's own switch-out and switch-in run
+ * under the runqueue lock of its CPU, its wakeup under the runqueue lock
+ * it is queued on, after its switch-out is complete (try_to_wake_up()
+ * waits for p->on_cpu to clear, with acquire, or queues the wakeup to
+ * the CPU the task is leaving); the thread itself (begin, end, exit)
+ * runs with preemption disabled and in TASK_RUNNING, when no wakeup of
+ * it is traced (try_to_wake_up() of a running task traces nothing).
+ * Each of these writers is ordered after the previous one by the
+ * scheduler's own locks.  Readers on other threads read gen_open only.
+ */
+#ifndef _LT_APP_BREAKDOWN_H
+#define _LT_APP_BREAKDOWN_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include <latency_tracker.h>
+
+/*
+ * (ready: runnable, waiting for a CPU.)
+ * Slots of the table: threads with a request open at once.
+ */
+#define LT_BD_BITS		10
+#define LT_BD_SLOTS		BIT(LT_BD_BITS)
+/* Slots of a thread's bucket (its hash's, one cache line of owners). */
+#define LT_BD_PROBE		8
+/* Reasons counted per slot. */
+#define LT_BD_REASONS		4
+
+/* Reasons of a blocking. */
+#define LT_BD_REASON_IO		((s32)-2)	/* io_schedule() */
+#define LT_BD_REASON_KERNEL	((s32)-1)	/* not in a system call */
+/* >= 0: a system call's number. */
+
+/**
+ * struct lt_bd_snap - a request's view of its thread at its begin
+ * @slot: index of the thread's slot, or LT_BD_SLOTS for none.
+ * @gen: the slot's generation then.
+ * @on_cpu: the thread's counters then, ns.
+ * @runnable: ns.
+ * @blocked: ns.
+ * @reason: the reasons counted then.
+ * @reason_ns: their counters then, ns.
+ */
+struct lt_bd_snap {
+	u32 slot;
+	u32 gen;
+	u64 on_cpu;
+	u64 runnable;
+	u64 blocked;
+	s32 reason[LT_BD_REASONS];
+	u64 reason_ns[LT_BD_REASONS];
+};
+
+/**
+ * struct lt_bd_result - a request's breakdown
+ * @on_cpu: ns.
+ * @runnable: ns.
+ * @blocked: ns.
+ * @top: the reason of the most time blocked (valid if @blocked).
+ */
+struct lt_bd_result {
+	u64 on_cpu;
+	u64 runnable;
+	u64 blocked;
+	s32 top;
+};
+
+int lt_bd_init(void);
+void lt_bd_exit(void);
+void lt_bd_begin(u64 now, struct lt_bd_snap *snap);
+bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
+	       struct lt_bd_result *res);
+void lt_bd_forget(const struct lt_bd_snap *snap);
+unsigned long lt_bd_full(void);
+
+#endif /* _LT_APP_BREAKDOWN_H */

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# app.sh - application requests (latency_tracker_app, liblatency-tracker):
+#  (1) an application built with pkg-config (progs/app_req.c) marks
+#      requests that sleep, compute, wait for a mutex held by another
+#      thread, wait for the CPU behind a SCHED_FIFO hog, and one begun and
+#      ended on different threads; ftrace records the scheduler events of
+#      the run (trace_clock=mono, the tracker's clock); progs/app_check.py
+#      checks every slow request's record: its delay against the
+#      application's clock, its breakdown against the trace, the
+#      kind's dominant part and blocked_top, no breakdown across threads;
+#  (2) the Python binding: an end with no begin is -ENOENT and counted
+#      (unmatched), a begin/end pair is recorded;
+#  (3) who may mark: a user outside the module's group cannot open the
+#      file (EACCES), one in it can mark but not create a tracker
+#      (ENOENT); root's write defines and deletes one, bad lines change
+#      nothing;
+#  (4) no module: the library returns errors and the application
+#      completes;
+#  (5) unloaded under load: 4 threads marking requests while rmmod runs;
+#      the calls fail (EIO) and the application completes.
+. tests/guest/lib.sh
+. tests/guest/progs/trk.sh
+TRK=apptest TRK_MOD=latency_tracker_app
+
+T=/sys/kernel/tracing
+INST=$T/instances/lt_app
+P=/proc/latency_tracker
+APP=build/progs/app_req
+GID=4242
+USR=4243
+tap_plan 23
+
+tmp=$(mktemp -d)
+# The debug kernel runs everything about 5 times slower.
+if [ -e /sys/kernel/debug/kmemleak ]; then TOL_US=2500; else TOL_US=500; fi
+MS=20
+THRESHOLD=5000000
+
+tap_ok "core loads" lt_load latency_tracker
+tap_ok "latency_tracker_app loads with group=$GID" \
+	lt_load latency_tracker_app group=$GID
+tap_is "the transport file: 0660 root:$GID" \
+	"$(stat -c '%a %u:%g' $P/app)" "660 0:$GID"
+
+# (1) Requests against the application's clock and the kernel's trace.
+$APP apptest sleep 1 1 $THRESHOLD >/dev/null
+tap_is "root's lt_app_open() made the tracker" \
+	"$(cat $P/app)" "apptest app threshold=$THRESHOLD timeout=0 max_events=4096"
+mkdir -p "$INST"
+echo mono >"$INST/trace_clock"
+echo 8192 >"$INST/buffer_size_kb"
+echo 1 >"$INST/events/sched/sched_switch/enable"
+echo 1 >"$INST/events/sched/sched_wakeup/enable"
+trk_reader_start "$tmp/alerts"
+for k in sleep compute lock hog xthread; do
+	echo "kind $k"
+	$APP apptest $k 3 $MS $THRESHOLD
+done >"$tmp/reqs" 2>"$tmp/reqs.err"
+echo 0 >"$INST/tracing_on"
+cat "$INST/trace" >"$tmp/trace"
+trk_reader_stop
+sed 's/^/# /' "$tmp/reqs.err"
+tap_is "15 requests, none failed" \
+	"$(grep -c '^req .* rb=0 re=0$' "$tmp/reqs")" 15
+sed 's/^/# /' "$tmp/alerts"
+dropped=$(awk '/entries-dropped|overrun/ { s += $2 } END { print s + 0 }' \
+	"$INST/per_cpu/cpu0/stats" "$INST/per_cpu/cpu1/stats")
+tap_is "the trace lost nothing" "$dropped" 0
+python3 tests/guest/progs/app_check.py --reqs "$tmp/reqs" \
+	--alerts "$tmp/alerts" --trace "$tmp/trace" --threshold $THRESHOLD \
+	--tol-us $TOL_US --kinds sleep=85 compute=85 lock=70 hog=80 \
+	>"$tmp/check" 2>&1
+rc=$?
+sed 's/^/# /' "$tmp/check"
+tap_is "records against the application's clock and the trace (app_check.py)" \
+	"$rc $(grep -c '^FAIL' "$tmp/check")" "0 0"
+tap_is "every check ran (8 per request, 7 for hog, 4 for xthread, 1)" \
+	"$(grep -c '^ok' "$tmp/check")" 106
+rmdir "$INST"
+
+# (2) The Python binding; an end with no begin.
+trk_reader_start "$tmp/alerts2"
+out=$(LT_LIBRARY=build/lib/liblatency-tracker.so.1 PYTHONPATH=lib/python \
+	python3 -c '
+import latency_tracker as lt, time
+a = lt.App("apptest")
+print(a.end(77), a.begin(78), end=" ")
+time.sleep(0.02)
+print(a.end(78))
+a.close()' 2>&1)
+trk_reader_stop
+tap_is "python: end without begin -ENOENT, a pair 0 0" "$out" "-2 0 0"
+tap_is "unmatched counted" "$(trk_stat unmatched)" 1
+tap_is "the python pair recorded, with its breakdown" \
+	"$(grep -c ' cookie=78 .* on_cpu_ns=[0-9]* runnable_ns=[0-9]* blocked_ns=[0-9]* blocked_top=[a-z_]*$' "$tmp/alerts2")" 1
+
+# (3) Who may mark.
+tap_is "a user outside the group: EACCES" \
+	"$(setpriv --reuid=$USR --regid=$USR --clear-groups $APP apptest sleep 1 1 | head -n1)" \
+	"open errno=13"
+tap_is "a user in the group marks requests" \
+	"$(setpriv --reuid=$USR --regid=$USR --groups=$GID $APP apptest sleep 1 10 | cut -d' ' -f6-)" \
+	"rb=0 re=0"
+tap_is "a user in the group cannot create a tracker: ENOENT" \
+	"$(setpriv --reuid=$USR --regid=$USR --groups=$GID $APP nosuch sleep 1 1 | head -n1)" \
+	"open errno=2"
+tap_is "nor write the file: EPERM, nothing changes" \
+	"$(setpriv --reuid=$USR --regid=$USR --groups=$GID python3 -c "
+import os
+fd = os.open('$P/app', os.O_WRONLY)
+os.write(fd, b'del apptest\n')" 2>&1 | grep -c 'Errno 1. Operation not permitted') $(cat $P/app | wc -l)" \
+	"1 1"
+for bad in "Bad app" "x" "x threshold=5" "x app threshold=0" \
+	"x app threshold=5 junk=1" "x app max_events=0" "x app app" \
+	"x app timeout=1 timeout=1" "del nosuch" "wakeup app" \
+	"x app timeout=12" "apptest app"; do
+	echo "$bad" >$P/app 2>/dev/null && echo "accepted: $bad"
+done >"$tmp/bad"
+tap_is "bad lines refused, nothing changes" "$(cat "$tmp/bad")$(cat $P/app | wc -l)" 1
+echo "app2 app timeout=1000000000 threshold=1000000" >$P/app
+tap_is "root defines one" "$(grep -c '^app2 app threshold=1000000 timeout=1000000000 max_events=4096$' $P/app) $(ls $P/app2/alerts)" \
+	"1 $P/app2/alerts"
+echo "del app2" >$P/app
+tap_is "and deletes it" "$(grep -c app2 $P/app) $(ls -d $P/app2 2>&1 | grep -c 'No such')" "0 1"
+
+# (4) Unloaded under load, then no module.
+$APP apptest churn 200000 0 >"$tmp/churn" 2>&1 &
+churn=$!
+sleep 1
+tap_ok "rmmod under load" lt_unload latency_tracker_app
+wait $churn
+rc=$?
+sed 's/^/# /' "$tmp/churn"
+tap_is "the application completes" "$rc $(grep -c '^churn ok=[1-9][0-9]* err=[0-9]*$' "$tmp/churn")" "0 1"
+tap_is "without the module: errors, and the application completes" \
+	"$($APP apptest sleep 1 1; echo rc=$?)" \
+	"open errno=2
+null rb=-22 re=-22
+rc=0"
+tap_ok "reload" lt_load latency_tracker_app
+tap_ok "unload" lt_unload latency_tracker_app
+rm -rf "$tmp"
+tap_done
