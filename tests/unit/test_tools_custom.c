@@ -58,6 +58,12 @@ static const struct good_case good[] = {
 	{ "a23456789_123456789_123456789_12", "in=tp:9p:p9_client_req out=kprobe:x in_key=tid out_key=arg6+2147483647",
 	  "a23456789_123456789_123456789_12 in=tp:9p:p9_client_req out=kprobe:x in_key=tid out_key=arg6+2147483647",
 	  "in=tp:9p:p9_client_req out=kprobe:x in_key=tid out_key=arg6+0x7fffffff" },
+	/* An application tracker: app first, numbers only. */
+	{ "checkout", "app threshold=20ms timeout=1s",
+	  "checkout app threshold=20000000 timeout=1000000000",
+	  "app threshold=20ms timeout=1s" },
+	{ "req", " app\tmax_events=100", "req app max_events=100",
+	  "app max_events=100" },
 };
 
 struct bad_case {
@@ -123,6 +129,12 @@ static const struct bad_case bad[] = {
 	{ "t", "fn=a max_events=4194305", "max_events=4194305: not a whole number" },
 	{ "t", "fn=a max_events=4K", "max_events=4K: not a whole number" },
 	{ "t", "fn=a stack=2", "stack=2: not 0/1" },
+	{ "app", "fn=f", "'app' is reserved" },
+	{ "t", "app fn=f", "app and fn= together" },
+	{ "t", "app threshold=1ms stack=1", "app and stack= together" },
+	{ "t", "threshold=1ms app", "'app': not field=value (app comes first)" },
+	{ "t", "app app", "'app': not field=value (app comes first)" },
+	{ "t", "app threshold=0", "threshold=0: out of range" },
 };
 
 static void test_good(void)
@@ -194,6 +206,11 @@ static const struct same_case sames[] = {
 	{ "t in=kprobe:a out=kprobe:b key=arg1", "t in=kprobe:a out=kprobe:b key=arg2", false },
 	{ "t in=kprobe:a out=kprobe:b key=tid", "t in=kprobe:a out=kretprobe:b key=tid", false },
 	{ "t fn=a", "u fn=a", false },
+	/* An application tracker's defaults: 10 ms (the module's), 4096. */
+	{ "t app", "t app threshold=10000000 timeout=0 max_events=4096", true },
+	{ "t app threshold=1ms", "t app threshold=1000000 timeout=0 max_events=4096", true },
+	{ "t app", "t app threshold=1000000 timeout=0 max_events=4096", false },
+	{ "t app threshold=1ms", "t fn=t threshold=1ms", false },
 };
 
 static void test_same(void)
@@ -226,19 +243,42 @@ static void put_file(const char *text)
 	}
 }
 
-static void get_file(char *buf, size_t size)
+static void get_named(const char *name, char *buf, size_t size)
 {
 	char path[256];
 	FILE *f;
 	size_t n = 0;
 
-	snprintf(path, sizeof(path), "%s/custom", root);
+	snprintf(path, sizeof(path), "%s/%s", root, name);
 	f = fopen(path, "r");
 	if (f) {
 		n = fread(buf, 1, size - 1, f);
 		fclose(f);
 	}
 	buf[n] = '\0';
+}
+
+static void get_file(char *buf, size_t size)
+{
+	get_named("custom", buf, size);
+}
+
+static void get_app(char *buf, size_t size)
+{
+	get_named("app", buf, size);
+}
+
+static void put_app(const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/app", root);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
 }
 
 static void test_file(void)
@@ -278,6 +318,18 @@ static void test_file(void)
 	tap_ok(lt_custom_find(v, n, "blk") && !lt_custom_find(v, n, "nosuch"),
 	       "lt_custom_find");
 	free(v);
+	put_app("checkout app threshold=20000000 timeout=0 max_events=4096\n");
+	n = lt_custom_list(&v);
+	e = lt_custom_find(v, n, "checkout");
+	tap_ok(n == 4 && e && e->parsed && e->def.app,
+	       "the app file's trackers listed after the custom file's");
+	free(v);
+	lt_custom_parse("checkout", "app threshold=20ms", &d, why, sizeof(why));
+	tap_eq(lt_custom_add(&d), 0, "add of an application tracker: written");
+	get_app(buf, sizeof(buf));
+	if (!tap_ok(!strcmp(buf, "checkout app threshold=20000000\n"),
+		    "... to the app file"))
+		tap_diag("got '%s'", buf);
 
 	lt_custom_parse("blk", "in=kprobe:blk_mq_start_request out=kprobe:blk_mq_end_request key=arg1 threshold=2ms stack=1",
 			&d, why, sizeof(why));
@@ -298,6 +350,8 @@ static void test_file(void)
 		tap_diag("symlink: %s", strerror(errno));
 	tap_eq(lt_custom_add(&d), -ENOSPC, "a refused write returns the write's -errno (/dev/full: -ENOSPC)");
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/app", root);
+	unlink(path);
 	rmdir(root);
 }
 
@@ -314,7 +368,7 @@ static void test_strerror(void)
 	       "EEXIST: a name in use or reserved");
 	tap_ok(strstr(lt_custom_strerror(-ENOSPC, false), "64 custom trackers") != NULL,
 	       "ENOSPC: the 64 trackers");
-	tap_ok(strstr(lt_custom_strerror(-ENODEV, false), "latency_tracker_custom is not loaded") != NULL,
+	tap_ok(strstr(lt_custom_strerror(-ENODEV, false), "latency_tracker_custom is not loaded (latency_tracker_app, for an application tracker") != NULL,
 	       "ENODEV: the module is not loaded");
 }
 
@@ -334,7 +388,7 @@ static void test_fields(void)
 
 int main(void)
 {
-	tap_plan((int)(4 * N(good) + N(bad) + N(sames)) + 12 + 5 + 1);
+	tap_plan((int)(4 * N(good) + N(bad) + N(sames)) + 15 + 5 + 1);
 	test_good();
 	test_bad();
 	test_same();

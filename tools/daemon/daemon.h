@@ -72,6 +72,7 @@ struct ltd_config {
 	uint64_t max_children;		/* explain children at once */
 	uint64_t child_timeout_ns;	/* a child is killed after this */
 	char metrics[LTD_NAME_MAX];	/* host:port of /metrics; "" = off */
+	char app_group[LTD_NAME_MAX];	/* group of the app file; "" = as is */
 	char config_file[LTD_PATH_MAX];	/* where the file part came from */
 	struct ltd_filter filters[LTD_FILTERS_MAX];
 	unsigned int nr_filters;	/* <tracker>.<filter> = value */
@@ -125,6 +126,12 @@ void ltd_custom_tick(void);
 /* Delete every custom tracker the daemon created (at exit; before a
  * reload that changes proc-root). */
 void ltd_custom_teardown(void);
+/*
+ * app-group: the gid of a group name or number, or -1; and the app file
+ * given that group (chgrp) when it has another, at configure and each
+ * tick (latency_tracker_app may be loaded at any time).
+ */
+long ltd_app_gid(const char *group);
 
 /*
  * Run `latency-tracker explain` on a local snapshot in a child process

@@ -11,6 +11,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -64,6 +65,7 @@ static const struct ltd_key ltd_keys[] = {
 	NUM_KEY("max-children", KT_COUNT, max_children, "explain children running at once (1..64; more alerts' explains are skipped)"),
 	NUM_KEY("child-timeout", KT_DURATION, child_timeout_ns, "kill an explain child still running after this (0 = no limit)"),
 	STR_KEY("metrics", metrics, "serve Prometheus metrics on [host:]port (numeric host; default 127.0.0.1), or off"),
+	STR_KEY("app-group", app_group, "the group (name or gid) whose members may mark application requests"),
 };
 
 #define LTD_NKEYS	(sizeof(ltd_keys) / sizeof(ltd_keys[0]))
@@ -243,6 +245,18 @@ bad:
 }
 
 /* The value just set for k is acceptable; else a reason in why. */
+long ltd_app_gid(const char *group)
+{
+	struct group *g = getgrnam(group);
+	uint64_t v;
+
+	if (g)
+		return g->gr_gid;
+	if (!lt_parse_u64(group, &v) && v < (gid_t)-1)
+		return (long)v;
+	return -1;
+}
+
 static int check_value(const struct ltd_config *c, const struct ltd_key *k,
 		       char *why, size_t whylen)
 {
@@ -264,6 +278,12 @@ static int check_value(const struct ltd_config *c, const struct ltd_key *k,
 		if ((!strcmp(n, "session-name") && !*v) || strchr(v, '/') ||
 		    strchr(v, ' '))
 			snprintf(why, whylen, "'%.100s' is not a valid session name", v);
+		else
+			return 0;
+	} else if (!strcmp(n, "app-group")) {
+		if (c->app_group[0] && ltd_app_gid(c->app_group) < 0)
+			snprintf(why, whylen, "'%.100s' is no group of this system",
+				 c->app_group);
 		else
 			return 0;
 	} else if (!strcmp(n, "subbuf-size")) {
@@ -577,7 +597,8 @@ static void usage(void)
 		printf("  %-15s %s\n", ltd_keys[i].name, ltd_keys[i].help);
 	printf("  TRACKER.FILTER  a tracker's filter (offcpu.filter_tgid = 1234)\n");
 	printf("  custom.NAME     a custom tracker, created at start and on SIGHUP\n");
-	printf("                  (custom.slowsync = fn=vfs_fsync threshold=10ms)\n");
+	printf("                  (custom.slowsync = fn=vfs_fsync threshold=10ms;\n");
+	printf("                  an application tracker: custom.checkout = app threshold=20ms)\n");
 	printf("On/off keys also work as flags: --explain alone means on, --no-explain off.\n");
 	printf("Options:\n");
 	for (i = 0; i < OPT_NR; i++) {

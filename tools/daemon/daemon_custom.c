@@ -24,16 +24,21 @@
  * it deletes what it owns: its configuration is the one place they are
  * declared, and a restart creates them again.  The alerts, snapshots and
  * metrics of custom trackers are those of every tracker: they are found
- * under /proc/latency_tracker like the built-in ones.
+ * under /proc/latency_tracker like the built-in ones.  Application
+ * trackers (`custom.NAME = app ...`) are declared and kept the same way,
+ * in latency_tracker_app's file; "the module" is then either module: a
+ * tracker whose module is missing stays pending.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon.h"
 #include "lt_custom.h"
+#include "lt_num.h"
 #include "lt_proc.h"
 
 enum ltd_custom_state {
@@ -91,12 +96,14 @@ static bool same_decl(const struct lt_custom_def *a,
 		       lt_custom_format(b, LT_CUSTOM_FMT_KERNEL, lb, sizeof(lb)));
 }
 
+/* latency_tracker_custom or latency_tracker_app is there. */
 static bool module_loaded(void)
 {
-	char path[LTD_PATH_MAX];
+	char path[LTD_PATH_MAX], app[LTD_PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", lt_proc_root(), LT_CUSTOM_FILE);
-	return !access(path, F_OK);
+	snprintf(app, sizeof(app), "%s/%s", lt_proc_root(), LT_CUSTOM_APP_FILE);
+	return !access(path, F_OK) || !access(app, F_OK);
 }
 
 static unsigned int count_state(enum ltd_custom_state state)
@@ -207,6 +214,27 @@ static const struct ltd_custom_decl *declared(const struct ltd_config *cfg,
 	return NULL;
 }
 
+/* The app file's group, as app-group says (logged when changed). */
+static void app_group_apply(void)
+{
+	char path[LTD_PATH_MAX];
+	struct stat st;
+	long gid;
+
+	if (!ltd_custom_cfg || !ltd_custom_cfg->app_group[0])
+		return;
+	gid = ltd_app_gid(ltd_custom_cfg->app_group);
+	snprintf(path, sizeof(path), "%s/%s", lt_proc_root(), LT_CUSTOM_APP_FILE);
+	if (gid < 0 || stat(path, &st) || st.st_gid == (gid_t)gid)
+		return;
+	ltd_log_begin("app_group");
+	ltd_log_str("file", path);
+	ltd_log_str("group", ltd_custom_cfg->app_group);
+	if (chown(path, (uid_t)-1, (gid_t)gid))
+		ltd_log_str("error", strerror(errno));
+	ltd_log_end();
+}
+
 void ltd_custom_configure(const struct ltd_config *cfg)
 {
 	struct lt_custom_listed *live = NULL;
@@ -257,6 +285,7 @@ void ltd_custom_configure(const struct ltd_config *cfg)
 	ltd_custom_cfg = cfg;
 	ltd_custom_module = loaded;
 	ltd_custom_warned = false;
+	app_group_apply();
 	/* The caller writes every filter after this. */
 	try_pending(live, n, false);
 	free(live);
@@ -267,6 +296,7 @@ void ltd_custom_tick(void)
 	bool loaded;
 	unsigned int i;
 
+	app_group_apply();
 	if (!ltd_nr_custom)
 		return;
 	loaded = module_loaded();

@@ -298,8 +298,8 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 
 		ev->type = EV_ALERT;
 		ex_strlcpy(ev->name, rest, sizeof(ev->name));
-		/* latency_tracker_custom: the custom tracker's own name. */
-		if (!strcmp(rest, "custom"))
+		/* latency_tracker_custom, _app: the tracker's own name. */
+		if (!strcmp(rest, "custom") || !strcmp(rest, "app"))
 			field_str(member(c->payload, "tracker"), ev->name,
 				  sizeof(ev->name));
 		ev->tid = get_i(c, "pid", -1);

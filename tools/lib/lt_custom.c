@@ -21,7 +21,7 @@
 #define LT_CUSTOM_TIMEOUT_MAX	(1000 * LT_NSEC_PER_SEC)
 
 static const char *const lt_custom_reserved_names[] = {
-	"del", "custom", "version",
+	"del", "custom", "version", "app",
 	"wakeup", "offcpu", "syscalls", "block",	/* built in */
 	"irq", "lock", "ttfb", "netrx",			/* to come */
 };
@@ -421,8 +421,14 @@ int lt_custom_parse(const char *name, const char *text,
 		if (*p)
 			*p++ = '\0';
 		eq = strchr(tok, '=');
+		if (!eq && !strcmp(tok, "app") && tok == buf + strspn(buf, " \t")) {
+			d->app = true;
+			continue;
+		}
 		if (!eq)
-			return fail(why, whylen, "'%.200s': not field=value", tok);
+			return fail(why, whylen, "'%.200s': not field=value%s",
+				    tok, strcmp(tok, "app") ? "" :
+				    " (app comes first)");
 		*eq = '\0';
 		for (f = 0; f < F_NR; f++)
 			if (!strcmp(tok, lt_custom_fields[f]))
@@ -437,9 +443,17 @@ int lt_custom_parse(const char *name, const char *text,
 			return fail(why, whylen, "%s=: no value", tok);
 		val[f] = eq + 1;
 	}
-	if (val[F_FN] ? parse_fn(val, d, why, whylen) :
-	    parse_pair(val, d, why, whylen))
+	if (d->app) {
+		for (size_t f = 0; f < F_NR; f++)
+			if (val[f] && f != F_THRESHOLD && f != F_TIMEOUT &&
+			    f != F_MAX_EVENTS)
+				return fail(why, whylen,
+					    "app and %s= together: an application tracker takes threshold=, timeout= and max_events= only",
+					    lt_custom_fields[f]);
+	} else if (val[F_FN] ? parse_fn(val, d, why, whylen) :
+		   parse_pair(val, d, why, whylen)) {
 		return -1;
+	}
 	return parse_numbers(val, d, why, whylen);
 }
 
@@ -552,7 +566,9 @@ char *lt_custom_format(const struct lt_custom_def *d, enum lt_custom_fmt how,
 	buf[0] = '\0';
 	if (!human)
 		put(&o, "%s", d->name);
-	if (d->fn) {
+	if (d->app) {
+		put(&o, " app");
+	} else if (d->fn) {
 		put(&o, " fn=%s", d->in.target);
 		put_key(&o, "key", &d->in_key, human);
 	} else {
@@ -607,6 +623,7 @@ static void normalise(const struct lt_custom_def *d, struct lt_custom_norm *n)
 		n->out_key = n->in_key;
 	}
 	n->threshold_ns = d->has_threshold ? d->threshold_ns :
+			  d->app ? LT_CUSTOM_DEF_APP_THRESHOLD :
 			  LT_CUSTOM_DEF_THRESHOLD;
 	n->timeout_ns = d->has_timeout ? d->timeout_ns : 0;
 	n->max_events = d->has_max_events ? d->max_events :
@@ -627,7 +644,8 @@ bool lt_custom_same(const struct lt_custom_def *want,
 
 	normalise(want, &w);
 	normalise(have, &h);
-	return !strcmp(want->name, have->name) && probe_eq(&w.in, &h.in) &&
+	return !strcmp(want->name, have->name) && want->app == have->app &&
+	       probe_eq(&w.in, &h.in) &&
 	       probe_eq(&w.out, &h.out) && key_eq(&w.in_key, &h.in_key) &&
 	       key_eq(&w.out_key, &h.out_key) &&
 	       w.threshold_ns == h.threshold_ns && w.timeout_ns == h.timeout_ns &&
@@ -636,24 +654,13 @@ bool lt_custom_same(const struct lt_custom_def *want,
 
 /* ---- the custom file ---- */
 
-int lt_custom_list(struct lt_custom_listed **out)
+/* Appends the listing of @text to v[*n] (room for it is there). */
+static void list_parse(char *text, struct lt_custom_listed *v, size_t *n)
 {
-	char *text = lt_proc_root_read(LT_CUSTOM_FILE), *line, *next;
-	struct lt_custom_listed *v;
-	size_t cap = 1, n = 0;
+	char *line, *next;
 
-	*out = NULL;
-	if (!text)
-		return -errno;
-	for (line = text; *line; line++)
-		cap += *line == '\n';
-	v = calloc(cap, sizeof(*v));
-	if (!v) {
-		free(text);
-		return -ENOMEM;
-	}
 	for (line = text; *line; line = next) {
-		struct lt_custom_listed *e = &v[n];
+		struct lt_custom_listed *e = &v[*n];
 		size_t len, nl;
 		char why[256];
 
@@ -677,9 +684,36 @@ int lt_custom_list(struct lt_custom_listed **out)
 		e->text[len] = '\0';
 		e->parsed = !lt_custom_parse(e->name, line, &e->def, why,
 					     sizeof(why));
-		n++;
+		(*n)++;
 	}
-	free(text);
+}
+
+int lt_custom_list(struct lt_custom_listed **out)
+{
+	char *text[2] = { lt_proc_root_read(LT_CUSTOM_FILE), NULL };
+	int err = errno;
+	struct lt_custom_listed *v;
+	size_t cap = 1, n = 0;
+	const char *p;
+
+	*out = NULL;
+	text[1] = lt_proc_root_read(LT_CUSTOM_APP_FILE);
+	if (!text[0] && !text[1])
+		return err == ENOENT ? -errno : -err;
+	for (int i = 0; i < 2; i++)
+		for (p = text[i]; p && *p; p++)
+			cap += *p == '\n';
+	v = calloc(cap + 1, sizeof(*v));
+	if (!v) {
+		free(text[0]);
+		free(text[1]);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (text[i])
+			list_parse(text[i], v, &n);
+		free(text[i]);
+	}
 	*out = v;
 	return (int)n;
 }
@@ -693,11 +727,16 @@ const struct lt_custom_listed *lt_custom_find(const struct lt_custom_listed *v,
 	return NULL;
 }
 
-static int write_line(const char *line)
+static int write_line(const char *file, const char *line)
 {
-	int ret = lt_proc_root_write(LT_CUSTOM_FILE, line);
+	int ret = lt_proc_root_write(file, line);
 
 	return ret == -ENOENT || ret == -ENXIO ? -ENODEV : ret;
+}
+
+const char *lt_custom_file(const struct lt_custom_def *d)
+{
+	return d->app ? LT_CUSTOM_APP_FILE : LT_CUSTOM_FILE;
 }
 
 int lt_custom_add(const struct lt_custom_def *d)
@@ -706,24 +745,32 @@ int lt_custom_add(const struct lt_custom_def *d)
 
 	if (!*lt_custom_format(d, LT_CUSTOM_FMT_KERNEL, line, sizeof(line) - 1))
 		return -E2BIG;
-	return write_line(line);
+	return write_line(lt_custom_file(d), line);
 }
 
 int lt_custom_del(const char *name)
 {
 	char line[LT_CUSTOM_NAME_MAX + 8];
+	int ret;
 
 	if (strlen(name) > LT_CUSTOM_NAME_MAX)
 		return -EINVAL;
 	snprintf(line, sizeof(line), "del %s", name);
-	return write_line(line);
+	ret = write_line(LT_CUSTOM_FILE, line);
+	if (ret == -ENOENT || ret == -ENODEV) {
+		int app = write_line(LT_CUSTOM_APP_FILE, line);
+
+		if (app != -ENODEV)
+			ret = app;
+	}
+	return ret;
 }
 
 const char *lt_custom_strerror(int err, bool del)
 {
 	switch (err) {
 	case -ENODEV:
-		return "the module latency_tracker_custom is not loaded (modprobe latency_tracker_custom)";
+		return "the module latency_tracker_custom is not loaded (latency_tracker_app, for an application tracker; modprobe it)";
 	case -ENOENT:
 		return del ? "no custom tracker of that name" :
 		       "the kernel has no such function or tracepoint (see /proc/kallsyms, /sys/kernel/tracing/events)";

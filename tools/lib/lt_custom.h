@@ -12,6 +12,7 @@
  *   NAME fn=FUNC [key=tid|tgid] [threshold=T] [timeout=T] [max_events=N] [stack=0|1]
  *   NAME in=PROBE out=PROBE (key=KEY | in_key=KEY out_key=KEY)
  *        [threshold=T] [timeout=T] [max_events=N] [stack=0|1]
+ *   NAME app [threshold=T] [timeout=T] [max_events=N]
  *   PROBE := kprobe:FUNC | kretprobe:FUNC | tp:SYSTEM:EVENT
  *   KEY   := tid | tgid | argN | argN+OFF | ret
  *   NAME  := [a-z][a-z0-9_]{0,31}, not a reserved name
@@ -24,7 +25,10 @@
  * kernel's own lines parse): threshold 1ns..1000s, timeout 0 (or off) or
  * 1ms..1000s (the bounds of the knobs of the same name); N 1..2^22.
  * stack takes 0/1, on/off, yes/no.  A tracepoint of the trackers' own
- * system (latency_tracker) cannot be an end.
+ * system (latency_tracker) cannot be an end.  `app`, the first field, makes
+ * an application tracker (the contract's "Application requests"): it is
+ * defined in /proc/latency_tracker/app (module latency_tracker_app), not in
+ * the custom file, and takes no end nor key.
  *
  * The canonical line (lt_custom_format(), LT_CUSTOM_FMT_KERNEL) is what
  * the tools write: the fields given, in the grammar's order, times in ns,
@@ -42,6 +46,8 @@
 /* /proc/latency_tracker/custom: write a definition or `del NAME`; read
  * the live definitions, one per line. */
 #define LT_CUSTOM_FILE		"custom"
+/* /proc/latency_tracker/app: the same for application trackers. */
+#define LT_CUSTOM_APP_FILE	"app"
 #define LT_CUSTOM_MAX		64	/* custom trackers the module takes */
 #define LT_CUSTOM_NAME_MAX	32	/* NAME's characters */
 #define LT_CUSTOM_FUNC_MAX	127	/* FUNC's characters */
@@ -56,6 +62,8 @@
  */
 #define LT_CUSTOM_DEF_MAX_EVENTS 4096
 #define LT_CUSTOM_DEF_THRESHOLD	1000000ULL	/* 1 ms */
+/* An application tracker's (probes/app.c, LT_APP_THRESHOLD_DEFAULT). */
+#define LT_CUSTOM_DEF_APP_THRESHOLD 10000000ULL	/* 10 ms */
 /* A canonical line's longest, its newline and NUL included. */
 #define LT_CUSTOM_LINE_MAX	512
 
@@ -88,6 +96,7 @@ struct lt_custom_key {
 
 struct lt_custom_def {
 	char name[LT_CUSTOM_NAME_MAX + 1];
+	bool app;			/* an application tracker */
 	bool fn;			/* fn=: in.target is FUNC */
 	struct lt_custom_probe in, out;	/* out: unset with fn= */
 	bool one_key;			/* key= (in_key holds it) */
@@ -151,9 +160,10 @@ struct lt_custom_listed {
 };
 
 /*
- * The live custom trackers into a malloc'ed array (*out; free() it):
- * their number, or -errno: -ENOENT when there is no custom file (the
- * module latency_tracker_custom is not loaded).
+ * The live custom trackers, then the application trackers, into a
+ * malloc'ed array (*out; free() it): their number, or -errno: -ENOENT when
+ * there is neither a custom file nor an app file (neither
+ * latency_tracker_custom nor latency_tracker_app is loaded).
  */
 int lt_custom_list(struct lt_custom_listed **out);
 /* The entry of @name in a listing, or NULL. */
@@ -162,12 +172,15 @@ const struct lt_custom_listed *lt_custom_find(const struct lt_custom_listed *v,
 
 /*
  * Write a definition (*d, canonical form) or `del NAME` into the custom
- * file, in one write: 0 or -errno.  -ENOENT from the open (no custom
- * file) is returned as -ENODEV, so that it is not read as the kernel's
- * -ENOENT for an unknown function.
+ * file (the app file for an application tracker; `del` tries the custom
+ * file, then the app file), in one write: 0 or -errno.  -ENOENT from the
+ * open (no such file) is returned as -ENODEV, so that it is not read as
+ * the kernel's -ENOENT for an unknown function.
  */
 int lt_custom_add(const struct lt_custom_def *d);
 int lt_custom_del(const char *name);
+/* The file that defines *d: LT_CUSTOM_FILE or LT_CUSTOM_APP_FILE. */
+const char *lt_custom_file(const struct lt_custom_def *d);
 
 /*
  * The kernel's refusal in words (the contract's errors): for an add,
