@@ -3,19 +3,22 @@
 #
 # check-deb.sh - the Debian packages as users install them.  Prints TAP.
 #
-# On the host: `make deb` builds latency-tracker-dkms and latency-tracker
-# and lintian finds nothing the overrides do not justify; Makefile,
+# On the host: `make deb` builds latency-tracker-dkms, latency-tracker,
+# liblatency-tracker1 and liblatency-tracker-dev, and lintian finds nothing
+# the overrides do not justify; Makefile,
 # dkms.conf and debian/changelog say one version; tools' `make install`
 # writes PREFIX and SYSCONFDIR into the unit.  Then in a clean Debian 12
 # root -- debootstrap minbase plus systemd and the headers of the 6.1
 # line's kernel (tests/vm/kernel.sh), made once under
 # $LT_CACHE/roots/pkg-bookworm, each run an overlay on it thrown away at
 # the end -- with a throwaway MOK key configured for DKMS
-# (/etc/dkms/framework.conf.d): apt installs both packages, their
+# (/etc/dkms/framework.conf.d): apt installs the four packages (and pkgconf, gcc, libc6-dev), their
 # dependencies taken from the archive (downloaded .debs are kept in
 # $LT_CACHE/roots/pkg-bookworm.debs); DKMS builds and installs every
 # module of dkms.conf for that kernel, each signed with that key (signer,
-# key id, and the signature checked by openssl); systemd-analyze verifies
+# key id, and the signature checked by openssl); an application builds
+# with `pkg-config --cflags --libs latency-tracker` and runs against the
+# shared library (no module: lt_app_open() fails, ENOENT); systemd-analyze verifies
 # the installed unit and rates its exposure (at most 2.0); the unit's
 # ExecStart command starts (no modules, no sessiond) and exits 0 within
 # 2 s of SIGTERM.  Last, the source package builds in another clean root
@@ -44,7 +47,7 @@ MAX_EXPOSURE=20 # systemd-analyze security --threshold: 2.0
 
 # The plan, declared before the first assertion; a run that stops early
 # (a failed build or install ends it) made fewer and fails.
-PLAN=13
+PLAN=14
 n=0 failed=0
 result() { # rc desc
 	n=$((n + 1))
@@ -148,10 +151,11 @@ make -s -C "$LT_TOP" deb DEB_OUT="$work/deb" >"$work/make-deb.log" 2>&1
 deb_rc=$?
 dkms_deb=$(ls "$work"/deb/latency-tracker-dkms_*_all.deb 2>/dev/null)
 tools_deb=$(ls "$work"/deb/latency-tracker_*_amd64.deb 2>/dev/null)
-[ -n "$dkms_deb" ] && [ -n "$tools_deb" ]
+lib_debs=$(ls "$work"/deb/liblatency-tracker1_*_amd64.deb "$work"/deb/liblatency-tracker-dev_*_amd64.deb 2>/dev/null)
+[ -n "$dkms_deb" ] && [ -n "$tools_deb" ] && [ "$(echo $lib_debs | wc -w)" = 2 ]
 rc=$?
 [ $rc != 0 ] && tail -n 30 "$work/make-deb.log" | comment
-result $rc "make deb builds latency-tracker-dkms and latency-tracker"
+result $rc "make deb builds latency-tracker-dkms, latency-tracker, liblatency-tracker1 and liblatency-tracker-dev"
 [ $rc = 0 ] || finish
 comment <"$work/deb/lintian.txt"
 result $deb_rc "lintian: no error, warning or info tag (each override in debian/*.lintian-overrides justified)"
@@ -207,13 +211,39 @@ mkdir -p "$ROOT/root/mok" "$ROOT/etc/dkms/framework.conf.d" &&
 	lt_die "cannot make a signing key (log: $work/openssl.log)"
 
 phase "apt install"
-mkdir -p "$ROOT/tmp/debs" && cp "$dkms_deb" "$tools_deb" "$ROOT/tmp/debs/" || exit 1
+mkdir -p "$ROOT/tmp/debs" && cp "$dkms_deb" "$tools_deb" $lib_debs "$ROOT/tmp/debs/" || exit 1
 in_root apt-get -q -y --no-install-recommends install \
-	"/tmp/debs/${dkms_deb##*/}" "/tmp/debs/${tools_deb##*/}" >"$work/apt.log" 2>&1
+	"/tmp/debs/${dkms_deb##*/}" "/tmp/debs/${tools_deb##*/}" \
+	$(for d in $lib_debs; do echo "/tmp/debs/${d##*/}"; done) pkgconf gcc libc6-dev >"$work/apt.log" 2>&1
 rc=$?
 [ $rc != 0 ] && tail -n 30 "$work/apt.log" | comment
-result $rc "apt installs latency-tracker-dkms and latency-tracker and their dependencies in a clean $SUITE root"
+result $rc "apt installs the four packages and their dependencies in a clean $SUITE root"
 [ $rc = 0 ] || finish
+
+# An application built as its developer would, against the installed
+# library: without the module, lt_app_open() fails (ENOENT) and the
+# application goes on.
+phase "library"
+cat >"$ROOT/tmp/app.c" <<'EOF'
+#include <errno.h>
+#include <stdio.h>
+#include <latency-tracker.h>
+int main(void)
+{
+	struct lt_app *app = lt_app_open("checkout", 20000000, 0);
+
+	printf("open %s errno=%d begin=%d\n", app ? "ok" : "failed", errno,
+	       lt_app_begin(app, 1));
+	return 0;
+}
+EOF
+out=$(in_root sh -c 'cc -o /tmp/app /tmp/app.c $(pkg-config --cflags --libs latency-tracker) &&
+	ldd /tmp/app | grep -o "=> /[^ ]*/liblatency-tracker.so.1" && /tmp/app' 2>&1)
+rc=$?
+echo "$out" | comment
+[ $rc = 0 ] && grep -qx 'open failed errno=2 begin=-22' <<<"$out" &&
+	grep -q '^=> /.*/x86_64-linux-gnu/liblatency-tracker.so.1$' <<<"$out"
+result $? "an application builds with pkg-config latency-tracker, runs against the shared library, and goes on without the module (ENOENT, -EINVAL)"
 grep -e '^Building' -e '^Done' -e 'skipped' "$work/apt.log" | comment
 
 phase "dkms"
