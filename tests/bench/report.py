@@ -149,6 +149,7 @@ def flat_refs(table):
 def parse(path):
     kv, series, fails, notes, pair_hists = {}, {}, [], [], {}
     kv["custom_unavailable"] = {}
+    kv["app_unavailable"] = {}
     for raw in open(path):
         parts = raw.split()
         if not parts:
@@ -161,7 +162,7 @@ def parse(path):
         elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
-        elif name == "custom_unavailable" and rest:
+        elif name in ("custom_unavailable", "app_unavailable") and rest:
             kv[name][rest[0]] = " ".join(rest[1:])
         elif name.startswith(("paired_", "custom_paired_")):
             try:
@@ -171,7 +172,8 @@ def parse(path):
                 series.setdefault(name, []).append((base, run))
             except (IndexError, ValueError):
                 fails.append(f"{name}: not two positive numbers ({' '.join(rest)!r})")
-        elif name.startswith(("hackbench_", "messaging_", "sysloop_", "pingpong_", "scale_hackbench_")) \
+        elif name.startswith(("hackbench_", "messaging_", "sysloop_", "pingpong_", "scale_hackbench_",
+                              "app_ns_")) \
                 and not name.endswith("_args"):
             try:
                 series.setdefault(name, []).append(float(rest[0]))
@@ -337,6 +339,44 @@ def custom_ratio(pairs, calls, peer, off, rng, floor=None):
         return {"ratio": None, "ci95": None,
                 "why": f"{peer}'s cost is not above the floor's" if floor else f"{peer} measured no cost"}
     return boot_ratio({"ratio": round(point, 3), "ci95": None}, r, min(len(pairs[c]) for c in sides), rng)
+
+
+def app_part(kv, series, rng, problems):
+    """The application requests' part ("app_ns_CONFIG NS" per repetition:
+    floor, ours, ust, interleaved; "app_unavailable ust why"): each
+    configuration's median ns per request (begin and end) with its
+    interval, and ours against the floor (the goal) and against LTTng-UST,
+    each ratio of medians over the same resampled repetitions.  {} without
+    the part."""
+    if "app_reps" not in kv:
+        return {}
+    reps = int(kv["app_reps"])
+    off = kv["app_unavailable"]
+    runs = {c: series.get(f"app_ns_{c}", []) for c in ("floor", "ours", "ust") if c not in off}
+    res = {"app_reps": reps, "app_unavailable": off, "app_ns": {}, "app_ns_ci95": {}}
+    for c, v in runs.items():
+        if len(v) < reps:
+            problems.append(f"app {c}: {len(v)} of {reps} runs")
+        if not v:
+            continue
+        res["app_ns"][c] = round(statistics.median(v), 1)
+        res["app_ns_ci95"][c] = ci(statistics.median([rng.choice(v) for _ in v]) for _ in range(BOOT)) \
+            if len(v) >= 2 else None
+    for peer in ("floor", "ust"):
+        if peer in off:
+            res[f"app_ratio_vs_{peer}"] = {"ratio": None, "ci95": None, "why": f"{peer} unavailable: {off[peer]}"}
+            continue
+        a, b = runs.get("ours", []), runs.get(peer, [])
+        n = min(len(a), len(b))
+        if not n:
+            res[f"app_ratio_vs_{peer}"] = {"ratio": None, "ci95": None, "why": "no runs"}
+            continue
+
+        def r(sel=None, a=a, b=b, n=n):
+            sel = range(n) if sel is None else sel
+            return statistics.median([a[i] for i in sel]) / statistics.median([b[i] for i in sel])
+        res[f"app_ratio_vs_{peer}"] = boot_ratio({"ratio": round(r(), 3), "ci95": None}, r, n, rng)
+    return res
 
 
 def per_op(series, loop, ops):
@@ -546,6 +586,14 @@ def main():
                                           "upper": c[1] if c else None, "reached": bool(c) and c[1] <= 0.5}
         if "why" in v:
             goals["custom_fn_vs_bpftrace"]["why"] = v["why"]
+    res.update(app_part(kv, series, rng, problems))
+    if "app_ratio_vs_floor" in res:
+        v = res["app_ratio_vs_floor"]
+        c = v.get("ci95")
+        goals["app_request_vs_floor"] = {"goal": "<= 1.5", "basis": "median ns per request (begin + end)",
+                                         "upper": c[1] if c else None, "reached": bool(c) and c[1] <= 1.5}
+        if "why" in v:
+            goals["app_request_vs_floor"]["why"] = v["why"]
     res["goals"] = goals
     res["alert_wakeup_us_median"] = float(kv["alert_wakeup_us_median"]) if "alert_wakeup_us_median" in kv else None
     res["alert_wakeup_us_p99"] = float(kv["alert_wakeup_us_p99"]) if "alert_wakeup_us_p99" in kv else None
@@ -666,6 +714,17 @@ def print_table(res, kv):
             for key, what in (("", ""), ("_above_floor", ", both less the floor")):
                 v = res[f"custom_ratio_vs_{peer}{key}"]
                 print(f"  {'ours / ' + peer + what:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+    if res.get("app_reps"):
+        print(f"\napplication requests: ns per request, lt_app_begin + lt_app_end against two empty system"
+              f" calls (floor) and two LTTng-UST tracepoints in a flight-recorder session (ust), CPU 0,"
+              f" {res['app_reps']} repetitions")
+        for cfg, ns in res["app_ns"].items():
+            print(f"  {cfg:44s} {ns:9.1f} {fci(res['app_ns_ci95'].get(cfg))}")
+        for peer, why in res["app_unavailable"].items():
+            print(f"  {peer:44s} unavailable ({why})")
+        for peer in ("floor", "ust"):
+            v = res[f"app_ratio_vs_{peer}"]
+            print(f"  {'ours / ' + peer:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():
         print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "

@@ -97,6 +97,18 @@ def custom_output(reps=7, ns=None, drop=None, unavailable=()):
     return lines
 
 
+def app_output(reps=9, ns=None, unavailable=(), drop=None):
+    """The app part's lines: per repetition, each configuration's ns per
+    request, jittered by a few ns."""
+    ns = ns or {"floor": 400, "ours": 520, "ust": 300}
+    lines = [f"app_reps {reps}\n"] + [f"app_unavailable {p} no lttng-sessiond\n" for p in unavailable]
+    for r in range(reps):
+        for c, v in ns.items():
+            if c not in unavailable and (c, r) != drop:
+                lines.append(f"app_ns_{c} {v + (r * 5 + len(c)) % 7 - 3}\n")
+    return lines
+
+
 def run(lines):
     with tempfile.TemporaryDirectory() as d:
         ht, kout, js = (os.path.join(d, n) for n in ("ht.json", "kernel.out", "out.json"))
@@ -277,6 +289,25 @@ def main():
     rc, out, _ = run(guest_output(extra=custom_output(drop=("ours", 3))))
     check("custom: a repetition without ours' pair fails the report, named",
           rc == 1 and "custom ours: 6 of 7 paired loop runs" in out, out[-300:])
+    check("no app part: no app figures, no app goal",
+          "app_reps" not in res and "app_request_vs_floor" not in res["goals"], res["goals"])
+    rc, out, res = run(guest_output(extra=app_output()))
+    v, w, g = res["app_ratio_vs_floor"], res["app_ratio_vs_ust"], res["goals"]["app_request_vs_floor"]
+    check("app: ns per request 400 / 520 / 300; ours / floor 1.3 and / ust 1.73 inside their intervals; "
+          "goal <= 1.5 reached", rc == 0 and near(res["app_ns"]["ours"], 520) and near(v["ratio"], 1.3) and
+          inside(v["ci95"], v["ratio"]) and near(w["ratio"], 1.733) and g["reached"] and
+          "ours / floor" in out, (v, w, g, out[-400:]))
+    rc, out, res = run(guest_output(extra=app_output(ns={"floor": 400, "ours": 800, "ust": 300})))
+    check("app: ours at 2 x floor: goal not reached", not res["goals"]["app_request_vs_floor"]["reached"],
+          res["goals"]["app_request_vs_floor"])
+    rc, out, res = run(guest_output(extra=app_output(unavailable=("ust",))))
+    check("app: ust unavailable: said why, no ratio, no failure, the goal still judged",
+          rc == 0 and res["app_ratio_vs_ust"]["ratio"] is None and
+          "unavailable" in res["app_ratio_vs_ust"]["why"] and res["goals"]["app_request_vs_floor"]["reached"],
+          (res.get("app_ratio_vs_ust"), out[-300:]))
+    rc, out, _ = run(guest_output(extra=app_output(drop=("ours", 2))))
+    check("app: a repetition without ours fails the report, named", rc == 1 and "app ours: 8 of 9 runs" in out,
+          out[-300:])
     rc, out, _ = run([])
     check("an empty guest output fails the report", rc == 1 and "no output" in out, out[-300:])
     rc, out, _ = run(guest_output() + ["hackbench_ours oops\n"])

@@ -51,7 +51,13 @@
 #  6. custom: the cost per call of one kernel function's latency, entry to
 #     return keyed by the task, measured by a custom tracker (fn=) and by
 #     its peers doing the same (bpftrace; ftrace's synthetic events).
-# LTG_BENCH_PARTS (default "pair hackbench scaling custom alert"),
+#  7. app: the cost of marking one application request, begin and end
+#     (tests/bench/lt_appbench.c, CPU 0): ours (lt_app_begin + lt_app_end,
+#     one ioctl each, no record: threshold 1000 s), two empty system calls
+#     (floor: the goal is ours <= 1.5 x floor), and two LTTng-UST
+#     tracepoints recorded by a flight-recorder session of the user-space
+#     domain (ust), interleaved, LTG_BENCH_APP_REPS (9) repetitions.
+# LTG_BENCH_PARTS (default "pair hackbench scaling custom app alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
 # LTG_BENCH_CUSTOM_REPS (9) choose a smaller run (e.g. while profiling one
@@ -60,7 +66,7 @@
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
-PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom alert} "
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
@@ -636,6 +642,52 @@ if part custom; then
 		lt_unload latency_tracker_custom || fail "custom: latency_tracker_custom did not unload"
 	else
 		fail "custom: latency_tracker_custom did not load: $(dmesg | tail -n 1)"
+	fi
+fi
+
+# --- 7. application requests ---------------------------------------------------
+APP_REPS=${LTG_BENCH_APP_REPS:-9}
+APPB=$LT_TOP/build/bench/lt_appbench
+APP_SESSIOND=
+# app_ust_setup: a snapshot session of the user-space domain recording
+# lt_bench_app:* (a sessiond of our own if none runs), or why not.
+app_ust_setup() {
+	[ -x ${APPB}_ust ] || { echo "lt_appbench_ust not built (no liblttng-ust-dev)"; return 1; }
+	command -v lttng-sessiond >/dev/null || { echo "no lttng-sessiond"; return 1; }
+	if ! pgrep -x lttng-sessiond >/dev/null; then
+		lttng-sessiond --background --no-kernel >/dev/null 2>&1 ||
+			{ echo "lttng-sessiond did not start"; return 1; }
+		APP_SESSIOND=1
+	fi
+	lttng create ltbench_app --snapshot >/dev/null &&
+	lttng enable-event -u -s ltbench_app 'lt_bench_app:*' >/dev/null &&
+	lttng start ltbench_app >/dev/null || { echo "lttng session setup failed"; return 1; }
+}
+app_run() { # CONFIG REP
+	local v
+	case $1 in
+	floor) v=$("$APPB" floor) ;;
+	ours) v=$("$APPB" ours ltb_app) ;;
+	ust) [ -z "$APP_UST_OFF" ] || return 0; v=$(${APPB}_ust) ;;
+	esac
+	[ -n "$v" ] && out "app_ns_$1 $v" || fail "app_$1: no figure (repetition $(($2 + 1)))"
+}
+if part app; then
+	if lt_load latency_tracker_app; then
+		out "app_reps $APP_REPS"
+		APP_UST_OFF=
+		if ! why=$(app_ust_setup); then
+			out "app_unavailable ust $why"
+			APP_UST_OFF=1
+		fi
+		interleave app_ "$APP_REPS" app_run floor ours ust
+		[ "$(awk '$1 == "over_threshold" { print $2 }' $LTD/ltb_app/stats)" = 0 ] ||
+			fail "app: requests over the threshold (the part measures none)"
+		lttng destroy ltbench_app >/dev/null 2>&1
+		[ -z "$APP_SESSIOND" ] || pkill -x lttng-sessiond
+		lt_unload latency_tracker_app || fail "app: latency_tracker_app did not unload"
+	else
+		fail "app: latency_tracker_app did not load: $(dmesg | tail -n 1)"
 	fi
 fi
 

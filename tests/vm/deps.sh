@@ -20,7 +20,7 @@ declare -A PKGS=(
 	[deb]="debhelper dh-dkms lintian dpkg-dev fakeroot debootstrap openssl systemd"
 	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz libmicrohttpd-dev libopen-trace-format2-dev otf2-tools python3-otf2"
 	[lttng]="lttng-tools babeltrace2 dpkg-dev xz-utils make gcc"
-	[bench]="rt-tests bpftrace python3 linux-perf"
+	[bench]="rt-tests bpftrace python3 linux-perf liblttng-ust-dev"
 	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"
 	[debugkernel]="linux-source-6.1 make gcc bc flex bison libelf-dev libssl-dev xz-utils kmod"
 )
