@@ -41,7 +41,8 @@ struct lt_app;
  * exist and the caller may (root).  Returns NULL with errno set on error:
  * ENOENT (no such tracker and the caller may not create it, or the module
  * is not loaded), EACCES (not in the module's group), EINVAL (a bad name
- * or value), EEXIST (a reserved name), ENOSPC (too many trackers).
+ * or value), EEXIST (a reserved name), ENOSPC (too many trackers),
+ * ENOMEM, or what open() may say of /proc/latency_tracker/app.
  */
 struct lt_app *lt_app_open(const char *name, uint64_t threshold_ns,
 			   uint64_t timeout_ns);
@@ -50,8 +51,10 @@ struct lt_app *lt_app_open(const char *name, uint64_t threshold_ns,
  * A request begins (lt_app_begin) or ends (lt_app_end) on this thread.
  * One system call each.  0, or -errno: -EINVAL (app is NULL), -ENOENT
  * (end: no such request open; or the tracker was deleted), -ENOSPC
- * (begin: the tracker's table is full), -EIO (the module was unloaded).
- * A begin with the cookie of a request still open restarts it.
+ * (begin: the tracker's table is full), -EIO (the module was unloaded),
+ * -EOVERFLOW (a cookie over 32 bits in a 32-bit process).  A begin with
+ * the cookie of a request still open restarts it; a begin the tracker's
+ * filters leave out returns 0 (and its end -ENOENT).
  */
 int lt_app_begin(struct lt_app *app, uint64_t cookie);
 int lt_app_end(struct lt_app *app, uint64_t cookie);

@@ -5,6 +5,7 @@
  * or end).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -62,8 +63,10 @@ static int lt_app_call(struct lt_app *app, unsigned long cmd, uint64_t cookie)
 
 	if (!app)
 		return -EINVAL;
+#if ULONG_MAX < UINT64_MAX
 	if (cookie > ULONG_MAX)
-		return -EOVERFLOW;	/* a 32-bit process */
+		return -EOVERFLOW;	/* a 32-bit process: 32-bit cookies */
+#endif
 	if (ioctl(app->fd, cmd, (unsigned long)cookie) < 0)
 		ret = -errno;
 	errno = saved;

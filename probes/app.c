@@ -9,24 +9,28 @@
  * mode 0660, owner root, group the module parameter `group` (a gid of
  * the initial user namespace; default 0, root only).  It is the one file
  * of ours that a non-root user may open: the members of that group may
- * mark requests; root may change the group at run time with chgrp, as
- * latency-trackerd's app_group does.  Others cannot open it (EACCES).
+ * mark requests; others cannot open it (EACCES).  Root changes the group
+ * at run time with chgrp, or, without CAP_CHOWN (latency-trackerd's
+ * sandbox, its app-group key), with the line `group GID`.  Root, here, is
+ * the global root uid (euid), with or without capabilities: as for the
+ * other files of /proc/latency_tracker, whose modes are the check.
  *
  *	ioctl			who		what
  *	LT_APP_IOC_ATTACH	opener		binds the open file to the tracker
  *						named, creating it when it does
- *						not exist and the caller has
- *						CAP_SYS_ADMIN (else -ENOENT)
+ *						not exist and the caller is root
+ *						(else -ENOENT)
  *	LT_APP_IOC_BEGIN	bound file	a request begins: arg = its cookie
  *	LT_APP_IOC_END		bound file	the request ends
  *
- * A write (CAP_SYS_ADMIN) defines or deletes a tracker, one line:
- * `NAME app [threshold=NS] [timeout=NS] [max_events=N]` (the custom
- * trackers' grammar, its application kind) or `del NAME`; a read lists
- * the trackers as such lines, every field given.  A refused line changes
- * nothing: -EINVAL (bad syntax, a value out of the core's bounds), -EEXIST
- * (a name in use or reserved), -ENOENT (`del` of an unknown tracker),
- * -ENOSPC, -EPERM (not CAP_SYS_ADMIN).  ATTACH errors: -EINVAL (a bad name
+ * A write (root only) defines or deletes a tracker, or sets the file's
+ * group, one line: `NAME app [threshold=NS] [timeout=NS] [max_events=N]`
+ * (the custom trackers' grammar, its application kind), `del NAME`, or
+ * `group GID`; a read lists the trackers as definitions, every field
+ * given.  A refused line changes nothing: -EINVAL (bad syntax, a value out
+ * of the core's bounds, a gid of no user namespace), -EEXIST (a name in
+ * use or reserved), -ENOENT (`del` of an unknown tracker), -ENOSPC, -EPERM
+ * (not root).  ATTACH errors: -EINVAL (a bad name
  * or value: the core's bounds), -EEXIST (a reserved name, or one another
  * module's tracker has), -ENOENT, -EBUSY (the file is bound already),
  * -ENOSPC (LT_APP_MAX trackers); BEGIN and END: -ENOTCONN (not bound),
@@ -38,10 +42,15 @@
  *
  * An application tracker is a standard tracker (the probe layer:
  * /proc/latency_tracker/NAME/ with every file and filter, kthreads 1) with
- * `unmatched` and `breakdown_full` in its stats.  An event is keyed by
- * (tgid, cookie): processes sharing a tracker never collide; a BEGIN on
- * a live key replaces its event (unique mode).  The filters apply at
- * BEGIN, to the calling thread.  Records: the thread that ended the
+ * `unmatched` and `breakdown_full` (module-wide) in its stats.  An event
+ * is keyed by (process, cookie), the process being its tgid and its start
+ * time: processes sharing a tracker never collide, and a later process
+ * given the same tgid never ends an earlier one's request; a BEGIN on a
+ * live key replaces its event (unique mode).  The filters apply at BEGIN,
+ * to the calling thread; a BEGIN not tracked (filtered, or tracking off)
+ * returns 0, and its END counts as `unmatched`.  A request never ended
+ * (its process died) stays pending until the tracker's timeout: give
+ * trackers that serve crash-prone processes a timeout.  Records: the thread that ended the
  * request (for a timeout, the one that began it), its process, the
  * cookie, its cgroup; and the breakdown when the request began and ended
  * on the same thread (lt_records/app.h).  Tracepoint latency_tracker:app.
@@ -67,8 +76,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/capability.h>
+#include <linux/compat.h>
 #include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -122,11 +132,24 @@ struct lt_app {
 	char name[LT_APP_NAME_SIZE];
 };
 
+/*
+ * The process is its tgid and its start (a later process given the same
+ * tgid never ends an earlier one's request).
+ */
 struct lt_app_key {
 	u64 cookie;
+	u64 start;
 	s32 tgid;
 	u32 zero;
 };
+
+static void lt_app_key_init(struct lt_app_key *key, u64 cookie)
+{
+	key->cookie = cookie;
+	key->start = current->group_leader->start_time;
+	key->tgid = current->tgid;
+	key->zero = 0;
+}
 
 /* Private data of a request: its thread at BEGIN, its breakdown's start. */
 struct lt_app_priv {
@@ -153,6 +176,16 @@ static const char *const lt_app_reserved[] = {
 	"app", "del", "custom", "version", "wakeup", "offcpu", "syscalls",
 	"block", "irq", "lock", "ttfb", "netrx",
 };
+
+/*
+ * Root: the global root uid, capabilities or not (see the top), of the
+ * file's opener (not of the caller: a root program handed a member's
+ * open file must not act as root on its behalf).
+ */
+static bool lt_app_root(const struct file *file)
+{
+	return uid_eq(file->f_cred->euid, GLOBAL_ROOT_UID);
+}
 
 static bool lt_app_name_ok(const char *name)
 {
@@ -183,8 +216,12 @@ static void lt_app_reason_name(s32 reason, char *buf, size_t size)
 {
 	if (reason == LT_BD_REASON_IO)
 		strscpy(buf, "io_schedule", size);
-	else if (reason < 0)
+	else if (reason == LT_BD_REASON_COMPAT)
+		strscpy(buf, "compat_syscall", size);
+	else if (reason == LT_BD_REASON_KERNEL)
 		strscpy(buf, "kernel", size);
+	else if (reason < 0)
+		strscpy(buf, "unknown", size);
 	else if (reason < ARRAY_SIZE(lt_app_syscalls) &&
 		 lt_app_syscalls[reason])
 		strscpy(buf, lt_app_syscalls[reason], size);
@@ -350,22 +387,28 @@ static void lt_app_kill(struct lt_app *a)
 	kref_put(&a->ref, lt_app_release_ref);
 }
 
-static long lt_app_attach(struct seq_file *m, void __user *uarg)
+static long lt_app_attach(struct file *file, void __user *uarg)
 {
+	struct seq_file *m = file->private_data;
 	struct lt_app_attach arg;
 	struct lt_app *a;
 	int ret = 0;
 
+	BUILD_BUG_ON(sizeof(arg) != 64);
 	if (copy_from_user(&arg, uarg, sizeof(arg)))
 		return -EFAULT;
-	if (!memchr(arg.name, '\0', sizeof(arg.name)))
+	if (!memchr(arg.name, '\0', sizeof(arg.name)) || arg.flags ||
+	    arg.reserved)
 		return -EINVAL;
-	if (READ_ONCE(m->private))
-		return -EBUSY;
 	mutex_lock(&lt_app_lock);
+	/* Bound files are bound under the lock: no tracker made for nothing. */
+	if (m->private) {
+		ret = -EBUSY;
+		goto out;
+	}
 	a = lt_app_find(arg.name);
 	if (!a) {
-		if (!capable(CAP_SYS_ADMIN)) {
+		if (!lt_app_root(file)) {
 			ret = -ENOENT;
 			goto out;
 		}
@@ -376,10 +419,8 @@ static long lt_app_attach(struct seq_file *m, void __user *uarg)
 		a = lt_app_find(arg.name);
 	}
 	kref_get(&a->ref);
-	if (cmpxchg(&m->private, NULL, a)) {
-		kref_put(&a->ref, lt_app_release_ref);
-		ret = -EBUSY;
-	}
+	/* Read locklessly by BEGIN and END. */
+	WRITE_ONCE(m->private, a);
 out:
 	mutex_unlock(&lt_app_lock);
 	return ret;
@@ -387,7 +428,7 @@ out:
 
 static long lt_app_begin(struct lt_app *a, u64 cookie)
 {
-	struct lt_app_key key = { .cookie = cookie, .tgid = current->tgid };
+	struct lt_app_key key;
 	struct lt_app_priv priv;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
@@ -396,6 +437,7 @@ static long lt_app_begin(struct lt_app *a, u64 cookie)
 	enum latency_tracker_status st;
 	long ret = 0;
 
+	lt_app_key_init(&key, cookie);
 	preempt_disable();
 	if (READ_ONCE(a->dead)) {
 		ret = -ENOENT;
@@ -411,7 +453,8 @@ static long lt_app_begin(struct lt_app *a, u64 cookie)
 	st = latency_tracker_event_in(a->probe.t, &key, sizeof(key), &opts);
 	if (st != LATENCY_TRACKER_OK) {
 		lt_bd_forget(&priv.snap);
-		ret = -ENOSPC;
+		/* Tracking off (enable 0): not tracked, as when filtered. */
+		ret = st == LATENCY_TRACKER_DISABLED ? 0 : -ENOSPC;
 	}
 out:
 	preempt_enable();
@@ -420,12 +463,13 @@ out:
 
 static long lt_app_end(struct lt_app *a, u64 cookie)
 {
-	struct lt_app_key key = { .cookie = cookie, .tgid = current->tgid };
+	struct lt_app_key key;
 	struct latency_tracker_event *ev;
 	struct lt_app_priv *priv;
 	struct lt_app_end end;
 	long ret = 0;
 
+	lt_app_key_init(&key, cookie);
 	preempt_disable();
 	if (READ_ONCE(a->dead)) {
 		ret = -ENOENT;
@@ -458,7 +502,7 @@ static long lt_app_ioctl(struct file *file, unsigned int cmd,
 	struct lt_app *a;
 
 	if (cmd == LT_APP_IOC_ATTACH)
-		return lt_app_attach(m, (void __user *)arg);
+		return lt_app_attach(file, (void __user *)arg);
 	if (cmd != LT_APP_IOC_BEGIN && cmd != LT_APP_IOC_END)
 		return -ENOTTY;
 	a = READ_ONCE(m->private);
@@ -544,13 +588,37 @@ static int lt_app_delete(const char *name)
 	return ret;
 }
 
+/*
+ * `group GID`: the file's group, in the proc entry (new inodes) and in its
+ * inode (kept while the entry is cached), as a chgrp would set both.
+ */
+static int lt_app_set_group(struct inode *inode, const char *val)
+{
+	kgid_t gid;
+	u32 v;
+
+	if (kstrtou32(val, 10, &v))
+		goto bad;
+	gid = make_kgid(&init_user_ns, v);
+	if (!gid_valid(gid))
+		goto bad;
+	inode_lock(inode);
+	inode->i_gid = gid;
+	proc_set_user(lt_app_pde, GLOBAL_ROOT_UID, gid);
+	inode_unlock(inode);
+	return 0;
+bad:
+	pr_err("refused: 'group %.20s': not a gid\n", val);
+	return -EINVAL;
+}
+
 static ssize_t lt_app_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	char *buf, *line;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN))
+	if (!lt_app_root(file))
 		return -EPERM;
 	if (!count || count > LT_APP_LINE_MAX)
 		return -EINVAL;
@@ -558,10 +626,12 @@ static ssize_t lt_app_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	line = buf;
-	if (count && line[count - 1] == '\n')
+	if (line[count - 1] == '\n')
 		line[count - 1] = '\0';
 	if (str_has_prefix(line, "del ") || str_has_prefix(line, "del\t"))
 		ret = lt_app_delete(skip_spaces(line + 4));
+	else if (str_has_prefix(line, "group ") || str_has_prefix(line, "group\t"))
+		ret = lt_app_set_group(file_inode(file), skip_spaces(line + 6));
 	else
 		ret = lt_app_define(line);
 	kfree(buf);
@@ -597,6 +667,21 @@ static int lt_app_release(struct inode *inode, struct file *file)
 	return single_release(inode, file);
 }
 
+#ifdef CONFIG_COMPAT
+/*
+ * A 32-bit process: the cookie as it came (32 bits, zero-extended; not
+ * compat_ptr_ioctl(), which would clear bit 31 on s390), ATTACH's
+ * argument a user pointer (same layout).
+ */
+static long lt_app_compat_ioctl(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	if (cmd == LT_APP_IOC_ATTACH)
+		arg = (unsigned long)compat_ptr(arg);
+	return lt_app_ioctl(file, cmd, arg);
+}
+#endif
+
 static const struct proc_ops lt_app_proc_ops = {
 	.proc_open = lt_app_open,
 	.proc_read = seq_read,
@@ -604,6 +689,9 @@ static const struct proc_ops lt_app_proc_ops = {
 	.proc_release = lt_app_release,
 	.proc_write = lt_app_write,
 	.proc_ioctl = lt_app_ioctl,
+#ifdef CONFIG_COMPAT
+	.proc_compat_ioctl = lt_app_compat_ioctl,
+#endif
 };
 
 static int __init lt_app_init(void)

@@ -109,8 +109,12 @@ static void lt_bd_add_reason(struct lt_bd_slot *s, s32 reason, u64 ns)
 /* Closes the slot's current state at @now; the slot's writer only. */
 static void lt_bd_settle(struct lt_bd_slot *s, u64 now)
 {
-	u64 d = now > s->since ? now - s->since : 0;
+	u64 d;
 
+	/* A clock read on another CPU may be a little behind: no going back. */
+	if (now <= s->since)
+		return;
+	d = now - s->since;
 	switch (s->state) {
 	case LT_BD_RUNNING:
 		s->on_cpu += d;
@@ -133,6 +137,9 @@ static s32 lt_bd_reason_of(struct task_struct *p)
 
 	if (p->in_iowait)
 		return LT_BD_REASON_IO;
+	/* @p is current: its system call's ABI. */
+	if (in_compat_syscall())
+		return LT_BD_REASON_COMPAT;
 	nr = syscall_get_nr(p, task_pt_regs(p));
 	return nr >= 0 ? (s32)nr : LT_BD_REASON_KERNEL;
 }
@@ -175,6 +182,13 @@ static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
 
 	if (likely(!atomic_read(&lt_bd_used)))
 		return;
+	/*
+	 * A wakeup of a task still on its CPU (it set a sleeping state, then
+	 * ran again, or has not switched out yet): it never blocked, and it
+	 * is the slot's writer.  Stable here: the runqueue lock is held.
+	 */
+	if (READ_ONCE(p->on_cpu))
+		return;
 	s = lt_bd_find(p);
 	if (!s || !LT_BD_OPEN(atomic64_read(&s->gen_open)) ||
 	    s->state != LT_BD_BLOCKED)
@@ -198,11 +212,11 @@ static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	if (likely(!atomic_read(&lt_bd_used)))
 		return;
 	/* Preemptible on some kernels (syscalls.c): no switch meanwhile. */
-	preempt_disable();
+	preempt_disable_notrace();
 	s = lt_bd_find(current);
 	if (s)
 		lt_bd_release(s);
-	preempt_enable();
+	preempt_enable_notrace();
 }
 
 #define LT_BD_TPS(X)							\
@@ -211,12 +225,29 @@ static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	X(sched_process_exit, lt_bd_probe_exit)
 LT_PROBE_TPS(lt_bd_tps, LT_BD_TPS);
 
+/*
+ * A new generation of @s, counting from @now with current running: its
+ * counters and reasons reset, open 0.  Current owns @s and has no request
+ * open on it (snapshots of older generations no longer match it).
+ */
+static void lt_bd_restart(struct lt_bd_slot *s, u64 now)
+{
+	u64 go = atomic64_read(&s->gen_open);
+
+	s->state = LT_BD_RUNNING;
+	s->since = now;
+	s->on_cpu = 0;
+	s->runnable = 0;
+	s->blocked = 0;
+	s->nr_reasons = 0;
+	atomic64_set(&s->gen_open, (u64)(LT_BD_GEN(go) + 1) << 32);
+}
+
 /* Claims a slot for current; preemption disabled.  NULL when full. */
 static struct lt_bd_slot *lt_bd_claim(u64 now)
 {
 	unsigned int b = lt_bd_bucket(current), i;
 	struct lt_bd_slot *s;
-	u64 go;
 
 	for (i = b; i < b + LT_BD_PROBE; i++) {
 		if (READ_ONCE(lt_bd_owners[i]) ||
@@ -224,15 +255,7 @@ static struct lt_bd_slot *lt_bd_claim(u64 now)
 			continue;
 		s = &lt_bd_slots[i];
 		atomic_inc(&lt_bd_used);
-		s->state = LT_BD_RUNNING;
-		s->since = now;
-		s->on_cpu = 0;
-		s->runnable = 0;
-		s->blocked = 0;
-		s->nr_reasons = 0;
-		go = atomic64_read(&s->gen_open);
-		atomic64_set(&s->gen_open,
-			     (u64)(LT_BD_GEN(go) + 1) << 32);
+		lt_bd_restart(s, now);
 		return s;
 	}
 	atomic_long_inc(&lt_bd_nospace);
@@ -259,9 +282,8 @@ void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
 			return;
 		}
 	} else if (!LT_BD_OPEN(atomic64_read(&s->gen_open))) {
-		/* Requests ended elsewhere: not accounted since; restart. */
-		s->state = LT_BD_RUNNING;
-		s->since = now;
+		/* Not accounted while no request was open: restart. */
+		lt_bd_restart(s, now);
 	}
 	lt_bd_settle(s, now);
 	go = atomic64_inc_return(&s->gen_open);
@@ -285,7 +307,7 @@ static long lt_bd_put(const struct lt_bd_snap *snap)
 	struct lt_bd_slot *s;
 	s64 go, old;
 
-	if (snap->slot >= LT_BD_SLOTS || !lt_bd_slots)
+	if (snap->slot >= LT_BD_SLOTS)
 		return -1;
 	s = &lt_bd_slots[snap->slot];
 	go = atomic64_read(&s->gen_open);
@@ -300,7 +322,7 @@ static long lt_bd_put(const struct lt_bd_snap *snap)
 
 /**
  * lt_bd_forget() - a request that began with @snap ends without a
- * breakdown (on another thread, by a timeout)
+ * breakdown (on another thread), or never started (no event slot)
  * @snap: the request's snapshot.
  *
  * Context: any but NMI.
@@ -325,7 +347,6 @@ bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 	struct lt_bd_slot *s;
 	unsigned int i, j;
 	u64 best = 0, d;
-	long open;
 
 	if (snap->slot >= LT_BD_SLOTS ||
 	    READ_ONCE(lt_bd_owners[snap->slot]) != current) {
@@ -333,14 +354,13 @@ bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 		return false;
 	}
 	s = &lt_bd_slots[snap->slot];
-	open = lt_bd_put(snap);
-	if (open < 0)
-		return false;	/* another claim of the same slot */
+	if (lt_bd_put(snap) < 0)
+		return false;	/* another generation of the slot */
 	lt_bd_settle(s, now);
 	res->on_cpu = s->on_cpu - snap->on_cpu;
 	res->runnable = s->runnable - snap->runnable;
 	res->blocked = s->blocked - snap->blocked;
-	res->top = LT_BD_REASON_KERNEL;
+	res->top = LT_BD_REASON_UNKNOWN;
 	for (i = 0; i < s->nr_reasons; i++) {
 		d = s->reason_ns[i];
 		for (j = 0; j < LT_BD_REASONS; j++) {
@@ -356,8 +376,6 @@ bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 			res->top = s->reasons[i];
 		}
 	}
-	if (!open)
-		lt_bd_release(s);
 	return true;
 }
 

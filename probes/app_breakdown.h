@@ -29,15 +29,19 @@
  * Blocked is decided as the off-CPU tracker decides it (offcpu.c): not
  * preempted, a sleeping prev_state, and no longer queued and runnable.
  *
- * A slot's life.  Claimed by its thread at its first open request
- * (lt_bd_begin(), owner NULL -> the task, cmpxchg), released by its
- * thread when its last request ends on it (lt_bd_end()) or when it exits
- * (sched_process_exit).  A request that ends on another thread, times
- * out or is dropped does not release it: its thread's next begin or end,
- * or its exit, does.  The open count and the slot's generation (bumped
- * at each claim) are one atomic word, so a request that ends elsewhere
- * takes itself off the count of the slot it began on only if that slot
- * still belongs to the same claim (lt_bd_forget()).
+ * A slot's life.  Claimed by its thread at its first request
+ * (lt_bd_begin(), owner NULL -> the task, cmpxchg), kept until the thread
+ * exits (sched_process_exit releases it), so that a thread serving
+ * requests one after another costs no claim per request.  The slot counts
+ * the requests open on the thread; the probes account its time only
+ * while some are.  A begin that finds none open starts a new generation
+ * (counters and reasons reset, generation + 1).  The open count and the
+ * generation are one atomic word: a request that ends (on its thread, or
+ * elsewhere: lt_bd_forget()) takes itself off the count only if the slot
+ * is still in the generation it began in.  A count that stays up (a begin
+ * that replaced a live request of the same cookie, requests dropped with
+ * their tracker or left open) only keeps the thread's time accounted; a
+ * request's parts come from its own snapshot whatever the count.
  *
  * Synchronisation:
  *
@@ -45,22 +49,25 @@
  *	owner		the thread itself (claim, release)	cmpxchg; release
  *	(lt_bd_owners)
  *			probes (compare only)			READ_ONCE
- *	gen_open	the thread (begin: +1), anyone (end,	atomic64 cmpxchg
- *			timeout: -1 if the generation matches)
+ *	gen_open	the thread (begin: +1, restart), anyone	atomic64 cmpxchg
+ *			(end: -1 if the generation matches)
  *	state, since,	the probes of the slot's thread and	one writer at a
  *	counters	the thread itself, with preemption	time: see below
  *			disabled
  *	lt_bd_used	claims and releases			atomic
  *
  * One writer at a time: the thread's own switch-out and switch-in run
- * under the runqueue lock of its CPU, its wakeup under the runqueue lock
+ * under the runqueue lock of its CPU; its wakeup under the runqueue lock
  * it is queued on, after its switch-out is complete (try_to_wake_up()
  * waits for p->on_cpu to clear, with acquire, or queues the wakeup to
- * the CPU the task is leaving); the thread itself (begin, end, exit)
- * runs with preemption disabled and in TASK_RUNNING, when no wakeup of
- * it is traced (try_to_wake_up() of a running task traces nothing).
- * Each of these writers is ordered after the previous one by the
- * scheduler's own locks.  Readers on other threads read gen_open only.
+ * the CPU the task is leaving, or, for a task still queued, takes that
+ * runqueue's lock, which the switch-out holds until p->on_cpu is clear);
+ * the thread itself (begin, end, exit) runs with preemption disabled.  A
+ * wakeup may be traced while the thread runs (it set a sleeping state and
+ * ran on, or has not switched out yet): the wakeup probe skips a task
+ * with p->on_cpu set, stable under that runqueue lock.  Each writer is
+ * ordered after the previous one by the scheduler's own locks.  Readers
+ * on other threads read gen_open only.
  */
 #ifndef _LT_APP_BREAKDOWN_H
 #define _LT_APP_BREAKDOWN_H
@@ -84,6 +91,8 @@
 #define LT_BD_REASONS		4
 
 /* Reasons of a blocking. */
+#define LT_BD_REASON_UNKNOWN	((s32)-4)	/* none had time in the span */
+#define LT_BD_REASON_COMPAT	((s32)-3)	/* a 32-bit system call */
 #define LT_BD_REASON_IO		((s32)-2)	/* io_schedule() */
 #define LT_BD_REASON_KERNEL	((s32)-1)	/* not in a system call */
 /* >= 0: a system call's number. */

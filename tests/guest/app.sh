@@ -13,8 +13,8 @@
 #      (unmatched), a begin/end pair is recorded;
 #  (3) who may mark: a user outside the module's group cannot open the
 #      file (EACCES), one in it can mark but not create a tracker
-#      (ENOENT); root's write defines and deletes one, bad lines change
-#      nothing;
+#      (ENOENT) nor write the file (EPERM); root's write defines and
+#      deletes one and sets the file's group, bad lines change nothing;
 #  (4) no module: the library returns errors and the application
 #      completes;
 #  (5) unloaded under load: 4 threads marking requests while rmmod runs;
@@ -29,7 +29,7 @@ P=/proc/latency_tracker
 APP=build/progs/app_req
 GID=4242
 USR=4243
-tap_plan 23
+tap_plan 24
 
 tmp=$(mktemp -d)
 # The debug kernel runs everything about 5 times slower.
@@ -67,9 +67,12 @@ sed 's/^/# /' "$tmp/alerts"
 dropped=$(awk '/entries-dropped|overrun/ { s += $2 } END { print s + 0 }' \
 	"$INST/per_cpu/cpu0/stats" "$INST/per_cpu/cpu1/stats")
 tap_is "the trace lost nothing" "$dropped" 0
+# The kinds' dominant parts (--kinds) are a sanity floor: host load moves
+# time between the parts (a stalled vCPU counts as running); the parts
+# against the trace are the exact check.
 python3 tests/guest/progs/app_check.py --reqs "$tmp/reqs" \
 	--alerts "$tmp/alerts" --trace "$tmp/trace" --threshold $THRESHOLD \
-	--tol-us $TOL_US --kinds sleep=85 compute=85 lock=70 hog=80 \
+	--tol-us $TOL_US --kinds sleep=60 compute=60 lock=50 hog=50 \
 	>"$tmp/check" 2>&1
 rc=$?
 sed 's/^/# /' "$tmp/check"
@@ -114,10 +117,15 @@ os.write(fd, b'del apptest\n')" 2>&1 | grep -c 'Errno 1. Operation not permitted
 for bad in "Bad app" "x" "x threshold=5" "x app threshold=0" \
 	"x app threshold=5 junk=1" "x app max_events=0" "x app app" \
 	"x app timeout=1 timeout=1" "del nosuch" "wakeup app" \
-	"x app timeout=12" "apptest app"; do
+	"x app timeout=12" "apptest app" "group x" "group 4294967295"; do
 	echo "$bad" >$P/app 2>/dev/null && echo "accepted: $bad"
 done >"$tmp/bad"
 tap_is "bad lines refused, nothing changes" "$(cat "$tmp/bad")$(cat $P/app | wc -l)" 1
+echo "group 4244" >$P/app
+tap_is "root's 'group GID' line: the file's group, and the old group's members refused" \
+	"$(stat -c '%a %u:%g' $P/app) $(setpriv --reuid=$USR --regid=$USR --groups=$GID $APP apptest sleep 1 1 | head -n1)" \
+	"660 0:4244 open errno=13"
+echo "group $GID" >$P/app
 echo "app2 app timeout=1000000000 threshold=1000000" >$P/app
 tap_is "root defines one" "$(grep -c '^app2 app threshold=1000000 timeout=1000000000 max_events=4096$' $P/app) $(ls $P/app2/alerts)" \
 	"1 $P/app2/alerts"

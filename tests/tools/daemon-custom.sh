@@ -16,9 +16,13 @@
 #   - absent at start (the module not loaded): said once, the trackers
 #     created once it appears, with their filters after them; created
 #     again after the module was unloaded and loaded;
+#   - with an app file (latency_tracker_app) and no custom file: an
+#     application tracker (custom.NAME = app ...) written to the app file,
+#     app-group's `group GID` line written there when the file's group is
+#     another, a group that does not exist refused by --check;
 # and definitions refused by --check with the file and line.
 . "$(dirname "$0")/lib.sh"
-tap_plan 38
+tap_plan 43
 
 export ASAN_OPTIONS=verify_asan_link_order=0
 FAKE_CUSTOM="python3 $LT_TOP/tests/tools/fake_custom.py"
@@ -182,6 +186,32 @@ tap_ok "late: two created lines (got $n)" test "$n" = 2
 d_stop
 tap_ok "late: exit deletes it" file_is "$root/custom" "del late"
 tap_ok "late: no ASan/UBSan report" no_sanitizer_report
+
+# ---- an application tracker and app-group: the app file only (no custom file)
+root=$T_WORK/proc4
+mkdir -p "$root"
+: >"$root/app"
+chgrp root "$root/app"
+cat >"$conf" <<'EOF'
+custom.checkout = app threshold=20ms
+app-group = 65534
+EOF
+d_start app --config "$conf" --proc-root "$root" --snapshot off
+tap_ok "app: the definition written to the app file" wait_for 10 log_has "$D_LOG" \
+	'"tracker":"checkout","action":"created","definition":"app threshold=20000000"'
+tap_ok "app: app-group: 'group 65534' written, the file's group being root's" \
+	log_has "$D_LOG" '"type":"app_group",.*"group":"65534"'
+chgrp 65534 "$root/app"	# what the module does on that line
+n=$(log_count "$D_LOG" '"type":"app_group"')
+sleep 2.5	# two rescans
+tap_ok "app: the group right, nothing more written (got $(log_count "$D_LOG" '"type":"app_group"'), had $n)" \
+	test "$(log_count "$D_LOG" '"type":"app_group"')" = "$n"
+d_stop
+tap_ok "app: exit deletes it from the app file" file_is "$root/app" "del checkout"
+out=$("$DAEMON" --config /dev/null --check --app-group no_such_group_here 2>&1)
+rc=$?
+tap_ok "check: app-group of no group: exit 2 ($out)" \
+	test "$rc $(grep -c "'no_such_group_here' is no group of this system" <<<"$out")" = "2 1"
 
 # ---- definitions refused before anything starts, with the file and line
 printf 'rate-limit = 1s\ncustom.slow = fn=vfs_fsync threshold=10xs\n' >"$conf"

@@ -217,9 +217,10 @@ static const struct ltd_custom_decl *declared(const struct ltd_config *cfg,
 /* The app file's group, as app-group says (logged when changed). */
 static void app_group_apply(void)
 {
-	char path[LTD_PATH_MAX];
+	char path[LTD_PATH_MAX], line[32];
 	struct stat st;
 	long gid;
+	int ret;
 
 	if (!ltd_custom_cfg || !ltd_custom_cfg->app_group[0])
 		return;
@@ -227,11 +228,14 @@ static void app_group_apply(void)
 	snprintf(path, sizeof(path), "%s/%s", lt_proc_root(), LT_CUSTOM_APP_FILE);
 	if (gid < 0 || stat(path, &st) || st.st_gid == (gid_t)gid)
 		return;
+	/* The module's `group GID` line: no CAP_CHOWN in the sandbox. */
+	snprintf(line, sizeof(line), "group %ld", gid);
+	ret = lt_proc_root_write(LT_CUSTOM_APP_FILE, line);
 	ltd_log_begin("app_group");
 	ltd_log_str("file", path);
 	ltd_log_str("group", ltd_custom_cfg->app_group);
-	if (chown(path, (uid_t)-1, (gid_t)gid))
-		ltd_log_str("error", strerror(errno));
+	if (ret)
+		ltd_log_str("error", strerror(-ret));
 	ltd_log_end();
 }
 
