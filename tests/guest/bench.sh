@@ -56,7 +56,11 @@
 #     one ioctl each, no record: threshold 1000 s), two empty system calls
 #     (floor: the goal is ours <= 1.5 x floor), and two LTTng-UST
 #     tracepoints recorded by a flight-recorder session of the user-space
-#     domain (ust), interleaved, LTG_BENCH_APP_REPS (9) repetitions.
+#     domain (ust), interleaved, LTG_BENCH_APP_REPS (9) repetitions; and
+#     what a thread with a request open pays per switch: the ping-pong
+#     loop (lt_pingpong: 40000 round trips, 80000 switches and wakeups)
+#     with the module loaded and no request open (pp_none), and with a
+#     request open on each of its two threads (pp_open, lt_pingpong_app).
 # LTG_BENCH_PARTS (default "pair hackbench scaling custom app alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
@@ -669,6 +673,8 @@ app_run() { # CONFIG REP
 	floor) v=$("$APPB" floor) ;;
 	ours) v=$("$APPB" ours ltb_app) ;;
 	ust) [ -z "$APP_UST_OFF" ] || return 0; v=$(${APPB}_ust) ;;
+	pp_none) v=$("$LT_TOP/build/bench/lt_pingpong") ;;
+	pp_open) v=$("$LT_TOP/build/bench/lt_pingpong_app" ltb_app) ;;
 	esac
 	[ -n "$v" ] && out "app_ns_$1 $v" || fail "app_$1: no figure (repetition $(($2 + 1)))"
 }
@@ -680,7 +686,7 @@ if part app; then
 			out "app_unavailable ust $why"
 			APP_UST_OFF=1
 		fi
-		interleave app_ "$APP_REPS" app_run floor ours ust
+		interleave app_ "$APP_REPS" app_run floor ours ust pp_none pp_open
 		[ "$(awk '$1 == "over_threshold" { print $2 }' $LTD/ltb_app/stats)" = 0 ] ||
 			fail "app: requests over the threshold (the part measures none)"
 		lttng destroy ltbench_app >/dev/null 2>&1

@@ -230,17 +230,22 @@ static void test_same(void)
 
 static char root[] = "/tmp/lt_custom_XXXXXX";
 
-static void put_file(const char *text)
+static void put_named(const char *name, const char *text)
 {
 	char path[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/custom", root);
+	snprintf(path, sizeof(path), "%s/%s", root, name);
 	f = fopen(path, "w");
 	if (f) {
 		fputs(text, f);
 		fclose(f);
 	}
+}
+
+static void put_file(const char *text)
+{
+	put_named("custom", text);
 }
 
 static void get_named(const char *name, char *buf, size_t size)
@@ -270,15 +275,7 @@ static void get_app(char *buf, size_t size)
 
 static void put_app(const char *text)
 {
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/app", root);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	put_named("app", text);
 }
 
 static void test_file(void)

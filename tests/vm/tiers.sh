@@ -40,7 +40,7 @@ ONE_LINE_TESTS="core-procfs fuzz-procfs filters filters-cgroup security
 	cli-basic cli-filters
 	daemon-explain daemon-faults daemon-remote daemon-sandbox daemon-unload
 	explain-bad explain-compare explain-disk explain-lock"
-LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool
+LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool explain-app
 	explain-pipe explain-timeline"
 DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
 	stacks filters-cgroup hotplug torture lttng-probe
