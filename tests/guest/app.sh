@@ -9,8 +9,9 @@
 #      checks every slow request's record: its delay against the
 #      application's clock, its breakdown against the trace, the
 #      kind's dominant part and blocked_top, no breakdown across threads;
-#  (2) the Python binding: an end with no begin is -ENOENT and counted
-#      (unmatched), a begin/end pair is recorded;
+#  (2) an i386 process marks a request (compat ioctls; its blocking named
+#      compat_syscall); the Python binding: an end with no begin is
+#      -ENOENT and counted (unmatched), a begin/end pair is recorded;
 #  (3) who may mark: a user outside the module's group cannot open the
 #      file (EACCES), one in it can mark but not create a tracker
 #      (ENOENT) nor write the file (EPERM); root's write defines and
@@ -29,7 +30,7 @@ P=/proc/latency_tracker
 APP=build/progs/app_req
 GID=4242
 USR=4243
-tap_plan 24
+tap_plan 25
 
 tmp=$(mktemp -d)
 # The debug kernel runs everything about 5 times slower.
@@ -82,7 +83,14 @@ tap_is "every check ran (8 per request, 7 for hog, 4 for xthread, 1)" \
 	"$(grep -c '^ok' "$tmp/check")" 106
 rmdir "$INST"
 
-# (2) The Python binding; an end with no begin.
+# (2) A 32-bit process (the compat ioctls); the Python binding; an end
+# with no begin.
+trk_reader_start "$tmp/alerts32"
+out=$(build/progs/app_req32 apptest sleep 1 10)
+trk_reader_stop
+sed 's/^/# /' "$tmp/alerts32"
+tap_is "an i386 process marks a request, its blocking named compat_syscall" \
+	"$(cut -d' ' -f6- <<<"$out") $(grep -c ' cookie=1 .* blocked_top=compat_syscall$' "$tmp/alerts32")" "rb=0 re=0 1"
 trk_reader_start "$tmp/alerts2"
 out=$(LT_LIBRARY=build/lib/liblatency-tracker.so.1 PYTHONPATH=lib/python \
 	python3 -c '
