@@ -30,7 +30,7 @@ P=/proc/latency_tracker
 APP=build/progs/app_req
 GID=4242
 USR=4243
-tap_plan 25
+tap_plan 26
 
 tmp=$(mktemp -d)
 # The debug kernel runs everything about 5 times slower.
@@ -156,5 +156,6 @@ null rb=-22 re=-22
 rc=0"
 tap_ok "reload" lt_load latency_tracker_app
 tap_ok "unload" lt_unload latency_tracker_app
+tap_ok "the core unloads after it" lt_unload latency_tracker
 rm -rf "$tmp"
 tap_done
