@@ -99,7 +99,12 @@
 #define LT_APP_MAX		64
 /* Defaults of a tracker created by a write without them. */
 #define LT_APP_THRESHOLD_DEFAULT	(10 * NSEC_PER_MSEC)
-#define LT_APP_MAX_EVENTS_DEFAULT	4096
+/*
+ * Requests end fast and their slots come back one or two RCU grace
+ * periods later (the pool's sizing rule, latency_tracker.h): room for a
+ * server's rate; the pool grows to it only when used.
+ */
+#define LT_APP_MAX_EVENTS_DEFAULT	65536
 /* The longest control line. */
 #define LT_APP_LINE_MAX		128
 

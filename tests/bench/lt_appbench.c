@@ -69,9 +69,12 @@ int main(int argc, char **argv)
 			lttng_ust_tracepoint(lt_bench_app, end, cookie);
 #else
 			if (ours) {
-				if (lt_app_begin(app, cookie) ||
-				    lt_app_end(app, cookie)) {
-					fprintf(stderr, "lt_appbench: a call failed\n");
+				int rb = lt_app_begin(app, cookie);
+				int re = lt_app_end(app, cookie);
+
+				if (rb || re) {
+					fprintf(stderr, "lt_appbench: begin %d, end %d\n",
+						rb, re);
 					return 1;
 				}
 			} else {

@@ -47,7 +47,7 @@ tap_is "the transport file: 0660 root:$GID" \
 # (1) Requests against the application's clock and the kernel's trace.
 $APP apptest sleep 1 1 $THRESHOLD >/dev/null
 tap_is "root's lt_app_open() made the tracker" \
-	"$(cat $P/app)" "apptest app threshold=$THRESHOLD timeout=0 max_events=4096"
+	"$(cat $P/app)" "apptest app threshold=$THRESHOLD timeout=0 max_events=65536"
 mkdir -p "$INST"
 echo mono >"$INST/trace_clock"
 echo 8192 >"$INST/buffer_size_kb"
@@ -135,7 +135,7 @@ tap_is "root's 'group GID' line: the file's group, and the old group's members r
 	"660 0:4244 open errno=13"
 echo "group $GID" >$P/app
 echo "app2 app timeout=1000000000 threshold=1000000" >$P/app
-tap_is "root defines one" "$(grep -c '^app2 app threshold=1000000 timeout=1000000000 max_events=4096$' $P/app) $(ls $P/app2/alerts)" \
+tap_is "root defines one" "$(grep -c '^app2 app threshold=1000000 timeout=1000000000 max_events=65536$' $P/app) $(ls $P/app2/alerts)" \
 	"1 $P/app2/alerts"
 echo "del app2" >$P/app
 tap_is "and deletes it" "$(grep -c app2 $P/app) $(ls -d $P/app2 2>&1 | grep -c 'No such')" "0 1"

@@ -679,7 +679,10 @@ app_run() { # CONFIG REP
 	[ -n "$v" ] && out "app_ns_$1 $v" || fail "app_$1: no figure (repetition $(($2 + 1)))"
 }
 if part app; then
-	if lt_load latency_tracker_app; then
+	# Room for the requests' rate: slots come back a grace period or two
+	# after their end (the pool's sizing rule).
+	if lt_load latency_tracker_app &&
+		echo "ltb_app app threshold=1000000000000 max_events=1048576" >$LTD/app; then
 		out "app_reps $APP_REPS"
 		APP_UST_OFF=
 		if ! why=$(app_ust_setup); then

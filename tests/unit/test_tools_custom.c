@@ -206,10 +206,11 @@ static const struct same_case sames[] = {
 	{ "t in=kprobe:a out=kprobe:b key=arg1", "t in=kprobe:a out=kprobe:b key=arg2", false },
 	{ "t in=kprobe:a out=kprobe:b key=tid", "t in=kprobe:a out=kretprobe:b key=tid", false },
 	{ "t fn=a", "u fn=a", false },
-	/* An application tracker's defaults: 10 ms (the module's), 4096. */
-	{ "t app", "t app threshold=10000000 timeout=0 max_events=4096", true },
-	{ "t app threshold=1ms", "t app threshold=1000000 timeout=0 max_events=4096", true },
-	{ "t app", "t app threshold=1000000 timeout=0 max_events=4096", false },
+	/* An application tracker's defaults: 10 ms, 65536 (the module's). */
+	{ "t app", "t app threshold=10000000 timeout=0 max_events=65536", true },
+	{ "t app threshold=1ms", "t app threshold=1000000 timeout=0 max_events=65536", true },
+	{ "t app", "t app threshold=1000000 timeout=0 max_events=65536", false },
+	{ "t app", "t app threshold=10000000 timeout=0 max_events=4096", false },
 	{ "t app threshold=1ms", "t fn=t threshold=1ms", false },
 };
 

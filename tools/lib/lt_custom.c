@@ -627,6 +627,7 @@ static void normalise(const struct lt_custom_def *d, struct lt_custom_norm *n)
 			  LT_CUSTOM_DEF_THRESHOLD;
 	n->timeout_ns = d->has_timeout ? d->timeout_ns : 0;
 	n->max_events = d->has_max_events ? d->max_events :
+			d->app ? LT_CUSTOM_DEF_APP_MAX_EVENTS :
 			LT_CUSTOM_DEF_MAX_EVENTS;
 	n->stack = d->has_stack && d->stack;
 }

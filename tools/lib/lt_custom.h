@@ -64,6 +64,7 @@
 #define LT_CUSTOM_DEF_THRESHOLD	1000000ULL	/* 1 ms */
 /* An application tracker's (probes/app.c, LT_APP_THRESHOLD_DEFAULT). */
 #define LT_CUSTOM_DEF_APP_THRESHOLD 10000000ULL	/* 10 ms */
+#define LT_CUSTOM_DEF_APP_MAX_EVENTS 65536
 /* A canonical line's longest, its newline and NUL included. */
 #define LT_CUSTOM_LINE_MAX	512
 
