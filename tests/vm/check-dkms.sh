@@ -27,10 +27,11 @@ dk() { # kver line dkms-args...
 		lt_krun "$kver" dkms "$@" --dkmstree "$work/tree-$line" --sourcetree "$work/src"
 }
 
-# The obj-m of a Kbuild file (DIR/Kbuild), read by make as kbuild would.
+# The obj-m of a Kbuild file (DIR/Kbuild), read by make as kbuild would
+# (the goal named: a Kbuild file's own first rule would be the default).
 kbuild_modules() { # dir
-	printf 'include Kbuild\nall:\n\t@echo $(obj-m)\n' |
-		make -s -C "$LT_TOP/$1" -f - src=. obj=. 2>/dev/null
+	printf 'include Kbuild\nlt-obj-m:\n\t@echo $(obj-m)\n' |
+		make -s -C "$LT_TOP/$1" -f - src=. obj=. lt-obj-m 2>/dev/null
 }
 
 n=0 failed=0
