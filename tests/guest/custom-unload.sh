@@ -126,8 +126,7 @@ for r in $(seq "$ROUNDS"); do
 	tap_ok "round $r: the loud trackers measure and alert; the faulting key is counted" \
 		awk -v s="$act" 'BEGIN { n = split(s, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 < 1) exit 1; exit n != 5 }'
 	tap_is "round $r: the watched tracker deleted under load" "$(cw "del qsc")" ok
-	# The other watcher just before rmmod: alerts_watch.py wants the
-	# blocked callers back within 20 s of blocking.
+	# The other watcher blocked on a tracker rmmod removes.
 	watch qfn
 	wq=$!
 	tap_ok "round $r: a watcher blocked on the other quiet tracker" watching qfn
