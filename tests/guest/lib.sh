@@ -78,21 +78,24 @@ tap_skip() {
 	done
 }
 
-# tap_results N FILE: the "PASS what" / "FAIL what" lines of a program's
-# results as exactly N assertions ("# " lines pass as diagnostics).
+# tap_results N FILE: the "PASS what" / "FAIL what" / "SKIP why" lines of
+# a program's results as exactly N assertions ("# " lines pass as
+# diagnostics).
 # Results beyond N are shown, missing ones fail; returns non-zero unless
 # FILE held N results and nothing else.
 tap_results() {
 	local want=$1 file=$2 line n=0 other=0 i
 	while IFS= read -r line; do
 		case $line in
-		"PASS "* | "FAIL "*)
+		"PASS "* | "FAIL "* | "SKIP "*)
 			n=$((n + 1))
-			if [ $n -le "$want" ]; then
+			if [ $n -gt "$want" ]; then
+				tap_diag "result beyond the $want planned: $line"
+			elif [ "${line%% *}" = SKIP ]; then
+				tap_skip 1 "${line#* }"
+			else
 				[ "${line%% *}" = PASS ]
 				_tap_result $? "${line#* }"
-			else
-				tap_diag "result beyond the $want planned: $line"
 			fi ;;
 		"# "*) echo "$line" ;;
 		*) other=$((other + 1)); tap_diag "unexpected line: $line" ;;

@@ -42,7 +42,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=54
+PLAN=55
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -287,6 +287,17 @@ shown+=("$fu/out")
 check "wakeup-contended: DELAY_DEQUEUE missing from the features file of 6.12 or 7.3 is a failure, on 6.1 nothing to try" \
 	test "$(tr '\n' ' ' <"$tmp/sched-features")" = "6.1.0-56-amd64 none 6.12.117+deb12-amd64 missing 7.3.4+deb13-rt-amd64 missing listed toggle "
 shown+=("$tmp/sched-features")
+# A program's results file: PASS, SKIP and FAIL each one assertion.
+printf 'PASS a\n# note\nSKIP b\nFAIL c\n' >"$tmp/results"
+(
+	. "$LT_TOP/tests/guest/lib.sh"
+	tap_plan 3
+	tap_results 3 "$tmp/results"
+	echo "rc=$?"
+) >"$tmp/tap-results" 2>&1
+check "tap_results: PASS passes, SKIP is a skip, FAIL fails, one each" \
+	test "$(grep -v '^1\.\.' "$tmp/tap-results" | tr '\n' '|')" = "ok 1 - a|# note|ok 2 # SKIP b|not ok 3 - c|rc=0|"
+shown+=("$tmp/tap-results")
 
 # --- lint: checks that could not run -----------------------------------------
 nocpp=$tmp/path-without-cppcheck
