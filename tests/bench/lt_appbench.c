@@ -5,6 +5,9 @@
  * its begin and its end, on CPU 0, in 200 batches of 500 requests.
  *
  *   lt_appbench floor       two empty system calls (getppid): the floor
+ *   lt_appbench ioctl       two empty ioctls on the transport file (a
+ *                           command it does not know: ENOTTY), what the
+ *                           system call ours uses costs before our work
  *   lt_appbench ours NAME   lt_app_begin() + lt_app_end() on application
  *                           tracker NAME (one ioctl each)
  *   lt_appbench_ust         two LTTng-UST tracepoints (begin, end; one
@@ -26,7 +29,11 @@
 #define LTTNG_UST_TRACEPOINT_DEFINE
 #include "ust/lt_bench_app_tp.h"
 #else
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <latency-tracker.h>
+#include "../../include/lt_app_abi.h"
 #endif
 
 #define BATCHES		200
@@ -38,10 +45,19 @@ int main(int argc, char **argv)
 #ifndef LT_APPBENCH_UST
 	struct lt_app *app = NULL;
 	int ours = argc > 2 && !strcmp(argv[1], "ours");
+	int empty = argc == 2 && !strcmp(argv[1], "ioctl");
+	int fd = -1;
 
-	if (!ours && (argc != 2 || strcmp(argv[1], "floor"))) {
-		fprintf(stderr, "usage: lt_appbench floor | ours NAME\n");
+	if (!ours && !empty && (argc != 2 || strcmp(argv[1], "floor"))) {
+		fprintf(stderr, "usage: lt_appbench floor | ioctl | ours NAME\n");
 		return 2;
+	}
+	if (empty) {
+		fd = open(LT_APP_FILE, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			perror("lt_appbench: " LT_APP_FILE);
+			return 1;
+		}
 	}
 	if (ours) {
 		/* Never over the threshold: 1000 s. */
@@ -75,6 +91,15 @@ int main(int argc, char **argv)
 				if (rb || re) {
 					fprintf(stderr, "lt_appbench: begin %d, end %d\n",
 						rb, re);
+					return 1;
+				}
+			} else if (empty) {
+				/* Command 0 of our code: not one of ours. */
+				if (ioctl(fd, _IO(LT_APP_IOC_MAGIC, 0)) != -1 ||
+				    errno != ENOTTY ||
+				    ioctl(fd, _IO(LT_APP_IOC_MAGIC, 0)) != -1 ||
+				    errno != ENOTTY) {
+					perror("lt_appbench: an empty ioctl did not fail with ENOTTY");
 					return 1;
 				}
 			} else {

@@ -343,16 +343,18 @@ def custom_ratio(pairs, calls, peer, off, rng, floor=None):
 
 def app_part(kv, series, rng, problems):
     """The application requests' part ("app_ns_CONFIG NS" per repetition:
-    floor, ours, ust, interleaved; "app_unavailable ust why"): each
+    floor, ioctl, ours, ust, interleaved; "app_unavailable ust why"): each
     configuration's median ns per request (begin and end) with its
-    interval, and ours against the floor (the goal) and against LTTng-UST,
-    each ratio of medians over the same resampled repetitions.  {} without
+    interval, and ours against the floor (the goal), against two empty
+    ioctls on the transport (what our work adds to the system calls) and
+    against LTTng-UST, each ratio of medians over the same resampled
+    repetitions.  {} without
     the part."""
     if "app_reps" not in kv:
         return {}
     reps = int(kv["app_reps"])
     off = kv["app_unavailable"]
-    runs = {c: series.get(f"app_ns_{c}", []) for c in ("floor", "ours", "ust", "pp_none", "pp_open")
+    runs = {c: series.get(f"app_ns_{c}", []) for c in ("floor", "ioctl", "ours", "ust", "pp_none", "pp_open")
             if c not in off}
     res = {"app_reps": reps, "app_unavailable": off, "app_ns": {}, "app_ns_ci95": {}}
     # The ping-pong loop (ms for 80000 switches and wakeups) without and
@@ -377,7 +379,7 @@ def app_part(kv, series, rng, problems):
         res["app_ns"][c] = round(statistics.median(v), 1)
         res["app_ns_ci95"][c] = ci(statistics.median([rng.choice(v) for _ in v]) for _ in range(BOOT)) \
             if len(v) >= 2 else None
-    for peer in ("floor", "ust"):
+    for peer in ("floor", "ioctl", "ust"):
         if peer in off:
             res[f"app_ratio_vs_{peer}"] = {"ratio": None, "ci95": None, "why": f"{peer} unavailable: {off[peer]}"}
             continue
@@ -734,7 +736,8 @@ def print_table(res, kv):
                 print(f"  {'ours / ' + peer + what:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
     if res.get("app_reps"):
         print(f"\napplication requests: ns per request, lt_app_begin + lt_app_end against two empty system"
-              f" calls (floor) and two LTTng-UST tracepoints in a flight-recorder session (ust), CPU 0,"
+              f" calls (floor), two empty ioctls on the transport file (ioctl) and two LTTng-UST tracepoints"
+              f" in a flight-recorder session (ust), CPU 0,"
               f" {res['app_reps']} repetitions")
         for cfg, ns in res["app_ns"].items():
             unit = " ms (the loop)" if cfg.startswith("pp_") else ""
@@ -744,7 +747,7 @@ def print_table(res, kv):
                   f"{fci(res['app_switch_ns_ci95'])}")
         for peer, why in res["app_unavailable"].items():
             print(f"  {peer:44s} unavailable ({why})")
-        for peer in ("floor", "ust"):
+        for peer in ("floor", "ioctl", "ust"):
             v = res[f"app_ratio_vs_{peer}"]
             print(f"  {'ours / ' + peer:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
     print("\ngoals (upper end of the 95 % interval)")

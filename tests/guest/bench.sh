@@ -54,7 +54,9 @@
 #  7. app: the cost of marking one application request, begin and end
 #     (tests/bench/lt_appbench.c, CPU 0): ours (lt_app_begin + lt_app_end,
 #     one ioctl each, no record: threshold 1000 s), two empty system calls
-#     (floor: the goal is ours <= 1.5 x floor), and two LTTng-UST
+#     (floor: the goal is ours <= 1.5 x floor), two empty ioctls on the
+#     transport file (ioctl: the system call ours makes, without our
+#     work), and two LTTng-UST
 #     tracepoints recorded by a flight-recorder session of the user-space
 #     domain (ust), interleaved, LTG_BENCH_APP_REPS (9) repetitions; and
 #     what a thread with a request open pays per switch: the ping-pong
@@ -671,6 +673,7 @@ app_run() { # CONFIG REP
 	local v
 	case $1 in
 	floor) v=$("$APPB" floor) ;;
+	ioctl) v=$("$APPB" ioctl) ;;
 	ours) v=$("$APPB" ours ltb_app) ;;
 	ust) [ -z "$APP_UST_OFF" ] || return 0; v=$(${APPB}_ust) ;;
 	pp_none) v=$("$LT_TOP/build/bench/lt_pingpong") ;;
@@ -689,7 +692,7 @@ if part app; then
 			out "app_unavailable ust $why"
 			APP_UST_OFF=1
 		fi
-		interleave app_ "$APP_REPS" app_run floor ours ust pp_none pp_open
+		interleave app_ "$APP_REPS" app_run floor ioctl ours ust pp_none pp_open
 		[ "$(awk '$1 == "over_threshold" { print $2 }' $LTD/ltb_app/stats)" = 0 ] ||
 			fail "app: requests over the threshold (the part measures none)"
 		lttng destroy ltbench_app >/dev/null 2>&1
