@@ -93,20 +93,11 @@
 #include <lt_records/app.h>
 #include "app_breakdown.h"
 #include "common/probe.h"
+#include "custom_def.h"
 #include "lt_trace.h"
 
 /* Application trackers that may exist at once. */
 #define LT_APP_MAX		64
-/* Defaults of a tracker created by a write without them. */
-#define LT_APP_THRESHOLD_DEFAULT	(10 * NSEC_PER_MSEC)
-/*
- * Requests end fast and their slots come back one or two RCU grace
- * periods later (the pool's sizing rule, latency_tracker.h): room for a
- * server's rate; the pool grows to it only when used.
- */
-#define LT_APP_MAX_EVENTS_DEFAULT	65536
-/* The longest control line. */
-#define LT_APP_LINE_MAX		128
 
 static uint lt_app_group;
 module_param_named(group, lt_app_group, uint, 0444);
@@ -176,12 +167,6 @@ static unsigned int lt_app_nr;
 static DEFINE_MUTEX(lt_app_lock);
 static struct proc_dir_entry *lt_app_pde;
 
-/* The names of the contract, present and future: one namespace. */
-static const char *const lt_app_reserved[] = {
-	"app", "del", "custom", "version", "wakeup", "offcpu", "syscalls",
-	"block", "irq", "lock", "ttfb", "netrx",
-};
-
 /*
  * Root: the global root uid, capabilities or not (see the top), of the
  * file's opener (not of the caller: a root program handed a member's
@@ -190,30 +175,6 @@ static const char *const lt_app_reserved[] = {
 static bool lt_app_root(const struct file *file)
 {
 	return uid_eq(file->f_cred->euid, GLOBAL_ROOT_UID);
-}
-
-static bool lt_app_name_ok(const char *name)
-{
-	size_t i, len = strnlen(name, LT_APP_NAME_SIZE);
-
-	if (!len || len > LATENCY_TRACKER_NAME_MAX || name[0] < 'a' ||
-	    name[0] > 'z')
-		return false;
-	for (i = 1; i < len; i++)
-		if (!((name[i] >= 'a' && name[i] <= 'z') ||
-		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
-			return false;
-	return true;
-}
-
-static bool lt_app_name_reserved(const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(lt_app_reserved); i++)
-		if (!strcmp(name, lt_app_reserved[i]))
-			return true;
-	return false;
 }
 
 /* The name of a blocking reason (app_breakdown.h), into @buf. */
@@ -339,11 +300,12 @@ static int lt_app_create(const char *name, u64 threshold, u64 timeout,
 	int ret;
 
 	lockdep_assert_held(&lt_app_lock);
-	if (!lt_app_name_ok(name)) {
-		pr_err("refused: '%.40s': not a tracker name\n", name);
+	if (!lt_custom_name_valid(name)) {
+		pr_err("refused: '%.40s': not a NAME ([a-z][a-z0-9_]{0,31})\n",
+		       name);
 		return -EINVAL;
 	}
-	if (lt_app_name_reserved(name)) {
+	if (lt_custom_name_reserved(name)) {
 		pr_err("refused: %s: a reserved name\n", name);
 		return -EEXIST;
 	}
@@ -418,7 +380,8 @@ static long lt_app_attach(struct file *file, void __user *uarg)
 			goto out;
 		}
 		ret = lt_app_create(arg.name, arg.threshold_ns,
-				    arg.timeout_ns, LT_APP_MAX_EVENTS_DEFAULT);
+				    arg.timeout_ns,
+				    LT_CUSTOM_APP_MAX_EVENTS_DEFAULT);
 		if (ret)
 			goto out;
 		a = lt_app_find(arg.name);
@@ -517,64 +480,6 @@ static long lt_app_ioctl(struct file *file, unsigned int cmd,
 					 lt_app_end(a, arg);
 }
 
-/*
- * One definition: `NAME app [threshold=NS] [timeout=NS] [max_events=N]`,
- * fields in any order, each at most once, separated by blanks.
- */
-static int lt_app_define(char *line)
-{
-	u64 threshold = LT_APP_THRESHOLD_DEFAULT, timeout = 0;
-	u32 max_events = LT_APP_MAX_EVENTS_DEFAULT;
-	unsigned int seen = 0, bit;
-	char *name, *tok, *val;
-	bool kind = false;
-	int ret;
-
-	name = strsep(&line, " \t");
-	while ((tok = strsep(&line, " \t"))) {
-		if (!*tok)
-			continue;
-		if (!kind) {
-			if (strcmp(tok, "app"))
-				goto bad;
-			kind = true;
-			continue;
-		}
-		val = strchr(tok, '=');
-		if (!val)
-			goto bad;
-		*val++ = '\0';
-		if (!strcmp(tok, "threshold")) {
-			bit = 1;
-			ret = kstrtou64(val, 10, &threshold);
-		} else if (!strcmp(tok, "timeout")) {
-			bit = 2;
-			ret = kstrtou64(val, 10, &timeout);
-		} else if (!strcmp(tok, "max_events")) {
-			bit = 4;
-			ret = kstrtou32(val, 10, &max_events);
-		} else {
-			goto bad;
-		}
-		if (ret || !max_events || (seen & bit))
-			goto bad;
-		seen |= bit;
-	}
-	if (!kind) {
-		pr_err("refused: '%.40s': not NAME app [threshold=NS] [timeout=NS] [max_events=N]\n",
-		       name);
-		return -EINVAL;
-	}
-	mutex_lock(&lt_app_lock);
-	ret = lt_app_create(name, threshold, timeout, max_events);
-	mutex_unlock(&lt_app_lock);
-	return ret;
-bad:
-	pr_err("refused: '%.64s': not app, threshold=NS, timeout=NS nor max_events=N (once each)\n",
-	       tok);
-	return -EINVAL;
-}
-
 static int lt_app_delete(const char *name)
 {
 	struct lt_app *a;
@@ -617,28 +522,58 @@ bad:
 	return -EINVAL;
 }
 
+/*
+ * A line of the custom grammar (custom_def.h) of the app kind, or a del;
+ * @count bytes of @buf, a trailing newline included.
+ */
+static int lt_app_command(const char *buf, size_t count)
+{
+	struct lt_custom_cmd *cmd;
+	struct lt_custom_err err;
+	int ret;
+
+	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	if (!cmd)
+		return -ENOMEM;
+	ret = lt_custom_parse(buf, count, cmd, &err);
+	if (ret) {
+		lt_custom_refused(&err);
+	} else if (cmd->op == LT_CUSTOM_DEL) {
+		ret = lt_app_delete(cmd->def.name);
+	} else if (!cmd->def.app) {
+		pr_err("refused: %s: not NAME app [threshold=NS] [timeout=NS] [max_events=N] (a custom tracker is made by writing it to /proc/latency_tracker/custom)\n",
+		       cmd->def.name);
+		ret = -EINVAL;
+	} else {
+		mutex_lock(&lt_app_lock);
+		ret = lt_app_create(cmd->def.name, cmd->def.threshold_ns,
+				    cmd->def.timeout_ns, cmd->def.max_events);
+		mutex_unlock(&lt_app_lock);
+	}
+	kfree(cmd);
+	return ret;
+}
+
 static ssize_t lt_app_write(struct file *file, const char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	char *buf, *line;
+	char *buf;
 	int ret;
 
 	if (!lt_app_root(file))
 		return -EPERM;
-	if (!count || count > LT_APP_LINE_MAX)
+	if (!count || count > LT_CUSTOM_LINE_MAX)
 		return -EINVAL;
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	line = buf;
-	if (line[count - 1] == '\n')
-		line[count - 1] = '\0';
-	if (str_has_prefix(line, "del ") || str_has_prefix(line, "del\t"))
-		ret = lt_app_delete(skip_spaces(line + 4));
-	else if (str_has_prefix(line, "group ") || str_has_prefix(line, "group\t"))
-		ret = lt_app_set_group(file_inode(file), skip_spaces(line + 6));
-	else
-		ret = lt_app_define(line);
+	if (str_has_prefix(buf, "group ") || str_has_prefix(buf, "group\t")) {
+		if (buf[count - 1] == '\n')
+			buf[count - 1] = '\0';
+		ret = lt_app_set_group(file_inode(file), skip_spaces(buf + 6));
+	} else {
+		ret = lt_app_command(buf, count);
+	}
 	kfree(buf);
 	return ret ? ret : count;
 }
@@ -648,10 +583,19 @@ static int lt_app_show(struct seq_file *m, void *v)
 	struct lt_app *a;
 
 	mutex_lock(&lt_app_lock);
-	list_for_each_entry(a, &lt_app_list, list)
-		seq_printf(m, "%s app threshold=%llu timeout=%llu max_events=%u\n",
-			   a->name, latency_tracker_threshold(a->probe.t),
-			   latency_tracker_timeout(a->probe.t), a->max_events);
+	list_for_each_entry(a, &lt_app_list, list) {
+		struct lt_custom_def def = {
+			.app = true,
+			.threshold_ns = latency_tracker_threshold(a->probe.t),
+			.timeout_ns = latency_tracker_timeout(a->probe.t),
+			.max_events = a->max_events,
+		};
+		char line[LT_APP_NAME_SIZE + 80];
+
+		strscpy(def.name, a->name, sizeof(def.name));
+		lt_custom_format(&def, line, sizeof(line));
+		seq_puts(m, line);
+	}
 	mutex_unlock(&lt_app_lock);
 	return 0;
 }

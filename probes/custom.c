@@ -428,15 +428,6 @@ static int lt_custom_del(const char *name)
 }
 
 /* One dmesg line for a line the parser refused. */
-static void lt_custom_refused(const struct lt_custom_err *err)
-{
-	if (err->tok)
-		pr_err("refused: '%*pE': %s\n", (int)err->tok_len, err->tok,
-		       err->why);
-	else
-		pr_err("refused: %s\n", err->why);
-}
-
 static ssize_t lt_custom_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
@@ -462,6 +453,12 @@ static ssize_t lt_custom_write(struct file *file, const char __user *ubuf,
 	ret = lt_custom_parse(buf, count, cmd, &err);
 	if (ret) {
 		lt_custom_refused(&err);
+		goto out;
+	}
+	if (cmd->op == LT_CUSTOM_ADD && cmd->def.app) {
+		pr_err("refused: %s: an application tracker, made by writing it to /proc/latency_tracker/app\n",
+		       cmd->def.name);
+		ret = -EINVAL;
 		goto out;
 	}
 	mutex_lock(&lt_custom_lock);

@@ -7,7 +7,7 @@
 #include "parse.h"
 #include "custom_def.h"
 
-/* NAME and each field once. */
+/* NAME and each field once (an app line has fewer). */
 #define LT_CUSTOM_TOKENS_MAX	11
 
 /*
@@ -348,7 +348,7 @@ static int lt_custom_fields_parse(const struct lt_custom_tok *toks, int n,
 	unsigned int f;
 	int i;
 
-	for (i = 1; i < n; i++) {
+	for (i = def->app ? 2 : 1; i < n; i++) {
 		t = &toks[i];
 		eq = memchr(t->s, '=', t->len);
 		if (!eq)
@@ -361,12 +361,18 @@ static int lt_custom_fields_parse(const struct lt_custom_tok *toks, int n,
 			return lt_custom_fail(err, -EINVAL, t, "unknown field");
 		if (seen[f])
 			return lt_custom_fail(err, -EINVAL, t, "given twice");
+		if (def->app && f != LT_CF_THRESHOLD && f != LT_CF_TIMEOUT &&
+		    f != LT_CF_MAX_EVENTS)
+			return lt_custom_fail(err, -EINVAL, t,
+					      "cannot go with app");
 		seen[f] = t;
 		why = lt_custom_value(def, f, eq + 1, t->len - (eq + 1 - t->s));
 		if (why)
 			return lt_custom_fail(err, -EINVAL, t, why);
 	}
 
+	if (def->app)
+		return 0;
 	if (seen[LT_CF_FN]) {
 		for (f = LT_CF_IN; f <= LT_CF_OUT_KEY; f++)
 			if (f != LT_CF_KEY && seen[f])
@@ -458,8 +464,11 @@ int lt_custom_parse(const char *line, size_t len, struct lt_custom_cmd *cmd,
 		return lt_custom_fail(err, -EINVAL, &toks[0],
 				      "not a NAME ([a-z][a-z0-9_]{0,31})");
 	memcpy(def->name, toks[0].s, toks[0].len);
-	def->threshold_ns = LT_CUSTOM_THRESHOLD_DEFAULT;
-	def->max_events = LT_CUSTOM_MAX_EVENTS_DEFAULT;
+	def->app = n > 1 && lt_custom_is(toks[1].s, toks[1].len, "app");
+	def->threshold_ns = def->app ? LT_CUSTOM_APP_THRESHOLD_DEFAULT :
+				       LT_CUSTOM_THRESHOLD_DEFAULT;
+	def->max_events = def->app ? LT_CUSTOM_APP_MAX_EVENTS_DEFAULT :
+				     LT_CUSTOM_MAX_EVENTS_DEFAULT;
 	ret = lt_custom_fields_parse(toks, n, def, err);
 	if (ret)
 		return ret;
@@ -484,6 +493,18 @@ bool lt_custom_name_reserved(const char *name)
 		if (!strcmp(name, lt_custom_reserved[i]))
 			return true;
 	return false;
+}
+
+/**
+ * lt_custom_name_valid() - whether a string is a NAME
+ * @name: a NUL-terminated string.
+ *
+ * Context: any context.
+ * Return: true when @name follows [a-z][a-z0-9_]{0,31} (reserved or not).
+ */
+bool lt_custom_name_valid(const char *name)
+{
+	return lt_custom_name_ok(name, strnlen(name, LT_CUSTOM_NAME_MAX + 1));
 }
 
 /* The canonical form is built with these; past @size only counted. */
@@ -584,6 +605,16 @@ size_t lt_custom_format(const struct lt_custom_def *def, char *buf,
 	struct lt_custom_out o = { .buf = buf, .size = size };
 
 	lt_custom_put(&o, def->name);
+	if (def->app) {
+		lt_custom_put(&o, " app threshold=");
+		lt_custom_put_u64(&o, def->threshold_ns);
+		lt_custom_put(&o, " timeout=");
+		lt_custom_put_u64(&o, def->timeout_ns);
+		lt_custom_put(&o, " max_events=");
+		lt_custom_put_u64(&o, def->max_events);
+		lt_custom_put(&o, "\n");
+		goto out;
+	}
 	if (def->fn) {
 		lt_custom_put(&o, " fn=");
 		lt_custom_put(&o, def->in.func);
@@ -609,6 +640,7 @@ size_t lt_custom_format(const struct lt_custom_def *def, char *buf,
 	lt_custom_put(&o, " max_events=");
 	lt_custom_put_u64(&o, def->max_events);
 	lt_custom_put(&o, def->stack ? " stack=1\n" : " stack=0\n");
+out:
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';
 	return o.len;

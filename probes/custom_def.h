@@ -4,20 +4,25 @@
  * /proc/latency_tracker/custom: its parser and its canonical form.
  *
  * One line defines or deletes a tracker (docs/design.md, "Custom
- * trackers"):
+ * trackers" and "Application requests"):
  *
  *	NAME fn=FUNC [key=tid|tgid] [threshold=NS] [timeout=NS]
  *		[max_events=N] [stack=0|1]
  *	NAME in=PROBE out=PROBE (key=KEY | in_key=KEY out_key=KEY)
  *		[threshold=NS] [timeout=NS] [max_events=N] [stack=0|1]
+ *	NAME app [threshold=NS] [timeout=NS] [max_events=N]
  *	del NAME
  *
  *	PROBE	kprobe:FUNC | kretprobe:FUNC | tp:SYSTEM:EVENT
  *	KEY	tid | tgid | argN | argN+OFF | ret
  *	NAME	[a-z][a-z0-9_]{0,31}
  *
+ * The app kind (an application tracker, written to
+ * /proc/latency_tracker/app and made by latency_tracker_app.ko; the
+ * others go to /proc/latency_tracker/custom) comes right after NAME.
  * Fields are separated by blanks (spaces or tabs) and may come in any
- * order after NAME; each at most once; one trailing newline is allowed.
+ * order after NAME (and app); each at most once; one trailing newline is
+ * allowed.
  * Times are decimal ns with the core's bounds (threshold 1 ns..1000 s,
  * timeout 0 or 1 ms..1000 s, as the procfs knobs, tracker/params.c),
  * max_events 1..2^22 (the module parameter's bounds but 0).  N is 1..6;
@@ -33,8 +38,9 @@
  * leading zeros, and key= when both ends take the same key (in_key= and
  * out_key= otherwise).
  *
- * Pure logic, no kernel state: built into latency_tracker_custom.ko and
- * into the host unit test tests/unit/test_custom_def.c (through lt_env.h).
+ * Pure logic, no kernel state: built into latency_tracker_custom.ko,
+ * latency_tracker_app.ko and the host unit test
+ * tests/unit/test_custom_def.c (through lt_env.h).
  * Any context; nothing is allocated.
  */
 #ifndef _LT_CUSTOM_DEF_H
@@ -58,6 +64,14 @@
 /* Defaults of the optional fields. */
 #define LT_CUSTOM_THRESHOLD_DEFAULT	1000000ULL	/* 1 ms */
 #define LT_CUSTOM_MAX_EVENTS_DEFAULT	4096
+/*
+ * Those of an application tracker.  Requests end fast and their slots
+ * come back one or two RCU grace periods later (the pool's sizing rule,
+ * latency_tracker.h): room for a server's rate; the pool grows to it only
+ * when used.
+ */
+#define LT_CUSTOM_APP_THRESHOLD_DEFAULT		10000000ULL	/* 10 ms */
+#define LT_CUSTOM_APP_MAX_EVENTS_DEFAULT	65536
 
 /* Bounds, the core's (tracker/params.c). */
 #define LT_CUSTOM_THRESHOLD_MAX		1000000000000ULL	/* 1000 s */
@@ -123,6 +137,8 @@ struct lt_custom_end_def {
 /**
  * struct lt_custom_def - a tracker's definition
  * @name: NAME.
+ * @app: an application tracker: no ends, no keys, no stack (only
+ *	@threshold_ns, @timeout_ns and @max_events are set).
  * @fn: defined with fn=: @in is the kprobe and @out the kretprobe of
  *	that function, both keyed by @in_key (= @out_key, tid or tgid).
  * @in: the end that starts an event.
@@ -136,6 +152,7 @@ struct lt_custom_end_def {
  */
 struct lt_custom_def {
 	char name[LT_CUSTOM_NAME_MAX + 1];
+	bool app;
 	bool fn;
 	struct lt_custom_end_def in;
 	struct lt_custom_end_def out;
@@ -174,6 +191,19 @@ int lt_custom_parse(const char *line, size_t len, struct lt_custom_cmd *cmd,
 size_t lt_custom_format(const struct lt_custom_def *def, char *buf,
 			size_t size);
 bool lt_custom_name_reserved(const char *name);
+bool lt_custom_name_valid(const char *name);
+
+#ifdef __KERNEL__
+/* Says in the kernel log why a line was refused. */
+static inline void lt_custom_refused(const struct lt_custom_err *err)
+{
+	if (err->tok)
+		pr_err("refused: '%*pE': %s\n", (int)err->tok_len, err->tok,
+		       err->why);
+	else
+		pr_err("refused: %s\n", err->why);
+}
+#endif
 
 /* Whether a key is a task's id (shown as is in records). */
 static inline bool lt_custom_key_is_task(const struct lt_custom_key *k)

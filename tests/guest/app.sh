@@ -125,7 +125,8 @@ os.write(fd, b'del apptest\n')" 2>&1 | grep -c 'Errno 1. Operation not permitted
 for bad in "Bad app" "x" "x threshold=5" "x app threshold=0" \
 	"x app threshold=5 junk=1" "x app max_events=0" "x app app" \
 	"x app timeout=1 timeout=1" "del nosuch" "wakeup app" \
-	"x app timeout=12" "apptest app" "group x" "group 4294967295"; do
+	"x app timeout=12" "apptest app" "group x" "group 4294967295" \
+	"x fn=vfs_read" "x app stack=1"; do
 	echo "$bad" >$P/app 2>/dev/null && echo "accepted: $bad"
 done >"$tmp/bad"
 tap_is "bad lines refused, nothing changes" "$(cat "$tmp/bad")$(cat $P/app | wc -l)" 1

@@ -37,6 +37,7 @@ REFUSALS=(
 	"EEXIST|version fn=lt_custom_target_work|'version': a reserved name|a file's name"
 	"EEXIST|first fn=lt_custom_target_work|first: name in use|a name in use"
 	"ENOENT|del nosuch|del nosuch: no such custom tracker|del of an unknown tracker"
+	"EINVAL|x app threshold=5000000|x: an application tracker, made by writing it to /proc/latency_tracker/app|an application tracker"
 )
 BL_FUNCS="notifier_call_chain atomic_notifier_call_chain get_kprobe"
 tap_plan $((8 + ${#REFUSALS[@]} + 4 + 5 + 64 + 6 + 4))

@@ -4,7 +4,7 @@
  * parser of custom trackers and their canonical form: lines accepted and
  * their canonical form (which parses back to itself), lines refused with
  * their errno and the token named, every bound, the reserved names,
- * `del`, and a canonical form that does not fit its buffer.
+ * `del`, the app kind, and a canonical form that does not fit its buffer.
  */
 #include <stdio.h>
 
@@ -46,6 +46,9 @@ static const struct good_case good[] = {
 	  "t_1 in=tp:sched:sched_switch out=kretprobe:F_2 key=tgid threshold=1000000 timeout=0 max_events=4096 stack=0\n" },
 	{ "abcdefghijklmnopqrstuvwxyz012345 fn=_x",
 	  "abcdefghijklmnopqrstuvwxyz012345 fn=_x" FN_TAIL },
+	{ "web app", "web app threshold=10000000 timeout=0 max_events=65536\n" },
+	{ " \tw app\tmax_events=8 timeout=1000000 threshold=5\n",
+	  "w app threshold=5 timeout=1000000 max_events=8\n" },
 };
 
 struct bad_case {
@@ -161,11 +164,24 @@ static const struct bad_case bad[] = {
 	{ "version fn=f", -EEXIST, "version", "the version file's name" },
 	{ "wakeup fn=f threshold=0", -EINVAL, "threshold=0",
 	  "bad syntax goes before a reserved name" },
+	{ "a app fn=f", -EINVAL, "fn=f", "app with fn=" },
+	{ "a app in=kprobe:f", -EINVAL, "in=kprobe:f", "app with in=" },
+	{ "a app key=tid", -EINVAL, "key=tid", "app with key=" },
+	{ "a app stack=1", -EINVAL, "stack=1", "app with stack=" },
+	{ "a app app", -EINVAL, "app", "app twice" },
+	{ "a threshold=5 app", -EINVAL, "app", "app after a field" },
+	{ "a app threshold=0", -EINVAL, "threshold=0", "app, threshold 0" },
+	{ "a app timeout=12", -EINVAL, "timeout=12", "app, timeout under 1 ms" },
+	{ "a app max_events=0", -EINVAL, "max_events=0", "app, max_events 0" },
+	{ "a app timeout=1000000 timeout=1000000", -EINVAL, "timeout=1000000",
+	  "app, a field twice" },
+	{ "app app", -EEXIST, "app", "an application tracker named app" },
+	{ "wakeup app", -EEXIST, "wakeup", "an application tracker with a tracker's name" },
 };
 
 static const char *const reserved[] = {
-	"del", "custom", "version", "wakeup", "offcpu", "syscalls", "block",
-	"irq", "lock", "ttfb", "netrx",
+	"del", "custom", "version", "app", "wakeup", "offcpu", "syscalls",
+	"block", "irq", "lock", "ttfb", "netrx",
 };
 
 static struct lt_custom_cmd cmd;
@@ -250,6 +266,13 @@ static void test_del_and_names(void)
 	tap_ok(!lt_custom_name_reserved("wakeup2") &&
 	       !lt_custom_name_reserved("blk") &&
 	       !lt_custom_name_reserved(""), "other names are not reserved");
+	tap_ok(lt_custom_name_valid("a") && lt_custom_name_valid("a_1") &&
+	       lt_custom_name_valid("abcdefghijklmnopqrstuvwxyz012345") &&
+	       !lt_custom_name_valid("abcdefghijklmnopqrstuvwxyz0123456") &&
+	       !lt_custom_name_valid("") && !lt_custom_name_valid("A") &&
+	       !lt_custom_name_valid("1a") && !lt_custom_name_valid("a-b") &&
+	       !lt_custom_name_valid("a b"),
+	       "a NAME as a C string: [a-z][a-z0-9_]{0,31}");
 	ret = lt_custom_parse("a fn=f", 7, &cmd, &err);
 	tap_ok(ret == -EINVAL && err.tok && err.tok_len == 1 && !*err.tok,
 	       "a NUL byte inside the line is refused");
@@ -294,7 +317,7 @@ static void test_limits(void)
 
 int main(void)
 {
-	tap_plan(ARRAY_SIZE(good) + ARRAY_SIZE(bad) + 4 + 6);
+	tap_plan(ARRAY_SIZE(good) + ARRAY_SIZE(bad) + 5 + 6);
 	test_good();
 	test_bad();
 	test_del_and_names();
