@@ -131,17 +131,13 @@ import re
 import sys
 from collections import defaultdict, deque
 
+from ftrace_text import (LINE_RE, SWITCH_RE, WAKING_RE, blocked_state,
+                         line_ts, record)
+
 NS_PER_US = 1000
 NEVER_RETURN = {60, 231}    # x86_64 exit, exit_group
 HIST_BUCKETS = 65
 
-LINE_RE = re.compile(
-    r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(?P<cpu>\d+)\]'
-    r'\s+(?:\S+\s+)?(?P<s>\d+)\.(?P<us>\d{6}): (?P<ev>\w+): (?P<rest>.*)$')
-SWITCH_RE = re.compile(
-    r'prev_comm=(.*) prev_pid=(\d+) prev_prio=(-?\d+) prev_state=(\S+) ==> '
-    r'next_comm=(.*) next_pid=(\d+) next_prio=(-?\d+)\s*$')
-WAKING_RE = re.compile(r'comm=(.*) pid=(\d+) prio=(-?\d+)')
 FORK_RE = re.compile(r'comm=(.*) pid=(\d+) child_comm=(.*) child_pid=(\d+)')
 EXIT_RE = re.compile(r'comm=(.*) pid=(\d+) prio=')
 EXEC_RE = re.compile(r'filename=(.*) pid=(\d+) old_pid=(\d+)')
@@ -179,11 +175,6 @@ NEG = 2000
 def bucket(ns):
     """The tracker's log2 bucket of a delay: fls64 (0 for 0)."""
     return max(0, int(ns)).bit_length()
-
-
-def blocked_state(st):
-    """A sched_switch prev_state that leaves the task asleep."""
-    return '+' not in st and st != 'R' and 'X' not in st and 'Z' not in st
 
 
 def block_op(rwbs):
@@ -299,7 +290,7 @@ class Analyzer:
                 ev = m.group('ev')
                 if ev not in want:
                     continue
-                ts = int(m.group('s')) * 1000000000 + int(m.group('us')) * 1000
+                ts = line_ts(m)
                 if self.first_ts is None:
                     self.first_ts = ts
                 self.last_ts = ts
@@ -690,18 +681,11 @@ def parse_hist(path):
     return h
 
 
-def unescape(v):
-    return re.sub(r'\\x([0-9a-fA-F]{2})', lambda m: chr(int(m.group(1), 16)), v)
-
-
 def parse_alerts(path, trk):
     recs, lost = [], 0
     with open(path, errors='replace') as f:
         for line in f:
-            kv = {}
-            for tok in line.split():
-                k, _, v = tok.partition('=')
-                kv[k] = unescape(v)
+            kv = record(line)
             if kv.get('tracker') != trk:
                 continue
             if kv.get('cause') == 'lost':

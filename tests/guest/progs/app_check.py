@@ -34,8 +34,13 @@ failure:
     compute: -).
 """
 import argparse
-import re
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "oracle"))
+from ftrace_text import (LINE_RE, SWITCH_RE, WAKING_RE,  # noqa: E402
+                         blocked_state, line_ts, record)
 
 TOP = {"sleep": {"clock_nanosleep", "nanosleep"}, "lock": {"futex"},
        "compute": {"-"}}
@@ -52,22 +57,13 @@ def check(ok, what):
         fails += 1
 
 
-def kv(line):
-    out = {}
-    for tok in line.split():
-        if "=" in tok:
-            k, v = tok.split("=", 1)
-            out[k] = v
-    return out
-
-
 def read_reqs(path):
     reqs, kind = {}, None
     for line in open(path):
         if line.startswith("kind "):
             kind = line.split()[1]
         elif line.startswith("req "):
-            r = kv(line)
+            r = record(line)
             r["kind"] = kind
             reqs[int(r["cookie"])] = r
     return reqs
@@ -76,38 +72,33 @@ def read_reqs(path):
 def read_alerts(path):
     recs = []
     for line in open(path):
-        r = kv(line)
+        r = record(line)
         if r.get("cause") in ("threshold", "timeout"):
             recs.append(r)
     return recs
 
 
-SW = re.compile(r"prev_pid=(\d+) .*prev_state=(\S+) ==> .*next_pid=(\d+)")
-WK = re.compile(r"sched_wakeup: .*pid=(\d+)")
-TS = re.compile(r"\s(\d+)\.(\d+): (sched_switch|sched_wakeup):")
-
-
 def read_trace(path):
     """Per tid: [(ts_ns, what)], what: out-blocked, out-runnable, wakeup, in."""
     ev = {}
-    for line in open(path):
-        m = TS.search(line)
-        if not m:
+    for line in open(path, errors="replace"):
+        m = LINE_RE.match(line)
+        if not m or m.group("ev") not in ("sched_switch", "sched_wakeup"):
             continue
-        ts = int(m.group(1)) * 10**9 + int(m.group(2).ljust(9, "0")[:9])
-        if m.group(3) == "sched_switch":
-            s = SW.search(line)
+        ts = line_ts(m)
+        if m.group("ev") == "sched_switch":
+            s = SWITCH_RE.match(m.group("rest"))
             if not s:
                 continue
-            prev, st, nxt = int(s.group(1)), s.group(2), int(s.group(3))
-            blocked = not st.startswith("R") and st not in ("X", "Z", "I")
+            prev, nxt = int(s.group(2)), int(s.group(6))
             ev.setdefault(prev, []).append(
-                (ts, "out-blocked" if blocked else "out-runnable"))
+                (ts, "out-blocked" if blocked_state(s.group(4))
+                 else "out-runnable"))
             ev.setdefault(nxt, []).append((ts, "in"))
         else:
-            w = WK.search(line)
+            w = WAKING_RE.match(m.group("rest"))
             if w:
-                ev.setdefault(int(w.group(1)), []).append((ts, "wakeup"))
+                ev.setdefault(int(w.group(2)), []).append((ts, "wakeup"))
     return ev
 
 
