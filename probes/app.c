@@ -305,7 +305,8 @@ static int lt_app_create(const char *name, u64 threshold, u64 timeout,
 		       name);
 		return -EINVAL;
 	}
-	if (lt_custom_name_reserved(name)) {
+	/* group: a command of the app file, its lines start with it. */
+	if (lt_custom_name_reserved(name) || !strcmp(name, "group")) {
 		pr_err("refused: %s: a reserved name\n", name);
 		return -EEXIST;
 	}
@@ -536,14 +537,14 @@ static int lt_app_command(const char *buf, size_t count)
 	if (!cmd)
 		return -ENOMEM;
 	ret = lt_custom_parse(buf, count, cmd, &err);
-	if (ret) {
+	if (cmd->op == LT_CUSTOM_ADD && !cmd->def.app) {
+		/* Another kind, or no kind: what this file takes. */
+		pr_err("refused: not NAME app [threshold=NS] [timeout=NS] [max_events=N] (nor del NAME, group GID; a custom tracker is made by writing it to /proc/latency_tracker/custom)\n");
+		ret = -EINVAL;
+	} else if (ret) {
 		lt_custom_refused(&err);
 	} else if (cmd->op == LT_CUSTOM_DEL) {
 		ret = lt_app_delete(cmd->def.name);
-	} else if (!cmd->def.app) {
-		pr_err("refused: %s: not NAME app [threshold=NS] [timeout=NS] [max_events=N] (a custom tracker is made by writing it to /proc/latency_tracker/custom)\n",
-		       cmd->def.name);
-		ret = -EINVAL;
 	} else {
 		mutex_lock(&lt_app_lock);
 		ret = lt_app_create(cmd->def.name, cmd->def.threshold_ns,
@@ -590,11 +591,13 @@ static int lt_app_show(struct seq_file *m, void *v)
 			.timeout_ns = latency_tracker_timeout(a->probe.t),
 			.max_events = a->max_events,
 		};
-		char line[LT_APP_NAME_SIZE + 80];
+		/* A name of 32, 20 + 20 + 10 digits: 119 bytes and a NUL. */
+		char line[128];
 
 		strscpy(def.name, a->name, sizeof(def.name));
-		lt_custom_format(&def, line, sizeof(line));
-		seq_puts(m, line);
+		if (!WARN_ON_ONCE(lt_custom_format(&def, line, sizeof(line)) >=
+				  sizeof(line)))
+			seq_puts(m, line);
 	}
 	mutex_unlock(&lt_app_lock);
 	return 0;

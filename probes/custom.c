@@ -427,7 +427,6 @@ static int lt_custom_del(const char *name)
 	return 0;
 }
 
-/* One dmesg line for a line the parser refused. */
 static ssize_t lt_custom_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {

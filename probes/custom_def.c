@@ -414,9 +414,13 @@ static int lt_custom_fields_parse(const struct lt_custom_tok *toks, int n,
 
 /**
  * lt_custom_parse() - parse one line written to /proc/latency_tracker/custom
+ *	or /proc/latency_tracker/app
  * @line: the line (need not be NUL-terminated).
  * @len: its length, a trailing newline included.
- * @cmd: receives the command; its content is undefined on error.
+ * @cmd: receives the command.  On error, @cmd->op is LT_CUSTOM_DEL for
+ *	a del line (LT_CUSTOM_ADD otherwise) and @cmd->def.app tells whether
+ *	the line's second token is app (an application tracker's line); the
+ *	rest is undefined.
  * @err: receives the reason of a refusal.
  *
  * Context: any context; nothing is allocated.
@@ -460,11 +464,11 @@ int lt_custom_parse(const char *line, size_t len, struct lt_custom_cmd *cmd,
 	}
 
 	cmd->op = LT_CUSTOM_ADD;
+	def->app = n > 1 && lt_custom_is(toks[1].s, toks[1].len, "app");
 	if (!lt_custom_name_ok(toks[0].s, toks[0].len))
 		return lt_custom_fail(err, -EINVAL, &toks[0],
 				      "not a NAME ([a-z][a-z0-9_]{0,31})");
 	memcpy(def->name, toks[0].s, toks[0].len);
-	def->app = n > 1 && lt_custom_is(toks[1].s, toks[1].len, "app");
 	def->threshold_ns = def->app ? LT_CUSTOM_APP_THRESHOLD_DEFAULT :
 				       LT_CUSTOM_THRESHOLD_DEFAULT;
 	def->max_events = def->app ? LT_CUSTOM_APP_MAX_EVENTS_DEFAULT :
@@ -588,7 +592,7 @@ static bool lt_custom_same_key(const struct lt_custom_key *a,
 
 /**
  * lt_custom_format() - the canonical form of a definition
- * @def: a definition lt_custom_parse() gave.
+ * @def: a definition, as lt_custom_parse() gives (or made alike).
  * @buf: receives the line, with its newline, NUL-terminated (truncated
  *	to @size - 1 bytes if it does not fit).
  * @size: size of @buf.

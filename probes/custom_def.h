@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * custom_def.h - the definition of a custom tracker, as written to
- * /proc/latency_tracker/custom: its parser and its canonical form.
+ * custom_def.h - the definition of a custom or application tracker, as
+ * written to /proc/latency_tracker/custom or /proc/latency_tracker/app:
+ * its parser and its canonical form.
  *
  * One line defines or deletes a tracker (docs/design.md, "Custom
  * trackers" and "Application requests"):
@@ -32,8 +33,8 @@
  * clones); SYSTEM and EVENT are trace event names ([A-Za-z0-9_]+), and
  * our own events (SYSTEM latency_tracker) cannot be an end.
  *
- * The canonical form (what `cat /proc/latency_tracker/custom` shows, one
- * line per tracker, and what writing it back would recreate) gives every
+ * The canonical form (what a read of either file shows, one line per
+ * tracker, and what writing it back would recreate) gives every
  * field, in the order of the grammar above, numbers in decimal without
  * leading zeros, and key= when both ends take the same key (in_key= and
  * out_key= otherwise).
@@ -138,7 +139,7 @@ struct lt_custom_end_def {
  * struct lt_custom_def - a tracker's definition
  * @name: NAME.
  * @app: an application tracker: no ends, no keys, no stack (only
- *	@threshold_ns, @timeout_ns and @max_events are set).
+ *	@name, @threshold_ns, @timeout_ns and @max_events are set).
  * @fn: defined with fn=: @in is the kprobe and @out the kretprobe of
  *	that function, both keyed by @in_key (= @out_key, tid or tgid).
  * @in: the end that starts an event.

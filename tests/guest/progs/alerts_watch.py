@@ -18,12 +18,16 @@ caller the removal did not wake is still blocked then).  A use-after-free
 of the file's wait queue shows up in the kernel log (KASAN on the debug
 kernel)."""
 import os
+import platform
 import select
 import sys
 import threading
 import time
 
-# x86-64 numbers: poll, ppoll, epoll_wait, epoll_pwait, epoll_pwait2.
+# x86-64 numbers (the guests' architecture): poll, ppoll, epoll_wait,
+# epoll_pwait, epoll_pwait2.
+if platform.machine() != "x86_64":
+    sys.exit(f"alerts_watch.py: system call numbers of x86_64 only, not {platform.machine()}")
 BLOCKING = {7, 271, 232, 281, 441}
 
 path, ready, go = sys.argv[1:4]
@@ -91,10 +95,12 @@ for name in ("poll", "epoll_wait"):
     ev, when = res.get(name, (None, None))
     print(f"{name}: events={ev}, "
           + ("still blocked 30 s after the go" if when is None else
-             f"returned {t_go - when:.2f} s before the go"))
+             f"returned {abs(t_go - when):.2f} s "
+             + ("before" if when <= t_go else "after") + " the go"))
     if not ev:
         ok = False
 if not ok:
+    sys.stdout.flush()
     os._exit(1)  # a thread may still be blocked: no join at exit
 ep.unregister(fd_e)  # EPOLL_CTL_DEL: the use-after-free site
 ep_wait.unregister(fd_w)
