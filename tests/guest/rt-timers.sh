@@ -52,28 +52,41 @@ while not stop:
 	longest = max(longest, time.monotonic() - t)
 print("longest_ms=%d" % (longest * 1000), flush=True)
 PY
+# scenario: one run (the sleepers, the hog, the records in $W/alerts).
+scenario() {
+	trk_reader_start "$W/alerts"
+	python3 "$W/sleeper.py" lt_fifo 80 >"$W/fifo" &
+	fifo=$!
+	python3 "$W/sleeper.py" lt_other 0 >"$W/other" &
+	other=$!
+	fifo_pid=$(trk_wait_pid "$W/fifo")
+	other_pid=$(trk_wait_pid "$W/other")
+	# The hog runs while both sleep: they stop only after it is done.
+	$LTPROG hog 1 50 300 >"$W/hog"
+	hog_pid=$(sed -n 's/^pid=//p' "$W/hog")
+	sleep 0.2
+	kill -TERM $fifo $other
+	wait $fifo $other
+	trk_reader_stop
+	fifo_ms=$(sed -n 's/^longest_ms=//p' "$W/fifo")
+	other_ms=$(sed -n 's/^longest_ms=//p' "$W/other")
+	tap_diag "FIFO 80 task $fifo_pid (longest sleep $fifo_ms ms), SCHED_OTHER task $other_pid ($other_ms ms), hog $hog_pid"
+	grep -E " comm=(lt_fifo|lt_other|lt_hog|ktimers/1) | holder_comm=lt_hog " "$W/alerts" |
+		sed 's/^/# /'
+}
 rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 echo -1 >/proc/sys/kernel/sched_rt_runtime_us
-trk_reader_start "$W/alerts"
-python3 "$W/sleeper.py" lt_fifo 80 >"$W/fifo" &
-fifo=$!
-python3 "$W/sleeper.py" lt_other 0 >"$W/other" &
-other=$!
-fifo_pid=$(trk_wait_pid "$W/fifo")
-other_pid=$(trk_wait_pid "$W/other")
-# The hog runs while both sleep: they stop only after it is done.
-$LTPROG hog 1 50 300 >"$W/hog"
-hog_pid=$(sed -n 's/^pid=//p' "$W/hog")
-sleep 0.2
-kill -TERM $fifo $other
-wait $fifo $other
-trk_reader_stop
+# The SCHED_OTHER task's own clock is the ground truth of whether the hog
+# held it: a run where none of its sleeps lasted 200 ms (the emulated
+# guest of a loaded host does not always get there) tells nothing about
+# the tracker and runs again, three times at most; the assertions judge
+# the last run.
+for attempt in 1 2 3; do
+	scenario
+	[ "${other_ms:-0}" -ge 200 ] && break
+	tap_diag "run $attempt: the SCHED_OTHER task was not held 200 ms: again"
+done
 echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
-fifo_ms=$(sed -n 's/^longest_ms=//p' "$W/fifo")
-other_ms=$(sed -n 's/^longest_ms=//p' "$W/other")
-tap_diag "FIFO 80 task $fifo_pid (longest sleep $fifo_ms ms), SCHED_OTHER task $other_pid ($other_ms ms), hog $hog_pid"
-grep -E " comm=(lt_fifo|lt_other|lt_hog|ktimers/1) | holder_comm=lt_hog " "$W/alerts" |
-	sed 's/^/# /'
 
 # count COMM MIN_NS [REGEX]: records of the task named COMM delayed
 # >= MIN_NS (and matching REGEX).
@@ -98,7 +111,7 @@ held_by_hog() {
 tap_is "the FIFO 80 task: never held off by the hog (no record naming it)" \
 	"$(count lt_fifo 0 " (waker|holder)_pid=$hog_pid ")" 0
 if [ $rt = 0 ]; then
-	tap_cmp "generic kernel: the SCHED_OTHER task was woken during the spin and waited >= 200 ms" \
+	tap_cmp "generic kernel: the SCHED_OTHER task was woken during the spin and waited >= 200 ms (its own clock: $other_ms ms)" \
 		"$(count lt_other 200000000)" -ge 1
 	tap_skip 2 "PREEMPT_RT only: a generic kernel expires timers in hard interrupt context"
 else
