@@ -42,7 +42,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=55
+PLAN=56
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -345,6 +345,9 @@ shown+=("$tmp"/initrd[1-4])
 mkdir -p "$tmp/tools"
 echo 'static int lt_selftest_unused;' >"$tmp/break.h"
 echo stale >"$tmp/tools/latency-tracker"
+# The tree's own scenario programs, built: the broken build, in a
+# directory of its own, must leave them (guests of other runs use them).
+make -s -C "$LT_TOP/tests/guest/progs" >/dev/null 2>&1
 LT_CACHE=$pc BUILD=$tmp/tools CC="gcc -include $tmp/break.h" \
 	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-ok >"$tmp/prep" 2>/dev/null
 prep_rc=$?
@@ -353,6 +356,7 @@ check "host-prep: the kernel's setup is reported failed" has "$tmp/prep" "^not o
 check "host-prep: the compiler's error is shown" has "$tmp/prep" "lt_selftest_unused"
 check "host-prep: no test ran" hasnt "$tmp/prep" 'selftest-ok'
 check "host-prep: the binaries of the older build are removed" test ! -e "$tmp/tools/latency-tracker"
+check "host-prep: the tree's scenario programs are left in place" test -x "$LT_TOP/build/progs/oracle_load"
 shown+=("$tmp/prep")
 
 # The broken tests, shared by two guests started at once (check-vm.sh deals
