@@ -346,6 +346,7 @@ void latency_tracker_get_stats(struct latency_tracker *t,
 			       struct latency_tracker_stats *s);
 u64 latency_tracker_threshold(struct latency_tracker *t);
 u64 latency_tracker_timeout(struct latency_tracker *t);
+u32 latency_tracker_run(struct latency_tracker *t);
 void *latency_tracker_owner_data(struct latency_tracker *t);
 struct proc_dir_entry *latency_tracker_proc_dir(struct latency_tracker *t);
 int latency_tracker_check_param(enum latency_tracker_param param,

@@ -48,14 +48,15 @@
  * without a slot; one over it becomes an event started at the entry's
  * time and ended at once, which the callback reports.  Every call is then
  * measured, recursive ones too, and the calls in progress are not among
- * the `pending` events.  Only the table's events time out: when the
- * tracker has a timeout at a call's entry (set at definition or later
- * through its timeout file), the call is an event of the table, started
- * at the entry and ended at the return; a task that calls FUNC again
- * before it returns (recursion) then replaces its event with the inner
- * call's, as funclatency does (the innermost call is measured), and a
- * call that never returns (the task exits inside it) leaves its event
- * pending until it times out.  A kretprobe has max_events instances (at
+ * the `pending` events; like them, they are dropped when tracking stops
+ * (enable=0: latency_tracker_run() differs at the return).  Only the
+ * table's events time out: when the tracker has a timeout at a call's
+ * entry (set at definition or later through its timeout file), the call
+ * is an event of the table, started at the entry and ended at the
+ * return; a task that calls FUNC again before it returns (recursion) then
+ * replaces its event with the inner call's, as funclatency does (the
+ * innermost call is measured), and a call that never returns (the task
+ * exits inside it) leaves its event pending until it times out.  A kretprobe has max_events instances (at
  * most 4096): more calls in progress at once are missed (probe_missed).
  *
  * A name that several functions share (static functions in several

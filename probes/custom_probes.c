@@ -183,6 +183,7 @@ static int lt_custom_kretprobe_ret(struct kretprobe_instance *ri,
  */
 struct lt_custom_call {
 	u64 start_ns;
+	u32 run;		/* latency_tracker_run() at the entry */
 	bool in_table;
 };
 
@@ -206,7 +207,8 @@ static int lt_custom_fn_entry(struct kretprobe_instance *ri,
 	call->in_table = latency_tracker_timeout(c->probe.t) != 0;
 	if (call->in_table)
 		return lt_custom_start(c, key) ? 0 : 1;
-	if (!lt_custom_track(c, NULL))
+	call->run = latency_tracker_run(c->probe.t);
+	if (!call->run || !lt_custom_track(c, NULL))
 		return 1;
 	call->start_ns = ktime_get_mono_fast_ns();
 	return 0;
@@ -216,7 +218,8 @@ static int lt_custom_fn_entry(struct kretprobe_instance *ri,
  * fn=, at the function's return, in the calling task: a call timed in its
  * instance is counted like a matched event when within the threshold;
  * over it, it becomes an event started at its entry and ended at once,
- * for the callback to report.
+ * for the callback to report.  A call in progress when tracking stopped
+ * (enable=0) is dropped, as the pending events are then.
  */
 static int lt_custom_fn_ret(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
@@ -231,6 +234,9 @@ static int lt_custom_fn_ret(struct kretprobe_instance *ri,
 		lt_custom_hit(e, regs);
 		return 0;
 	}
+	/* Tracking stopped since the entry: dropped, as pending events are. */
+	if (latency_tracker_run(e->c->probe.t) != call->run)
+		return 0;
 	now = ktime_get_mono_fast_ns();
 	if (latency_tracker_event_record(e->c->probe.t,
 					 now > call->start_ns ?

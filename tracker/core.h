@@ -260,6 +260,13 @@ struct latency_tracker {
 	u32 seed;
 	bool enabled;
 	/*
+	 * The run of tracking in progress: 1 at creation, one more each time
+	 * tracking starts again (lt_set_enable(), under ctl_lock, written
+	 * before enabled with smp_wmb(); latency_tracker_run() reads them in
+	 * the other order with smp_rmb()).
+	 */
+	u32 run;
+	/*
 	 * Set for good by the first duplicate-mode event_in (before its node
 	 * is linked); while false, event_out stops at the first match.
 	 */

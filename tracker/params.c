@@ -155,6 +155,9 @@ static void lt_set_enable(struct latency_tracker *t, bool on)
 	if (on == t->enabled)
 		return;
 	if (on) {
+		WRITE_ONCE(t->run, t->run + 1 ? t->run + 1 : 1);
+		/* Pairs with latency_tracker_run()'s smp_rmb(). */
+		smp_wmb();
 		WRITE_ONCE(t->enabled, true);
 		lt_timeout_kick(t);
 		return;

@@ -321,6 +321,7 @@ latency_tracker_create(const struct latency_tracker_params *p)
 	if (ret)
 		goto err_alerts;
 
+	t->run = 1;
 	t->enabled = true;
 	lt_timeout_kick(t);
 	INIT_DEFERRABLE_WORK(&t->resize_work, lt_ht_resize_fn);
@@ -429,6 +430,30 @@ u64 latency_tracker_timeout(struct latency_tracker *t)
 	return READ_ONCE(t->timeout_ns);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_timeout);
+
+/**
+ * latency_tracker_run() - which run of tracking is in progress
+ * @t: the tracker.
+ *
+ * For a probe that times an interval itself (latency_tracker_event_record()):
+ * read at the interval's start and again at its end, both equal and not 0
+ * say that tracking ran all along.  Stopping tracking (enable=0) drops the
+ * pending events; an interval that began before a stop is dropped the same
+ * way by its caller when the two differ.
+ *
+ * Context: any context.
+ * Return: 0 while tracking is stopped, else the number of the run, which
+ * changes each time tracking starts again.
+ */
+u32 latency_tracker_run(struct latency_tracker *t)
+{
+	if (!READ_ONCE(t->enabled))
+		return 0;
+	/* Pairs with lt_set_enable()'s smp_wmb(): this run's number or later. */
+	smp_rmb();
+	return READ_ONCE(t->run);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_run);
 
 /**
  * latency_tracker_owner_data() - the owner_data given at creation

@@ -22,7 +22,11 @@
 #      raw_syscalls events;
 #  (d) fn= without a timeout times each call in its kretprobe instance,
 #      with no slot of the table: 20000 one-byte reads back to back with
-#      max_events=16 are all matched, none dropped, none left pending.
+#      max_events=16 are all matched, none dropped, none left pending;
+#  (e) and a call in progress when tracking stops (enable 0, then 1) is
+#      dropped as the pending events are: a reader blocked 300 ms on a
+#      FIFO is one record over the threshold, none when tracking stopped
+#      and started again while it was blocked.
 # Each measured window: the tracker disabled, its filter set, enabled,
 # stats, the marker "custom begin", the workload, "custom end", stats.
 . tests/guest/lib.sh
@@ -37,7 +41,7 @@ LOAD="python3 tests/guest/progs/custom_load.py"
 # the 7.x kernels, whose system call tracepoints run preemptible), plus
 # 2 us for the trace's microseconds.
 TOL_US=${LTG_CUSTOM_TOL_US:-502}
-tap_plan $((2 + 2 * (3 + 8) + 4 + 7 + 3 + 7 + 4 + 2))
+tap_plan $((2 + 2 * (3 + 8) + 4 + 7 + 3 + 7 + 4 + 3 + 2))
 
 work=$(mktemp -d)
 saved_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $T/trace_clock)
@@ -213,6 +217,40 @@ tap_diag "fast: matched +$m, dropped +$dr, pending $(cstat fast pending)"
 tap_cmp "every read matched ($m)" "$m" -ge $NREADS
 tap_is "none dropped, none pending" "$dr $(cstat fast pending)" "0 0"
 cw "del fast" >/dev/null
+
+# (e) held_read CYCLE: a cat blocked 300 ms in read() on a FIFO (a writer
+# held open), tracking stopped and started meanwhile when CYCLE is 1;
+# prints over_threshold's growth.
+in_read() { # PID: cat, asleep in read(2) (x86_64: number 0)
+	local n
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = cat ] &&
+		read -r n _ <"/proc/$1/syscall" && [ "$n" = 0 ]
+}
+held_read() {
+	local p o0 i
+	exec 8<>"$work/held"
+	(read -r _ <"$work/go"; exec cat "$work/held" >/dev/null 8>&-) &
+	p=$!
+	only held "$p"
+	o0=$(cstat held over_threshold)
+	echo go >"$work/go"
+	for i in $(seq 100); do in_read "$p" && break; sleep 0.1; done
+	if [ "$1" = 1 ]; then
+		echo 0 >"$LTD/held/enable"
+		echo 1 >"$LTD/held/enable"
+	fi
+	sleep 0.3
+	echo x >&8
+	exec 8>&-
+	wait "$p"
+	echo $(($(cstat held over_threshold) - o0))
+}
+mkfifo "$work/held"
+tap_is "fn=vfs_read defined (no timeout)" \
+	"$(cw "held fn=vfs_read threshold=100000000")" ok
+tap_is "(e) a read blocked 300 ms: one record" "$(held_read 0)" 1
+tap_is "(e) one that saw tracking stop and start: dropped" "$(held_read 1)" 0
+cw "del held" >/dev/null
 
 tap_ok "latency_tracker_custom unloads" lt_unload latency_tracker_custom
 tap_ok "core unloads" lt_unload latency_tracker
