@@ -10,7 +10,7 @@
 # naming an unknown tracker, refused configurations.
 . "$(dirname "$0")/lib.sh"
 # The 512 kB tmpfs part makes 9 of them (1, a failure, when it cannot mount).
-tap_plan 55
+tap_plan 58
 
 root=$T_WORK/proc
 snaps=$T_WORK/snaps
@@ -206,6 +206,23 @@ n=$(grep -c '"type":"warning","tracker":"nosuch"' "$D_LOG")
 tap_ok "unknown: warned once about nosuch (got $n)" test "$n" = 1
 mk_tracker "$root" nosuch
 tap_ok "unknown: watched once loaded" wait_for 5 log_has "$D_LOG" '"type":"watch","tracker":"nosuch"'
+d_stop
+
+# ---- trackers changed on SIGHUP: the one left out is no longer followed, said
+echo "trackers = wakeup,nosuch" >"$T_WORK/only.conf"
+d_start only --config "$T_WORK/only.conf" --proc-root "$root" --snapshot off
+tap_ok "only: both followed" wait_for 10 bash -c \
+	"grep -q '\"type\":\"watch\",\"tracker\":\"wakeup\"' '$D_LOG' &&
+	 grep -q '\"type\":\"watch\",\"tracker\":\"nosuch\"' '$D_LOG'"
+echo "trackers = nosuch" >"$T_WORK/only.conf"
+kill -HUP "$D_PID"
+tap_ok "only: after SIGHUP, wakeup no longer followed, said" \
+	wait_for 10 log_has "$D_LOG" '"type":"unwatch","tracker":"wakeup"'
+sleep 1.5	# a rescan
+tap_ok "only: nosuch followed all along, wakeup not again" bash -c \
+	"[ \$(grep -c '\"watch\",\"tracker\":\"nosuch\"' '$D_LOG') = 1 ] &&
+	 [ \$(grep -c '\"type\":\"watch\",\"tracker\":\"wakeup\"' '$D_LOG') = 1 ] &&
+	 ! grep -q '\"unwatch\",\"tracker\":\"nosuch\"' '$D_LOG'"
 d_stop
 
 # ---- configurations refused before anything starts

@@ -177,7 +177,7 @@ int cli_follow(int argc, char **argv)
 		if (n == 0)
 			lt_watch_scan(&w);
 	}
-	lt_watch_close_all(&w);
+	lt_watch_close_all(&w, false);
 	close(epfd);
 	free(only);
 	return fo.refused ? CLI_FAIL : CLI_OK;

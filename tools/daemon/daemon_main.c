@@ -164,13 +164,14 @@ static void use_root(const struct ltd *d)
 	setenv("LT_PROC_ROOT", d->cfg.proc_root, 1);
 }
 
-static void start_watching(struct ltd *d)
+/* The trackers of `trackers` (all if empty) followed from now on. */
+static void follow(struct ltd *d)
 {
 	char *const *only;
 
 	use_root(d);
 	only = tracker_filter(d);
-	lt_watch_init(&d->watch, d->epfd, &ltd_watch_ops, d, only);
+	lt_watch_set_only(&d->watch, only);
 	lt_watch_scan(&d->watch);
 	if (only)
 		warn_unknown_trackers(only);
@@ -207,7 +208,7 @@ static void reload(struct ltd *d)
 {
 	struct ltd_config c;
 	char err[1024];
-	bool check;
+	bool check, new_root;
 	int ret = ltd_config_load(d->argc, d->argv, &c, &check, err, sizeof(err));
 
 	if (ret) {
@@ -227,7 +228,8 @@ static void reload(struct ltd *d)
 		ltd_metrics_start(&c, d->epfd, &d->metrics);
 	}
 	/* The trackers made under another root are deleted there. */
-	if (strcmp(c.proc_root, d->cfg.proc_root))
+	new_root = strcmp(c.proc_root, d->cfg.proc_root) != 0;
+	if (new_root)
 		ltd_custom_teardown();
 	if (session_settings_differ(&c, &d->cfg)) {
 		ltd_session_teardown();
@@ -239,12 +241,17 @@ static void reload(struct ltd *d)
 	ltd_alerts_init(&d->cfg);
 	ltd_child_configure(d->cfg.max_children, d->cfg.child_timeout_ns);
 	ltd_snapshot_seq_init(&d->cfg);
-	/* Watch again: the filter or the root may have changed. */
-	lt_watch_close_all(&d->watch);
+	/*
+	 * Another root: none of its trackers is followed yet.  Else the
+	 * scan after the custom trackers' writes says which went away or
+	 * are no longer in `trackers`, and follows the new ones.
+	 */
+	if (new_root)
+		lt_watch_close_all(&d->watch, true);
 	log_start(d, "reload");
 	use_root(d);
 	ltd_custom_configure(&d->cfg);
-	start_watching(d);
+	follow(d);
 	d->next_retry = 0;
 	ltd_filters_apply(&d->cfg, NULL);
 }
@@ -409,7 +416,8 @@ int main(int argc, char **argv)
 	d.next_retry = ltd_now_ns() + d.cfg.retry_ns;
 	use_root(&d);
 	ltd_custom_configure(&d.cfg);
-	start_watching(&d);
+	lt_watch_init(&d.watch, d.epfd, &ltd_watch_ops, &d, NULL);
+	follow(&d);
 	ltd_filters_apply(&d.cfg, NULL);
 	d.next_scan = ltd_now_ns() + LTD_RESCAN_NS;
 	while (!d.stop) {
@@ -423,7 +431,7 @@ int main(int argc, char **argv)
 			handle_batch(&d, evs, n);
 	}
 	/* Within a second of SIGTERM, whatever the children are doing. */
-	lt_watch_close_all(&d.watch);
+	lt_watch_close_all(&d.watch, false);
 	ltd_custom_teardown();
 	ltd_metrics_stop(d.epfd);
 	ltd_child_stop_all(LTD_EXIT_GRACE_NS);

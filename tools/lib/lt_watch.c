@@ -137,14 +137,17 @@ size_t lt_watch_scan(struct lt_watch *w)
 	}
 	if (count < 0)
 		names = NULL;
-	/* Files of trackers that went away (unloaded, maybe reloaded). */
+	/*
+	 * Files of trackers that went away (unloaded, maybe reloaded) or
+	 * are no longer in the list to follow.
+	 */
 	for (f = w->files; f; f = next) {
 		bool present = false;
 
 		next = f->next;
 		for (i = 0; i < count; i++)
 			present |= !strcmp(names[i], f->tracker);
-		if (!present)
+		if (!present || !wanted(w, f->tracker))
 			drop(w, f, true);
 	}
 	for (i = 0; i < count; i++)
@@ -203,8 +206,14 @@ void lt_watch_ready(struct lt_watch *w, struct lt_watch_file *f,
 	}
 }
 
-void lt_watch_close_all(struct lt_watch *w)
+void lt_watch_set_only(struct lt_watch *w, char *const *only)
+{
+	w->only = only;
+}
+
+void lt_watch_close_all(struct lt_watch *w, bool report)
 {
 	while (w->files)
-		drop(w, w->files, false);
+		drop(w, w->files, report);
+	w->root_state = -1;
 }

@@ -7,7 +7,8 @@
  * (call it periodically: trackers loaded later are picked up; procfs has
  * no inotify) and adds it to the caller's epoll set; lt_watch_ready()
  * reads the lines of one ready file.  A file whose tracker went away
- * (read error or EOF, EPOLLHUP) is closed and reported.
+ * (read error or EOF, EPOLLHUP), or that the list to follow no longer
+ * names (lt_watch_set_only()), is closed and reported.
  *
  * Each scan first checks the modules' record format (lt_proc_check()):
  * modules of another format are refused, with one error callback
@@ -78,6 +79,9 @@ void lt_watch_init(struct lt_watch *w, int epfd,
 size_t lt_watch_scan(struct lt_watch *w);
 void lt_watch_ready(struct lt_watch *w, struct lt_watch_file *f,
 		    unsigned int events);
-void lt_watch_close_all(struct lt_watch *w);
+/* The trackers to follow from the next scan on (NULL = all). */
+void lt_watch_set_only(struct lt_watch *w, char *const *only);
+/* Every file closed (reported if @report); the root's state unknown again. */
+void lt_watch_close_all(struct lt_watch *w, bool report);
 
 #endif /* LT_WATCH_H */
