@@ -25,6 +25,8 @@
 #     of its own) fails the kernel's setup, removes what it built before,
 #     and no guest test runs;
 #   caches: four initramfs builds at once all succeed;
+#   a kernel down at boot before the tests: booted once more, then its
+#     tests reported not run;
 #   guests: two guests of one kernel started at once, with no initramfs in
 #     their (private) cache, both build it and boot; the deliberately broken
 #     tests (tests/guest/selftest-*.sh, tests/kmod/selftest/) - a test that
@@ -42,7 +44,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=56
+PLAN=58
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -358,6 +360,17 @@ check "host-prep: no test ran" hasnt "$tmp/prep" 'selftest-ok'
 check "host-prep: the binaries of the older build are removed" test ! -e "$tmp/tools/latency-tracker"
 check "host-prep: the tree's scenario programs are left in place" test -x "$LT_TOP/build/progs/oracle_load"
 shown+=("$tmp/prep")
+
+# A kernel that goes down at boot, before the tests (its init cannot be
+# run): booted once more, then its tests reported not run.
+out=$tmp/bootpanic
+LT_CACHE=$pc LT_GUESTS=1 LT_GUEST_APPEND="rdinit=/lt-none init=/lt-none" \
+	"$LT_TOP/tests/vm/check-vm.sh" -k "$k" -t selftest-ok >"$out" 2>/dev/null
+shown+=("$out")
+check "a kernel down at boot, none of ours loaded: booted once more" \
+	count "$out" "^# boot [0-9]+: the kernel went down before the tests" 1
+check "... and its tests then reported not run" \
+	has "$out" "^not ok [0-9]+ - $k/selftest-ok \(not run: the guest did not reach the tests"
 
 # The broken tests, shared by two guests started at once (check-vm.sh deals
 # them in snake order: guest 1 gets the 1st, 4th, 5th and 8th).  Guest 1:
