@@ -56,8 +56,9 @@
  * return; a task that calls FUNC again before it returns (recursion) then
  * replaces its event with the inner call's, as funclatency does (the
  * innermost call is measured), and a call that never returns (the task
- * exits inside it) leaves its event pending until it times out.  A kretprobe has max_events instances (at
- * most 4096): more calls in progress at once are missed (probe_missed).
+ * exits inside it) leaves its event pending until it times out.  A
+ * kretprobe has max_events instances (at most 4096): more calls in
+ * progress at once are missed (probe_missed).
  *
  * A name that several functions share (static functions in several
  * files): kprobes resolve FUNC with kallsyms_lookup_name(), which gives
