@@ -99,7 +99,7 @@ tap_diag "pretty: $(cat "$LT_WORK/follow.txt")"
 tap_ok "pretty line: time, tracker, cause, delay with unit" \
 	grep -qE '^[0-9]+\.[0-9]{6} wakeup +threshold +[0-9.]+m?s ' "$LT_WORK/follow.txt"
 stats=$("$LTC" stats wakeup)
-tap_ok "stats: counters and times with units" bash -c "grep -qE '^over_threshold +[1-9]' <<<'$stats' && grep -qE '^max_ns +[0-9.]+(ms|s)$' <<<'$stats'"
+tap_ok "stats: counters and times with units" bash -c "grep -qE '^over_threshold +[1-9]' <<<'$stats' && grep -qE '^max +[0-9.]+(ms|s)$' <<<'$stats'"
 tap_is "stats --raw max_ns is the proc value" "$("$LTC" stats wakeup --raw | awk '$1 == "max_ns" { print $2 }')" "$(awk '$1 == "max_ns" { print $2 }' $P/stats)"
 hist=$(COLUMNS=60 "$LTC" hist wakeup)
 tap_diag "$hist"

@@ -325,9 +325,10 @@ static void test_json(void)
 	tap_ok(strstr(out, "\"sum_ns\":36893488147419103232}") != NULL,
 	       "stats --json: a sum_ns above 2^64, exact");
 	tap_eq(run(AS_ME, "stats", "wakeup"), 0, "stats");
-	tap_ok(strstr(out, "\nsum_ns           36893488147419103232ns\n") &&
-	       strstr(out, "\nmin_ns           1.500us\n"),
-	       "stats: a sum_ns above 2^64 in ns, exact; other times with units");
+	tap_ok(strstr(out, "\nsum              36893488147419103232ns\n") &&
+	       strstr(out, "\nmin              1.500us\n") &&
+	       strstr(out, "tracked          100\n") && !strstr(out, "_ns "),
+	       "stats: a sum above 2^64 in ns, exact; other times with units, named without _ns");
 	tap_eq(run(AS_ME, "stats", weird, "--json"), 0, "stats --json, nothing matched");
 	tap_ok(json_ok(0, true) && strstr(out, "\"min_ns\":null,\"max_ns\":null"),
 	       "stats --json: times null before the first match");
@@ -481,6 +482,47 @@ static void test_percentiles(void)
 	tap_eq(run(AS_ME, "hist", "wakeup", "-p"), 0, "hist -p");
 }
 
+/* Options as getopt_long() takes them; --proc-root; what set echoes. */
+static void test_options(void)
+{
+	char other[] = "/nonexistent-lt-root";
+
+	tap_eq(run(AS_ME, "hist", "-pq", "wakeup"), CLI_USAGE, "hist -pq: exit 2");
+	tap_ok(lines(err) == 1 && strstr(err, "unknown option '-q' (usage: latency-tracker hist"),
+	       "hist -pq: the unknown one of combined short options named");
+	tap_eq(run(AS_ME, "list", "--json=1"), CLI_USAGE, "list --json=1: exit 2");
+	tap_ok(strstr(err, "--json takes no value") != NULL, "--json=1: takes no value, said");
+	tap_eq(run(AS_ME, "follow", "wakeup", "-n"), CLI_USAGE, "follow -n at the end: exit 2");
+	tap_ok(strstr(err, "-n needs a value") != NULL, "-n without its value: said");
+	tap_eq(run(AS_ME, "get", "--raw", "--", "wakeup", "threshold"), 0,
+	       "get --raw -- wakeup threshold: positionals after --");
+	tap_ok(!strcmp(out, "150000000\n"), "... the raw threshold");
+	/* The tracker's empty log2 buckets between two non-empty ones. */
+	tap_eq(run(AS_ME, "hist", "wakeup"), 0, "hist");
+	tap_ok(lines(out) == 1 + 12 &&
+	       strstr(out, "\n  4.096us -   8.191us |") &&
+	       strstr(out, "\n  1.049ms -   2.097ms |") && strstr(out, " 10\n"),
+	       "hist: every log2 bucket from the first to the last, empty ones at 0");
+	if (lines(out) != 1 + 12)
+		tap_diag("%s", out);
+	setenv("LT_PROC_ROOT", other, 1);
+	tap_eq(run(AS_ME, "--proc-root", root, "get", "wakeup", "threshold", "--raw"), 0,
+	       "--proc-root DIR: that directory, not LT_PROC_ROOT's");
+	tap_eq(run(AS_ME, "list"), CLI_FAIL, "... which the command had otherwise");
+	{
+		char opt[600];
+
+		snprintf(opt, sizeof(opt), "--proc-root=%s", root);
+		tap_eq(run(AS_ME, opt, "stats", "wakeup"), 0, "--proc-root=DIR");
+	}
+	tap_eq(run(AS_ME, "--proc-root"), CLI_USAGE, "--proc-root without a directory: exit 2");
+	setenv("LT_PROC_ROOT", root, 1);
+	tap_eq(run(AS_ME, "set", "wakeup", "timeout", "off"), 0, "set timeout off");
+	tap_ok(!strcmp(out, "wakeup timeout = 0 (off)\n"), "set timeout off: echoed as get shows it");
+	run(AS_ME, "set", "wakeup", "enable", "on");
+	tap_ok(!strcmp(out, "wakeup enable = 1\n"), "set enable on: 1");
+}
+
 static void test_bare_ns(void)
 {
 	char path[512];
@@ -610,7 +652,7 @@ static void test_watch_format(void)
 	put(".", "version", "1\n");
 	tap_ok(lt_watch_scan(&w) == 1 && s.errors == 1 && s.added == 1,
 	       "watch: followed again once the format is right");
-	lt_watch_close_all(&w);
+	lt_watch_close_all(&w, false);
 	close(epfd);
 	snprintf(s.what, sizeof(s.what), "%s/version", root);
 	unlink(s.what);
@@ -624,14 +666,14 @@ static void test_follow(void)
 	int fd, rc;
 	FILE *f;
 
-	snprintf(n, sizeof(n), "%zu", NNAMES + 2);
+	/* The count stuck to its option: -nN. */
+	snprintf(n, sizeof(n), "-n%zu", NNAMES + 2);
 	args[0] = "latency-tracker";
 	args[1] = "follow";
 	args[2] = "--json";
-	args[3] = "-n";
-	args[4] = n;
-	args[5] = "wakeup";
-	args[6] = NULL;
+	args[3] = n;
+	args[4] = "wakeup";
+	args[5] = NULL;
 	pid = start(AS_ME, args);
 	snprintf(path, sizeof(path), "%s/wakeup/alerts", root);
 	/* Opens once follow has it open (ENXIO before), 10 s at most. */
@@ -658,7 +700,7 @@ static void test_follow(void)
 	fflush(f);
 	rc = finish(pid);
 	fclose(f);
-	tap_eq(rc, 0, "follow --json -n %s: exit 0", n);
+	tap_eq(rc, 0, "follow --json %s: exit 0", n);
 	tap_eq(lines(out), NNAMES + 2, "follow --json: one line per record");
 	tap_ok(json_ok(NNAMES, false), "follow --json: JSON lines, every comm's bytes back");
 	tap_ok(strstr(out, "{\"type\":\"lost\",\"ts\":99,\"tracker\":\"wakeup\",\"cause\":\"lost\",\"count\":7}\n") &&
@@ -671,7 +713,7 @@ int main(void)
 	char cmd[1024];
 
 	/* test_access() makes two more assertions as root (run as nobody). */
-	tap_plan(geteuid() == 0 ? 117 : 115);
+	tap_plan(geteuid() == 0 ? 134 : 132);
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();
@@ -684,6 +726,7 @@ int main(void)
 	test_json();
 	test_custom();
 	test_percentiles();
+	test_options();
 	test_bare_ns();
 	test_access();
 	test_version_file();

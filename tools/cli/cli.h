@@ -27,11 +27,15 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * Options of a subcommand: flags ("--json") and options with a value
- * ("-n N").  cli_args() splits argv[1..] into them and at most maxpos
- * positional arguments (at least minpos); an unknown option or a wrong
- * count prints one line with the command's usage and returns CLI_USAGE.
+ * Options of a subcommand: flags ("--json", "-p") and options with a
+ * value ("-n N", "-nN", "--name=V"), at most CLI_MAX_OPTS.  cli_args()
+ * splits argv[1..] into them (getopt_long(): short ones may be combined,
+ * "--" ends them) and at most maxpos positional arguments (at least
+ * minpos); an unknown option, a missing value or a wrong count prints one
+ * line with the command's usage and returns CLI_USAGE.
  */
+#define CLI_MAX_OPTS	8
+
 struct cli_opt {
 	const char *name;
 	bool *flag;		/* set when given, or: */

@@ -55,11 +55,25 @@ static int columns(void)
 	return HIST_DEFAULT_COLS;
 }
 
+static void print_bar(uint64_t low, uint64_t high, uint64_t count,
+		      uint64_t max, int width)
+{
+	int len = (int)((double)count * width / (double)max);
+	char lo[32], hi[32];
+
+	if (count && !len)
+		len = 1;
+	printf("%9s - %9s |", lt_format_duration_short(low, lo, sizeof(lo)),
+	       lt_format_duration_short(high, hi, sizeof(hi)));
+	for (int k = 0; k < len; k++)
+		putchar('#');
+	printf("%*s %llu\n", width - len, "", (unsigned long long)count);
+}
+
 static void print_bars(const struct hist_view *v)
 {
 	const struct lt_hist *h = &v->h;
 	uint64_t max = 0;
-	char lo[32], hi[32];
 	int width;
 	size_t i;
 
@@ -72,16 +86,18 @@ static void print_bars(const struct hist_view *v)
 	printf("%s: %llu matched events\n", v->tracker,
 	       (unsigned long long)v->total);
 	for (i = 0; i < h->n; i++) {
-		int len = (int)((double)h->b[i].count * width / (double)max);
+		uint64_t low;
 
-		if (h->b[i].count && !len)
-			len = 1;
-		printf("%9s - %9s |", lt_format_duration_short(h->b[i].low, lo, sizeof(lo)),
-		       lt_format_duration_short(h->b[i].high, hi, sizeof(hi)));
-		for (int k = 0; k < len; k++)
-			putchar('#');
-		printf("%*s %llu\n", width - len, "",
-		       (unsigned long long)h->b[i].count);
+		/*
+		 * The kernel lists the non-empty buckets only: the empty
+		 * ones between two of them are shown, log2 as theirs.
+		 */
+		for (low = i ? h->b[i - 1].high + 1 : h->b[0].low;
+		     i && low && low < h->b[i].low;
+		     low = low > UINT64_MAX / 2 ? 0 : 2 * low)
+			print_bar(low, low * 2 - 1 < h->b[i].low ?
+				  low * 2 - 1 : h->b[i].low - 1, 0, max, width);
+		print_bar(h->b[i].low, h->b[i].high, h->b[i].count, max, width);
 	}
 }
 

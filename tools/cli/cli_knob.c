@@ -74,6 +74,19 @@ static int show_text(const char *tracker, const struct lt_knob *k,
 	return CLI_OK;
 }
 
+/* A knob's value as get shows it and set echoes it. */
+static const char *knob_text(const struct lt_knob *k, uint64_t v, char *buf,
+			     size_t len)
+{
+	if (k->kind == LT_KNOB_BOOL)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else if (!v && !strcmp(k->name, "timeout"))
+		snprintf(buf, len, "0 (off)");
+	else
+		lt_format_duration(v, buf, len);
+	return buf;
+}
+
 static int show(const char *tracker, const struct lt_knob *k,
 		struct show_fmt *fm)
 {
@@ -98,12 +111,10 @@ static int show(const char *tracker, const struct lt_knob *k,
 	}
 	if (fm->named)
 		printf("%-16s ", k->name);
-	if (fm->raw || k->kind == LT_KNOB_BOOL)
+	if (fm->raw)
 		printf("%llu\n", (unsigned long long)v);
-	else if (!v && !strcmp(k->name, "timeout"))
-		printf("0 (off)\n");
 	else
-		printf("%s\n", lt_format_duration(v, buf, sizeof(buf)));
+		printf("%s\n", knob_text(k, v, buf, sizeof(buf)));
 	return CLI_OK;
 }
 
@@ -264,14 +275,13 @@ int cli_set(int argc, char **argv)
 			strerror(-ret));
 		return CLI_FAIL;
 	}
-	if (k->kind == LT_KNOB_BOOL) {
-		printf("%s %s = %llu\n", argv[1], k->name,
-		       (unsigned long long)v);
-	} else {
+	{
 		char buf[32];
 
 		printf("%s %s = %s\n", argv[1], k->name,
-		       lt_format_duration(v, buf, sizeof(buf)));
+		       knob_text(k, v, buf, sizeof(buf)));
+	}
+	if (k->kind != LT_KNOB_BOOL) {
 		fflush(stdout);
 		warn_bare_ns(k, argv[3], v);
 	}

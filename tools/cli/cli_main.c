@@ -4,6 +4,7 @@
  * --version, option parsing and the checks every subcommand shares.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,41 +122,89 @@ static const char *usage_of(void)
 	return cli_cur ? cli_cur->usage : "<command> [args]";
 }
 
+/* getopt_long()'s code for the long option opts[i]. */
+#define CLI_LONG_BASE	256
+
+/* "--name" or "-c" of the option getopt_long() just refused. */
+static const char *refused_opt(char **argv, char *buf, size_t len)
+{
+	if (optopt) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
+/*
+ * getopt_long() does the splitting: combined short options (-pn3), a value
+ * stuck to its option (-n3, --opt=V), positionals before or after them,
+ * and "--" before positionals that start with '-'.  Its own messages are
+ * off (opterr = 0, a leading ':'): ours name the command's usage.
+ */
 int cli_args(int argc, char **argv, const struct cli_opt *opts,
 	     const char **pos, int minpos, int maxpos, int *npos)
 {
-	int i;
+	struct option lopts[CLI_MAX_OPTS + 1] = { { 0 } };
+	char shorts[2 * CLI_MAX_OPTS + 2] = ":", buf[8];
+	size_t nl = 0, ns = 1, n = 0;
+	int c;
 
 	*npos = 0;
-	for (i = 1; i < argc; i++) {
-		const struct cli_opt *o;
+	for (; opts && opts[n].name; n++) {
+		const struct cli_opt *o = &opts[n];
+		bool val = !o->flag;
 
-		if (argv[i][0] != '-' || !argv[i][1]) {
-			if (*npos == maxpos) {
-				cli_err("too many arguments (usage: latency-tracker %s)",
-					usage_of());
-				return CLI_USAGE;
-			}
-			pos[(*npos)++] = argv[i];
+		if (o->name[1] != '-') {	/* "-c" */
+			shorts[ns++] = o->name[1];
+			if (val)
+				shorts[ns++] = ':';
 			continue;
 		}
-		for (o = opts; o && o->name; o++)
-			if (!strcmp(argv[i], o->name))
-				break;
-		if (!o || !o->name) {
+		lopts[nl].name = o->name + 2;
+		lopts[nl].has_arg = val ? required_argument : no_argument;
+		lopts[nl].val = CLI_LONG_BASE + (int)n;
+		nl++;
+	}
+	shorts[ns] = '\0';
+	optind = 0;		/* glibc: start again from argv[1] */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		const struct cli_opt *o = NULL;
+
+		if (c == '?' && optopt >= CLI_LONG_BASE) {
+			cli_err("%s takes no value (usage: latency-tracker %s)",
+				opts[optopt - CLI_LONG_BASE].name, usage_of());
+			return CLI_USAGE;
+		}
+		if (c == '?') {
 			cli_err("unknown option '%s' (usage: latency-tracker %s)",
-				argv[i], usage_of());
+				refused_opt(argv, buf, sizeof(buf)), usage_of());
 			return CLI_USAGE;
 		}
-		if (o->flag) {
-			*o->flag = true;
-		} else if (i + 1 < argc) {
-			*o->value = argv[++i];
-		} else {
+		if (c == ':') {
 			cli_err("%s needs a value (usage: latency-tracker %s)",
-				argv[i], usage_of());
+				refused_opt(argv, buf, sizeof(buf)), usage_of());
 			return CLI_USAGE;
 		}
+		if (c >= CLI_LONG_BASE) {
+			o = &opts[c - CLI_LONG_BASE];
+		} else {
+			for (size_t i = 0; i < n && !o; i++)
+				if (opts[i].name[1] == c)
+					o = &opts[i];
+		}
+		if (o->flag)
+			*o->flag = true;
+		else
+			*o->value = optarg;
+	}
+	for (; optind < argc; optind++) {
+		if (*npos == maxpos) {
+			cli_err("too many arguments (usage: latency-tracker %s)",
+				usage_of());
+			return CLI_USAGE;
+		}
+		pos[(*npos)++] = argv[optind];
 	}
 	if (*npos < minpos) {
 		cli_err("usage: latency-tracker %s", usage_of());
@@ -195,11 +244,13 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: latency-tracker <command> [args]\n\ncommands:\n");
+	fprintf(out, "usage: latency-tracker [--proc-root DIR] <command> [args]\n\ncommands:\n");
 	for (i = 0; i < CLI_NCMDS; i++)
 		fprintf(out, "  latency-tracker %s\n", cli_cmds[i].usage);
 	fprintf(out, "\nlatency-tracker <command> --help: what it does, its options\n"
-		"latency-tracker --version\n\nknobs:");
+		"latency-tracker --version\n"
+		"--proc-root DIR: the trackers' directory (default /proc/latency_tracker,\n"
+		"or LT_PROC_ROOT)\n\nknobs:");
 	for (i = 0; i < lt_nknobs; i++)
 		fprintf(out, " %s", lt_knobs[i].name);
 	fprintf(out, "\ntimes take units: 5ms, 200us, 1.5s, 100ns (a bare number is ns)\n"
@@ -240,6 +291,20 @@ int cli_run(int argc, char **argv)
 	const struct cli_cmd *c;
 
 	cli_cur = NULL;
+	/* --proc-root DIR (or =DIR) before the command: as LT_PROC_ROOT. */
+	while (argc >= 2 && !strncmp(argv[1], "--proc-root", 11) &&
+	       (!argv[1][11] || argv[1][11] == '=')) {
+		int used = argv[1][11] ? 1 : 2;
+		const char *dir = used == 1 ? argv[1] + 12 : argv[2];
+
+		if (!dir || !*dir) {
+			cli_err("--proc-root needs a directory (usage: latency-tracker --proc-root DIR <command> [args])");
+			return CLI_USAGE;
+		}
+		setenv("LT_PROC_ROOT", dir, 1);
+		argc -= used;
+		argv += used;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;

@@ -75,16 +75,20 @@ int cli_stats(int argc, char **argv)
 		return CLI_OK;
 	}
 	for (size_t i = 0; i < s.n; i++) {
+		/* A time with its unit: its name without "_ns" (min, avg). */
+		int len = raw || !is_time(s.name[i]) ?
+			  (int)strlen(s.name[i]) : (int)strlen(s.name[i]) - 3;
+
 		if (raw || !is_time(s.name[i]))
 			printf("%-16s %s\n", s.name[i],
 			       lt_format_u128(s.wide[i], buf, sizeof(buf)));
 		else if (no_time(&s, i))
-			printf("%-16s -\n", s.name[i]);
+			printf("%-*.*s -\n", 16, len, s.name[i]);
 		else if (s.wide[i] > UINT64_MAX)	/* sum_ns, after years */
-			printf("%-16s %sns\n", s.name[i],
+			printf("%-*.*s %sns\n", 16, len, s.name[i],
 			       lt_format_u128(s.wide[i], buf, sizeof(buf)));
 		else
-			printf("%-16s %s\n", s.name[i],
+			printf("%-*.*s %s\n", 16, len, s.name[i],
 			       lt_format_duration_short(s.val[i], buf,
 							sizeof(buf)));
 	}
