@@ -153,7 +153,7 @@ static void test_file(void)
 		tap_ok(0, "temporary config file");
 		return;
 	}
-	fputs("metrics = [::1]:9464\nexplain = on\nmax-children = 2\n"
+	fputs("rate-limit = 1s\nexplain = on\nmax-children = 2\n"
 	      "metrics = 127.0.0.1:99999\n", f);
 	fclose(f);
 	tap_ok(load(ARGC(argv), argv, &c, err, sizeof(err)) < 0 &&

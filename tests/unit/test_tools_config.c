@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -58,6 +59,10 @@ static void test_good(void)
 	tap_ok(load(&c, err, sizeof(err), 3, over) == 0, "with overrides: %s", err);
 	tap_eq(c.rate_limit_ns, 250000000, "command line wins (--key value)");
 	tap_eq(c.max_bytes, 2ULL << 30, "--key=value form");
+	write_conf("rate-limit = 3s  # three seconds\nsession-name = a#b\t# one\n");
+	tap_ok(load(&c, err, sizeof(err), 0, NULL) == 0 && c.rate_limit_ns == 3000000000ULL &&
+	       !strcmp(c.session_name, "a#b"),
+	       "a comment after a value, from a '#' after a blank: %s", err);
 	write_conf("output = net://127.0.0.1\n");
 	tap_ok(load(&c, err, sizeof(err), 0, NULL) == 0 && ltd_output_is_net(&c),
 	       "net:// output");
@@ -95,7 +100,44 @@ static const struct bad_case bad[] = {
 	  ":1: custom.slow: key=ret: a return value is read at a kretprobe end; the in end is a tracepoint" },
 	{ "custom.slow = fn=a\n\ncustom.slow = fn=b\n",
 	  ":3: custom.slow: declared twice (first on line 1)" },
+	{ "rate-limit = 1s\nrate-limit = 2s\n", ":2: rate-limit set twice (first on line 1)" },
+	{ "wakeup.filter_tgid = 1\n\nwakeup.filter_tgid = 2\n",
+	  ":3: wakeup.filter_tgid set twice (first on line 1)" },
 };
+
+/* --check: a filter of a tracker neither built in, declared nor loaded. */
+static void test_check_trackers(void)
+{
+	char dir[] = "/tmp/lt-conf-root-XXXXXX", root[64], sub[96];
+	char *check[] = { "--check", root };
+	struct ltd_config c;
+	char err[1024] = "";
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(root, sizeof(root), "--proc-root=%s", dir);
+	check[1] = root;
+	write_conf("\nnosuch.filter_tgid = 1\n");
+	tap_ok(load(&c, err, sizeof(err), 2, check) == -1 &&
+	       strstr(err, ":2: nosuch.filter_tgid: no tracker 'nosuch'"),
+	       "--check: a filter of no tracker refused: %s", err);
+	tap_ok(load(&c, err, sizeof(err), 1, &check[1]) == 0,
+	       "... accepted without --check (the tracker may come later): %s", err);
+	write_conf("custom.mine = fn=vfs_read\nmine.filter_tgid = 1\nwakeup.kthreads = 1\n");
+	tap_ok(load(&c, err, sizeof(err), 2, check) == 0,
+	       "--check: a declared custom tracker's and a built-in's filters: %s", err);
+	snprintf(sub, sizeof(sub), "%s/other", dir);
+	mkdir(sub, 0700);
+	snprintf(sub, sizeof(sub), "%s/other/threshold", dir);
+	fclose(fopen(sub, "w"));
+	write_conf("other.filter_tgid = 1\n");
+	tap_ok(load(&c, err, sizeof(err), 2, check) == 0,
+	       "--check: a loaded tracker's filter: %s", err);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/other", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
 
 static void test_bad(void)
 {
@@ -224,7 +266,7 @@ int main(void)
 {
 	int fd = mkstemp(conf);
 
-	tap_plan(40 + 8 + 9);
+	tap_plan(40 + 8 + 9 + 1 + 2 + 4);
 	if (fd < 0)
 		return 1;
 	close(fd);
@@ -233,6 +275,7 @@ int main(void)
 	test_cmdline();
 	test_filters();
 	test_custom();
+	test_check_trackers();
 	unlink(conf);
 	return tap_done();
 }

@@ -45,6 +45,7 @@ struct ltd_filter {
 	char tracker[64];
 	char knob[16];			/* filter_cgroup, filter_tgid, ... */
 	char value[LTD_PATH_MAX];	/* the kernel's notation */
+	unsigned int line;		/* of the config file; 0: command line */
 };
 
 /* A custom tracker the configuration declares (custom.NAME = ...). */

@@ -4,10 +4,15 @@
  * config file, the command line (which wins), validated as a whole.
  *
  * Config file: one `key = value` per line; blank lines and lines starting
- * with '#' are ignored; keys are the long option names, `<tracker>.<filter>`
- * (a tracker's filter) and `custom.<name>` (a custom tracker's definition,
- * checked with lt_custom.h's parser).  Any error names the file, the line
- * and the key, and nothing is applied.
+ * with '#' are ignored, and so is a value's end from a '#' after a blank
+ * (`rate-limit = 1s  # one a second`); keys are the long option names,
+ * `<tracker>.<filter>` (a tracker's filter) and `custom.<name>` (a custom
+ * tracker's definition, checked with lt_custom.h's parser), each once.
+ * Any error names the file, the line and the key, and nothing is applied.
+ * The parser is ours: libinih and GKeyFile have no line numbers in their
+ * errors (inih: the first one only) and would still leave every value's
+ * grammar to us.  --check also refuses a filter of a tracker that is
+ * neither built in, nor declared in the file, nor loaded.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -439,10 +444,10 @@ static char *trim(char *s)
  * Returns 1 when @key is one (set, or an error in @why: -1), 0 if not.
  */
 static int filter_key(struct ltd_config *c, const char *key, const char *val,
-		      char *why, size_t whylen)
+		      unsigned int line, char *why, size_t whylen)
 {
 	const char *dot = strrchr(key, '.');
-	struct ltd_filter f = { 0 };
+	struct ltd_filter f = { .line = line };
 	unsigned int i;
 
 	if (!dot || !lt_filter_is(dot + 1))
@@ -515,17 +520,41 @@ static int custom_key(struct ltd_config *c, const char *key, const char *val,
 	return 1;
 }
 
+/* A value's end from a '#' after a blank: a comment, cut off. */
+static char *strip_comment(char *v)
+{
+	for (char *p = v; *p; p++) {
+		if (*p == '#' && (p == v || p[-1] == ' ' || p[-1] == '\t')) {
+			*p = '\0';
+			break;
+		}
+	}
+	return v;
+}
+
+/* Keys a file may set: every option, filter and custom tracker once. */
+#define LTD_SEEN_MAX	(2 * (LTD_FILTERS_MAX + LT_CUSTOM_MAX) + 64)
+
 static int load_file(struct ltd_config *c, const char *path, bool must,
 		     char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "re");
 	char line[LTD_PATH_MAX + 128], why[1024];
-	unsigned int no = 0;
+	struct {
+		char key[128];
+		unsigned int line;
+	} *seen = calloc(LTD_SEEN_MAX, sizeof(*seen));
+	unsigned int no = 0, nseen = 0, i;
 
-	if (!f) {
-		if (!must && errno == ENOENT)
+	if (!f || !seen) {
+		int e = errno;
+
+		if (f)
+			fclose(f);
+		free(seen);
+		if (!must && e == ENOENT)
 			return 0;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -1;
 	}
 	snprintf(c->config_file, sizeof(c->config_file), "%s", path);
@@ -549,7 +578,21 @@ static int load_file(struct ltd_config *c, const char *path, bool must,
 		}
 		*eq = '\0';
 		key = trim(s);
-		val = trim(eq + 1);
+		val = trim(strip_comment(eq + 1));
+		/* (custom.NAME: custom_key() says which line declared it.) */
+		for (i = 0; i < nseen; i++)
+			if (!strcmp(seen[i].key, key))
+				break;
+		if (i < nseen) {
+			snprintf(err, errlen, "%s:%u: %s set twice (first on line %u)",
+				 path, no, key, seen[i].line);
+			goto fail;
+		}
+		if (nseen < LTD_SEEN_MAX && strlen(key) < sizeof(seen[0].key) &&
+		    strncmp(key, LTD_CUSTOM_PREFIX, strlen(LTD_CUSTOM_PREFIX))) {
+			snprintf(seen[nseen].key, sizeof(seen[0].key), "%s", key);
+			seen[nseen++].line = no;
+		}
 		switch (custom_key(c, key, val, no, why, sizeof(why))) {
 		case 1:
 			continue;
@@ -557,7 +600,7 @@ static int load_file(struct ltd_config *c, const char *path, bool must,
 			snprintf(err, errlen, "%s:%u: %s", path, no, why);
 			goto fail;
 		}
-		switch (filter_key(c, key, val, why, sizeof(why))) {
+		switch (filter_key(c, key, val, no, why, sizeof(why))) {
 		case 1:
 			continue;
 		case -1:
@@ -577,9 +620,11 @@ static int load_file(struct ltd_config *c, const char *path, bool must,
 		}
 	}
 	fclose(f);
+	free(seen);
 	return 0;
 fail:
 	fclose(f);
+	free(seen);
 	return -1;
 }
 
@@ -610,6 +655,38 @@ static void usage(void)
 			 o->arg ? o->arg : "");
 		printf("  %-15s %s\n", name, o->help);
 	}
+}
+
+/*
+ * --check: a filter of a tracker that is not built in, not declared here
+ * (custom.NAME) and not loaded under proc-root now is refused (a typo
+ * would otherwise only show as an error in the log at start).
+ */
+static int unknown_filter_tracker(const struct ltd_config *c, char *err,
+				  size_t errlen)
+{
+	setenv("LT_PROC_ROOT", c->proc_root, 1);
+	for (unsigned int i = 0; i < c->nr_filters; i++) {
+		const struct ltd_filter *f = &c->filters[i];
+		bool known = lt_builtin_tracker(f->tracker) ||
+			     lt_tracker_exists(f->tracker);
+		char where[LTD_PATH_MAX + 16];
+
+		for (unsigned int j = 0; j < c->nr_custom && !known; j++)
+			known = !strcmp(c->custom[j].def.name, f->tracker);
+		if (known)
+			continue;
+		if (f->line)
+			snprintf(where, sizeof(where), "%s:%u: ", c->config_file,
+				 f->line);
+		else
+			snprintf(where, sizeof(where), "--");
+		snprintf(err, errlen, "%s%s.%s: no tracker '%s': not built in (wakeup, offcpu, syscalls, block), not declared (custom.%s) and not loaded under %s",
+			 where, f->tracker, f->knob, f->tracker, f->tracker,
+			 c->proc_root);
+		return -1;
+	}
+	return 0;
 }
 
 int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
@@ -688,7 +765,7 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 				return -1;
 			}
 			if (ret == 1 ||
-			    filter_key(&c, key, v, why, sizeof(why)) == 1) {
+			    filter_key(&c, key, v, 0, why, sizeof(why)) == 1) {
 				i += !eq;
 				continue;
 			}
@@ -729,6 +806,8 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 			return -1;
 		}
 	}
+	if (*check_only && unknown_filter_tracker(&c, err, errlen))
+		return -1;
 	if (c.session[0] && !c.output_set) {
 		snprintf(err, errlen, "session '%s' needs an explicit output too (a directory or net:// URL): the daemon names each snapshot, and explain and retention need to find it",
 			 c.session);

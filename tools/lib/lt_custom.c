@@ -20,9 +20,13 @@
 #define LT_CUSTOM_TIMEOUT_MIN	LT_NSEC_PER_MSEC
 #define LT_CUSTOM_TIMEOUT_MAX	(1000 * LT_NSEC_PER_SEC)
 
+/* The built-in trackers, then the other names the contract reserves. */
+static const char *const lt_builtin_names[] = {
+	"wakeup", "offcpu", "syscalls", "block",
+};
+
 static const char *const lt_custom_reserved_names[] = {
 	"del", "custom", "version", "app",
-	"wakeup", "offcpu", "syscalls", "block",	/* built in */
 	"irq", "lock", "ttfb", "netrx",			/* to come */
 };
 
@@ -57,12 +61,20 @@ static int fail(char *why, size_t whylen, const char *fmt, ...)
 	return -1;
 }
 
+bool lt_builtin_tracker(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(lt_builtin_names); i++)
+		if (!strcmp(name, lt_builtin_names[i]))
+			return true;
+	return false;
+}
+
 bool lt_custom_reserved(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_LEN(lt_custom_reserved_names); i++)
 		if (!strcmp(name, lt_custom_reserved_names[i]))
 			return true;
-	return false;
+	return lt_builtin_tracker(name);
 }
 
 static bool lower(char c)

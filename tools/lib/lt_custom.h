@@ -114,6 +114,8 @@ struct lt_custom_def {
  */
 int lt_custom_name_check(const char *name, char *why, size_t whylen);
 bool lt_custom_reserved(const char *name);
+/* One of the built-in trackers (wakeup, offcpu, syscalls, block). */
+bool lt_builtin_tracker(const char *name);
 
 /*
  * The definition @text (without the name) of tracker @name into *d: 0, or
