@@ -11,7 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
-tap_plan 28
+tap_plan 30
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 
@@ -180,6 +180,11 @@ rc=$?
 tap_ok "address in use: exit 1, log says so (rc $rc)" bash -c \
 	"[ $rc = 1 ] && grep -q 'cannot serve metrics on 127.0.0.1:$port' '$T_WORK/second.out' &&
 	 grep -q 'metrics: cannot listen on 127.0.0.1:$port' '$T_WORK/second.log'"
+tap_ok "address in use: the reason with the address, no 'port 0'" bash -c \
+	"grep -q 'metrics: cannot listen on 127.0.0.1:$port: Address already in use' '$T_WORK/second.log' &&
+	 ! grep -q 'port 0' '$T_WORK/second.log' '$T_WORK/second.out'"
+tap_ok "start with metrics: no warning from the HTTP library" \
+	bash -c "! grep '\"warning\"' '$D_LOG' | grep -q metrics:"
 
 # Figures (not judged): the ASan build is slower and larger than the real one.
 if command -v curl >/dev/null; then

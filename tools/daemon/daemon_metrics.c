@@ -26,11 +26,13 @@
  * latency_trackerd_<what>_total.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -399,6 +401,26 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	ltd_log_msg("warning", "metrics: %s", msg);
 }
 
+/* A listening TCP socket on @ss, or -1 with the reason in @why. */
+static int listen_on(const struct sockaddr_storage *ss, char *why, size_t len)
+{
+	socklen_t sl = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+			sizeof(struct sockaddr_in);
+	int one = 1, fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    (ss->ss_family == AF_INET6 &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one))) ||
+	    bind(fd, (const struct sockaddr *)ss, sl) || listen(fd, 16)) {
+		snprintf(why, len, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int ltd_metrics_start(const struct ltd_config *cfg, int epfd, void *tag)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.ptr = tag };
@@ -406,6 +428,7 @@ int ltd_metrics_start(const struct ltd_config *cfg, int epfd, void *tag)
 	struct sockaddr_storage ss;
 	char why[256];
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	int lfd;
 
 	if (!cfg->metrics[0])
 		return 0;
@@ -415,14 +438,27 @@ int ltd_metrics_start(const struct ltd_config *cfg, int epfd, void *tag)
 	}
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/*
+	 * The socket is ours (MHD closes it at stop): a bind that fails is
+	 * said with its address, where MHD would name port 0 (the port it
+	 * was given beside MHD_OPTION_SOCK_ADDR).
+	 */
+	lfd = listen_on(&ss, why, sizeof(why));
+	if (lfd < 0) {
+		ltd_log_msg("error", "metrics: cannot listen on %s: %s",
+			    cfg->metrics, why);
+		return -1;
+	}
+	/* The logger first: MHD warns (to stderr) of any option before it. */
 	ltd_mhd = MHD_start_daemon(flags, 0, NULL, NULL, on_request, NULL,
-				   MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				   MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+				   MHD_OPTION_LISTEN_SOCKET, lfd,
 				   MHD_OPTION_CONNECTION_LIMIT, (unsigned int)LTD_METRICS_CONNS,
 				   MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)LTD_METRICS_TIMEOUT_S,
-				   MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 				   MHD_OPTION_END);
 	if (!ltd_mhd) {
-		ltd_log_msg("error", "metrics: cannot listen on %s (address in use, or not local?)",
+		close(lfd);
+		ltd_log_msg("error", "metrics: cannot serve on %s (see the warning before)",
 			    cfg->metrics);
 		return -1;
 	}
