@@ -418,6 +418,10 @@ static void test_cli(void)
 	tap_eq(TIMELINE("synthetic", "-o"), 2, "-o without a value: exit 2");
 	snprintf(p, sizeof(p), "%s/d.txt", cli);
 	tap_eq(TIMELINE("synthetic", "-o", p), 2, "-o d.txt (which format?): exit 2");
+	snprintf(p, sizeof(p), "%s/e", dir);
+	tap_eq(TIMELINE("synthetic", "-o", p), 0, "-o e (no such directory, no suffix): exit 0");
+	snprintf(p, sizeof(p), "%s/e/traces.otf2", dir);
+	tap_ok(access(p, F_OK) == 0, "-o e: the directory created, its archive e/traces.otf2");
 	snprintf(p, sizeof(p), "%s/nodir/d.otf2", cli);
 	tap_eq(TIMELINE("synthetic", "-o", p), 2, "-o nodir/d.otf2: exit 2");
 	snprintf(p, sizeof(p), "%s/nodir/d.json", cli);
@@ -434,7 +438,7 @@ static void test_cli(void)
 
 int main(void)
 {
-	tap_plan(60);
+	tap_plan(62);
 	(void)edge;			/* explain_feed.h's, for graph tests */
 	if (!mkdtemp(dir)) {
 		tap_ok(0, "mkdtemp");

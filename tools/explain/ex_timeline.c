@@ -43,7 +43,8 @@ static const char usage[] =
 "                 ui.perfetto.dev, chrome://tracing or Trace Compass\n"
 "  -o NAME.otf2   an OTF2 archive (NAME.otf2, NAME.def, NAME/) for Vampir,\n"
 "                 otf2-print; the directory it is in must exist\n"
-"  -o DIR         an OTF2 archive in DIR (created): DIR/" TL_OTF2_NAME ".otf2\n"
+"  -o DIR         an OTF2 archive in DIR (created; a name without a suffix\n"
+"                 is a DIR): DIR/" TL_OTF2_NAME ".otf2\n"
 "  --format F     json or otf2, whatever FILE's name (otf2: FILE is a\n"
 "                 directory unless it ends in .otf2)\n"
 "  --pid LIST     only the threads of these processes (the CPU tracks\n"
@@ -128,10 +129,13 @@ static int resolve_output(struct tl_opts *o)
 	const char *out = o->out;
 
 	if (o->format == TL_UNSET) {
+		const char *slash = strrchr(out, '/');
+
 		if (ends_with(out, ".json"))
 			o->format = TL_JSON;
-		else if (ends_with(out, ".otf2") || ends_with(out, "/") || is_dir(out))
-			o->format = TL_OTF2;
+		else if (ends_with(out, ".otf2") || ends_with(out, "/") || is_dir(out) ||
+			 !strchr(slash ? slash + 1 : out, '.'))
+			o->format = TL_OTF2;	/* a name without a suffix: DIR */
 		else
 			return tl_fail(TL_EXIT_BAD, "-o %s: name a .json file, a .otf2 archive or a directory, or give --format json|otf2",
 				       out);
