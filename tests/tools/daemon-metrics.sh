@@ -11,7 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
-tap_plan 30
+tap_plan 32
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 
@@ -135,12 +135,13 @@ tap_ok "prometheus: listens on loopback only" bash -c "ss -Hltn 'sport = :$pport
 out=$($PQ "$purl" buckets wakeup "$root/wakeup/histogram")
 tap_ok "promql: every bucket equals the histogram file (cumulative; $out)" \
 	$PQ "$purl" buckets wakeup "$root/wakeup/histogram"
-tap_ok "promql: empty tracker: 65 buckets, all zero" \
-	$PQ "$purl" buckets offcpu /dev/null
+tap_ok "promql: empty tracker: 14 buckets (1 us .. 17.2 s, x4, +Inf), all zero" bash -c \
+	"$PQ '$purl' buckets offcpu /dev/null &&
+	 [ \$(grep -c '^latency_tracker_delay_seconds_bucket{tracker=\"offcpu\"' '$T_WORK/metrics.txt') = 14 ]"
 p99=$($PQ "$purl" value 'histogram_quantile(0.99, latency_tracker_delay_seconds_bucket{tracker="wakeup"})')
 tap_diag "histogram_quantile(0.99) = $p99 s"
-tap_ok "promql: p99 in its bucket (4.19 ms .. 8.39 ms): $p99" \
-	python3 -c "import sys; v = float('$p99'); sys.exit(not 0.004194303 < v <= 0.008388607)"
+tap_ok "promql: p99 in its bucket (4.19 ms .. 16.8 ms): $p99" \
+	python3 -c "import sys; v = float('$p99'); sys.exit(not 0.004194303 < v <= 0.016777215)"
 tap_ok "promql: _count = the histogram's total (1001)" \
 	test "$($PQ "$purl" value 'latency_tracker_delay_seconds_count{tracker="wakeup"}')" = 1001
 tap_ok "exposition: _sum = sum_ns, exact above 2^64 ns (2^65 ns = 36893488147.419103232 s)" \
@@ -200,6 +201,23 @@ printf 'metrics = 127.0.0.1:%s\n' "$port2" >"$T_WORK/metrics.conf"
 kill -HUP "$D_PID"
 tap_ok "SIGHUP: metrics moved to the new address" wait_for 10 log_has "$D_LOG" '"type":"metrics","listen":"127.0.0.1:'"$port2"
 tap_ok "SIGHUP: the old address closed" bash -c "! ss -Hltn 'sport = :$port' | grep -q LISTEN"
+# SIGHUP with other bounds: 1 ms to 1 s, each twice the last (2^20 - 1 ..
+# 2^30 - 1 ns: 11 bounds and +Inf); the 1012 delays (histogram above)
+# are all below the first.
+printf 'metrics = 127.0.0.1:%s\nmetrics-bucket-min = 1ms\nmetrics-bucket-max = 1s\nmetrics-bucket-step = 2\n' \
+	"$port2" >"$T_WORK/metrics.conf"
+kill -HUP "$D_PID"
+port=$port2
+rebucketed() {
+	http GET /metrics >/dev/null &&
+	[ "$(grep -c '^latency_tracker_delay_seconds_bucket{tracker="wakeup"' "$T_WORK/body")" = 12 ]
+}
+tap_ok "SIGHUP: the histogram's bounds from the configuration (12 buckets)" wait_for 10 rebucketed
+tap_ok "... 1.048575 ms first, 1.073741823 s last, counts exact at them" bash -c \
+	"grep '^latency_tracker_delay_seconds_bucket{tracker=\"wakeup\"' '$T_WORK/body' | head -n 1 |
+	 grep -qF 'le=\"0.001048575\"} 1012' &&
+	 grep -qF 'latency_tracker_delay_seconds_bucket{tracker=\"wakeup\",le=\"1.073741823\"}' '$T_WORK/body' &&
+	 grep -qF 'latency_tracker_delay_seconds_bucket{tracker=\"wakeup\",le=\"+Inf\"} 1012' '$T_WORK/body'"
 d_stop
 tap_ok "daemon: exits cleanly" test "$D_RC" = 0
 tap_ok "daemon: no ASan/UBSan report" no_sanitizer_report

@@ -6,11 +6,14 @@ for tests/tools/daemon-metrics.sh.
   prom_query.py URL value QUERY
       the value of an instant query with one result (prints it; exit 1 if
       there is not exactly one)
-  prom_query.py URL buckets TRACKER HISTOGRAM_FILE
+  prom_query.py URL buckets TRACKER HISTOGRAM_FILE [MIN_NS MAX_NS STEP]
       compare latency_tracker_delay_seconds_bucket{tracker=TRACKER} with
       the kernel-format histogram file (`<low_ns> <high_ns> <count>` per
-      non-empty log2 bucket): every bucket present, cumulative counts
-      equal (exit 1 and the differences otherwise)
+      non-empty log2 bucket) at the daemon's bounds (metrics-bucket-min,
+      -max, -step; default 1000, 10^10, 4): from the first kernel bucket
+      end (2^b - 1 ns) >= MIN_NS, every STEP times, up to the first
+      >= MAX_NS, then +Inf; each present, cumulative counts equal (exit 1
+      and the differences otherwise)
 """
 import json
 import sys
@@ -38,7 +41,18 @@ def value(url, q):
     return 0
 
 
-def expected(hist_file):
+def bounds(lo_ns, hi_ns, step):
+    """The kernel buckets b whose end, 2^b - 1 ns, is exported."""
+    b = next(b for b in range(1, BUCKETS - 1) if 2**b - 1 >= lo_ns)
+    shift = step.bit_length() - 1
+    out = [b]
+    while b + shift < BUCKETS - 1 and 2**b - 1 < hi_ns:
+        b += shift
+        out.append(b)
+    return out
+
+
+def expected(hist_file, lo_ns=1000, hi_ns=10**10, step=4):
     """{upper bound in seconds (float, inf for the last): cumulative count}"""
     counts = [0] * BUCKETS
     with open(hist_file) as f:
@@ -49,17 +63,20 @@ def expected(hist_file):
             b = low.bit_length()  # 0 for 0, else the highest set bit + 1
             assert high == (0 if b == 0 else min(2**b - 1, 2**64 - 1)), line
             counts[b] += n
+    keep = set(bounds(lo_ns, hi_ns, step)) | {BUCKETS - 1}
     want, cum = {}, 0
     for b in range(BUCKETS):
         cum += counts[b]
+        if b not in keep:
+            continue
         # int / int: correctly rounded, as Prometheus parses the exact decimal
-        le = float("inf") if b == BUCKETS - 1 else (2**b - 1 if b else 0) / 10**9
+        le = float("inf") if b == BUCKETS - 1 else (2**b - 1) / 10**9
         want[le] = cum
     return want
 
 
-def buckets(url, tracker, hist_file):
-    want = expected(hist_file)
+def buckets(url, tracker, hist_file, *cfg):
+    want = expected(hist_file, *(int(x) for x in cfg))
     sel = 'latency_tracker_delay_seconds_bucket{tracker="%s"}' % tracker
     got = {}
     for r in query(url, sel):
@@ -71,7 +88,7 @@ def buckets(url, tracker, hist_file):
           (len(got), len(want), len(bad)))
     for le, w, g in bad[:10]:
         print("  le=%r: histogram file %s, Prometheus %s" % (le, w, g))
-    return 1 if bad or len(got) != BUCKETS else 0
+    return 1 if bad or len(got) != len(want) else 0
 
 
 def main(argv):
@@ -79,7 +96,7 @@ def main(argv):
     if cmd == "value":
         return value(url, argv[3])
     if cmd == "buckets":
-        return buckets(url, argv[3], argv[4])
+        return buckets(url, argv[3], argv[4], *argv[5:8])
     raise SystemExit("unknown command " + cmd)
 
 

@@ -56,6 +56,8 @@ static void test_good(void)
 	tap_ok(!strcmp(c.trackers, "wakeup,offcpu"), "trackers");
 	tap_ok(!strcmp(c.session_name, "latency-trackerd"), "default session-name");
 	tap_eq(c.num_subbuf, 4, "default num-subbuf");
+	tap_ok(c.metrics_bucket_min_ns == 1000 && c.metrics_bucket_max_ns == 10000000000ULL &&
+	       c.metrics_bucket_step == 4, "default metrics buckets: 1us to 10s, x4");
 	tap_ok(load(&c, err, sizeof(err), 3, over) == 0, "with overrides: %s", err);
 	tap_eq(c.rate_limit_ns, 250000000, "command line wins (--key value)");
 	tap_eq(c.max_bytes, 2ULL << 30, "--key=value form");
@@ -101,6 +103,10 @@ static const struct bad_case bad[] = {
 	{ "custom.slow = fn=a\n\ncustom.slow = fn=b\n",
 	  ":3: custom.slow: declared twice (first on line 1)" },
 	{ "rate-limit = 1s\nrate-limit = 2s\n", ":2: rate-limit set twice (first on line 1)" },
+	{ "metrics-bucket-step = 3\n", ":1: metrics-bucket-step: 3 is not 2, 4, 8 or 16" },
+	{ "metrics-bucket-min = 0\n", ":1: metrics-bucket-min: must be 1ns.." },
+	{ "metrics-bucket-min = 1s\nmetrics-bucket-max = 1ms\n",
+	  ": metrics-bucket-max (1000000 ns) is below metrics-bucket-min (1000000000 ns)" },
 	{ "wakeup.filter_tgid = 1\n\nwakeup.filter_tgid = 2\n",
 	  ":3: wakeup.filter_tgid set twice (first on line 1)" },
 };
@@ -266,7 +272,7 @@ int main(void)
 {
 	int fd = mkstemp(conf);
 
-	tap_plan(40 + 8 + 9 + 1 + 2 + 4);
+	tap_plan(40 + 8 + 9 + 1 + 2 + 4 + 4);
 	if (fd < 0)
 		return 1;
 	close(fd);

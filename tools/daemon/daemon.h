@@ -73,6 +73,10 @@ struct ltd_config {
 	uint64_t max_children;		/* explain children at once */
 	uint64_t child_timeout_ns;	/* a child is killed after this */
 	char metrics[LTD_NAME_MAX];	/* host:port of /metrics; "" = off */
+	/* The histogram's bounds: from min to max, each step times the last. */
+	uint64_t metrics_bucket_min_ns;
+	uint64_t metrics_bucket_max_ns;
+	uint64_t metrics_bucket_step;
 	char app_group[LTD_NAME_MAX];	/* group of the app file; "" = as is */
 	char config_file[LTD_PATH_MAX];	/* where the file part came from */
 	struct ltd_filter filters[LTD_FILTERS_MAX];
@@ -269,6 +273,8 @@ int ltd_metrics_parse(const char *text, struct sockaddr_storage *ss,
 		      char *why, size_t whylen);
 /* Serve cfg->metrics (nothing when empty); 0 or -1 (logged). */
 int ltd_metrics_start(const struct ltd_config *cfg, int epfd, void *tag);
+/* The histogram's buckets from cfg (start and every reload). */
+void ltd_metrics_configure(const struct ltd_config *cfg);
 void ltd_metrics_stop(int epfd);
 /* Its epoll fd was ready, or the timer ticked: run the HTTP server. */
 void ltd_metrics_run(void);

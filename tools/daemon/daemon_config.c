@@ -70,6 +70,9 @@ static const struct ltd_key ltd_keys[] = {
 	NUM_KEY("max-children", KT_COUNT, max_children, "explain children running at once (1..64; more alerts' explains are skipped)"),
 	NUM_KEY("child-timeout", KT_DURATION, child_timeout_ns, "kill an explain child still running after this (0 = no limit)"),
 	STR_KEY("metrics", metrics, "serve Prometheus metrics on [host:]port (numeric host; default 127.0.0.1), or off"),
+	NUM_KEY("metrics-bucket-min", KT_DURATION, metrics_bucket_min_ns, "the metrics histogram's first bound, rounded up to the kernel's next (2^k - 1 ns; default 1us)"),
+	NUM_KEY("metrics-bucket-max", KT_DURATION, metrics_bucket_max_ns, "its last finite bound, rounded up the same way (default 10s)"),
+	NUM_KEY("metrics-bucket-step", KT_COUNT, metrics_bucket_step, "each bound this many times the last: 2, 4, 8 or 16 (default 4)"),
 	STR_KEY("app-group", app_group, "the group (name or gid) whose members may mark application requests"),
 };
 
@@ -155,6 +158,13 @@ static const char *option_value(const char *arg, int opt)
 #define LTD_DEF_CHILD_TIMEOUT	(300 * LT_NSEC_PER_SEC)
 #define LTD_METRICS_HOST	"127.0.0.1"
 
+/* The metrics histogram: 1 us to 10 s, each bound 4 times the last. */
+#define LTD_DEF_BUCKET_MIN	LT_NSEC_PER_USEC
+#define LTD_DEF_BUCKET_MAX	(10 * LT_NSEC_PER_SEC)
+#define LTD_DEF_BUCKET_STEP	4
+/* A bound past 2^62 ns (146 years) would round up beyond the last bucket. */
+#define LTD_BUCKET_BOUND_MAX	(1ULL << 62)
+
 static void defaults(struct ltd_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -170,6 +180,9 @@ static void defaults(struct ltd_config *c)
 	c->retry_ns = LTD_DEF_RETRY_NS;
 	strcpy(c->proc_root, LT_PROC_DEFAULT_ROOT);
 	c->max_children = LTD_DEF_MAX_CHILDREN;
+	c->metrics_bucket_min_ns = LTD_DEF_BUCKET_MIN;
+	c->metrics_bucket_max_ns = LTD_DEF_BUCKET_MAX;
+	c->metrics_bucket_step = LTD_DEF_BUCKET_STEP;
 	c->child_timeout_ns = LTD_DEF_CHILD_TIMEOUT;
 }
 
@@ -322,6 +335,23 @@ static int check_value(const struct ltd_config *c, const struct ltd_key *k,
 			snprintf(why, whylen, "%llu is not in 1..%d",
 				 (unsigned long long)c->max_children,
 				 LTD_MAX_CHILDREN);
+		else
+			return 0;
+	} else if (!strcmp(n, "metrics-bucket-step")) {
+		uint64_t st = c->metrics_bucket_step;
+
+		if (st < 2 || st > 16 || !power_of_2(st))
+			snprintf(why, whylen, "%llu is not 2, 4, 8 or 16",
+				 (unsigned long long)st);
+		else
+			return 0;
+	} else if (!strcmp(n, "metrics-bucket-min") ||
+		   !strcmp(n, "metrics-bucket-max")) {
+		uint64_t v = *(const uint64_t *)((const char *)c + k->off);
+
+		if (!v || v > LTD_BUCKET_BOUND_MAX)
+			snprintf(why, whylen, "must be 1ns..%llus",
+				 (unsigned long long)(LTD_BUCKET_BOUND_MAX / LT_NSEC_PER_SEC));
 		else
 			return 0;
 	} else if (!strcmp(n, "metrics")) {
@@ -805,6 +835,13 @@ int ltd_config_load(int argc, char **argv, struct ltd_config *cfg,
 			snprintf(err, errlen, "--%s: %s", k->name, why);
 			return -1;
 		}
+	}
+	if (c.metrics_bucket_max_ns < c.metrics_bucket_min_ns) {
+		snprintf(err, errlen, "%s: metrics-bucket-max (%llu ns) is below metrics-bucket-min (%llu ns)",
+			 c.config_file[0] ? c.config_file : "command line",
+			 (unsigned long long)c.metrics_bucket_max_ns,
+			 (unsigned long long)c.metrics_bucket_min_ns);
+		return -1;
 	}
 	if (*check_only && unknown_filter_tracker(&c, err, errlen))
 		return -1;

@@ -227,6 +227,7 @@ static void reload(struct ltd *d)
 		ltd_metrics_stop(d->epfd);
 		ltd_metrics_start(&c, d->epfd, &d->metrics);
 	}
+	ltd_metrics_configure(&c);
 	/* The trackers made under another root are deleted there. */
 	new_root = strcmp(c.proc_root, d->cfg.proc_root) != 0;
 	if (new_root)

@@ -8,10 +8,12 @@
  *
  * Per tracker (label tracker="<name>"), read from its proc files at each
  * scrape:
- *   latency_tracker_delay_seconds      histogram: every log2 bucket of the
- *       `histogram` file, empty ones included, cumulative; le is a bucket's
- *       inclusive upper bound, (2^b - 1) ns, written as exact decimal
- *       seconds; the last bucket (up to 2^64 - 1 ns) is +Inf.  _count is
+ *   latency_tracker_delay_seconds      histogram: cumulative counts of
+ *       the `histogram` file's log2 buckets at the configured bounds
+ *       (metrics-bucket-min, -max, -step: by default 1 us to 10 s, each 4
+ *       times the last, 14 buckets), each rounded up to a kernel bucket's
+ *       inclusive upper bound, (2^b - 1) ns, so that every count is
+ *       exact; written as exact decimal seconds, then +Inf.  _count is
  *       the +Inf bucket.  _sum is the `sum_ns` line of `stats`, exact
  *       (it may pass 2^64 ns); with modules that print no sum_ns, avg_ns
  *       (the sum divided by matched, rounded down) x _count, low by less
@@ -160,6 +162,29 @@ static unsigned int bucket_of(uint64_t low)
 	return low ? 64u - (unsigned int)__builtin_clzll(low) : 0;
 }
 
+/* The exported bounds: kernel buckets first_b, first_b + shift, ... last_b. */
+static unsigned int ltd_first_b = 10, ltd_last_b = 34, ltd_shift = 2;
+
+/* The kernel bucket whose upper bound, 2^b - 1 ns, is the first >= @ns. */
+static unsigned int bucket_up(uint64_t ns)
+{
+	unsigned int b = 1;
+
+	while (b < LTD_HIST_BUCKETS - 1 && (1ULL << b) - 1 < ns)
+		b++;
+	return b;
+}
+
+void ltd_metrics_configure(const struct ltd_config *cfg)
+{
+	ltd_first_b = bucket_up(cfg->metrics_bucket_min_ns);
+	ltd_shift = (unsigned int)__builtin_ctzll(cfg->metrics_bucket_step);
+	ltd_last_b = ltd_first_b;
+	while (ltd_last_b + ltd_shift < LTD_HIST_BUCKETS - 1 &&
+	       (1ULL << ltd_last_b) - 1 < cfg->metrics_bucket_max_ns)
+		ltd_last_b += ltd_shift;
+}
+
 /* The sum of the delays counted: sum_ns, else avg_ns x @count. */
 static unsigned __int128 delay_sum(const struct ltd_tracker_data *t,
 				   uint64_t count)
@@ -182,7 +207,7 @@ static void put_histogram(FILE *f, const struct ltd_tracker_data *t, size_t n)
 	size_t i, j;
 
 	put_family(f, name, "histogram",
-		   "Delays of the matched events, per tracker (the kernel's log2 buckets).");
+		   "Delays of the matched events, per tracker (bounds on the kernel's log2 buckets).");
 	for (i = 0; i < n; i++) {
 		uint64_t counts[LTD_HIST_BUCKETS] = { 0 }, cum = 0;
 		unsigned int b;
@@ -198,8 +223,11 @@ static void put_histogram(FILE *f, const struct ltd_tracker_data *t, size_t n)
 			cum += counts[b];
 			if (b == LTD_HIST_BUCKETS - 1)
 				snprintf(le, sizeof(le), "+Inf");
+			else if (b >= ltd_first_b && b <= ltd_last_b &&
+				 !((b - ltd_first_b) % ltd_shift))
+				ns_seconds((1ULL << b) - 1, le, sizeof(le));
 			else
-				ns_seconds(b ? (1ULL << b) - 1 : 0, le, sizeof(le));
+				continue;
 			snprintf(val, sizeof(val), "%llu", (unsigned long long)cum);
 			put_sample(f, "latency_tracker_delay_seconds_bucket",
 				   t[i].name, le, val);
@@ -430,6 +458,7 @@ int ltd_metrics_start(const struct ltd_config *cfg, int epfd, void *tag)
 	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
 	int lfd;
 
+	ltd_metrics_configure(cfg);
 	if (!cfg->metrics[0])
 		return 0;
 	if (ltd_metrics_parse(cfg->metrics, &ss, why, sizeof(why))) {
