@@ -47,7 +47,7 @@ MAX_EXPOSURE=20 # systemd-analyze security --threshold: 2.0
 
 # The plan, declared before the first assertion; a run that stops early
 # (a failed build or install ends it) made fewer and fails.
-PLAN=14
+PLAN=15
 n=0 failed=0
 result() { # rc desc
 	n=$((n + 1))
@@ -328,6 +328,9 @@ out=$(in_root $exec_start --check 2>&1)
 rc=$?
 echo "$out" | comment
 result $rc "$exec_start --check accepts the installed configuration"
+dash=/usr/share/latency-tracker/latency-tracker.grafana.json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not d["panels"])' "$ROOT$dash"
+result $? "the Grafana dashboard is installed ($dash), JSON with its panels"
 
 # chroot execs env, env the daemon: $! is the daemon (its /proc and /dev
 # are mounted by the in_root calls above).

@@ -11,7 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
-tap_plan 32
+tap_plan 33
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 
@@ -168,6 +168,17 @@ alert_line wakeup 6000000 >&7
 alert_line wakeup 7000000 >&7
 daemon_alerts() { [ "$($PQ "$purl" value 'latency_trackerd_alerts_total{tracker="wakeup"}' 2>/dev/null)" = 2 ]; }
 tap_ok "promql: the daemon's alerts_total reaches 2" wait_for 15 daemon_alerts
+# The Grafana dashboard of the package: every panel's query answered,
+# every metric it names in a scrape (the daemon's own counters too, now
+# that it read alerts).
+http GET /metrics >/dev/null
+dash_ok() {
+	$PQ "$purl" dashboard "$LT_TOP/tools/daemon/latency-tracker.grafana.json" "$T_WORK/body" \
+		>"$T_WORK/dash.out"
+}
+wait_for 15 dash_ok	# the daemon's counters in Prometheus: its next scrape
+tap_ok "grafana dashboard: every query answered, every metric scraped ($(head -n 1 "$T_WORK/dash.out"))" \
+	dash_ok || sed 's/^/#   /' "$T_WORK/dash.out"
 # New matches: the next scrapes see them.
 printf '0 0 2\n512 1023 1010\n' >"$root/wakeup/histogram"
 more() { [ "$($PQ "$purl" value 'latency_tracker_delay_seconds_bucket{tracker="wakeup",le="0.000001023"}' 2>/dev/null)" = 1012 ]; }

@@ -41,6 +41,7 @@ tap_ok() {
 	else
 		echo "not ok $tap_n - $desc"
 		tap_failed=$((tap_failed + 1))
+		return 1
 	fi
 }
 tap_diag() { echo "# $*"; }

@@ -14,8 +14,12 @@ for tests/tools/daemon-metrics.sh.
       end (2^b - 1 ns) >= MIN_NS, every STEP times, up to the first
       >= MAX_NS, then +Inf; each present, cumulative counts equal (exit 1
       and the differences otherwise)
+  prom_query.py URL dashboard GRAFANA_JSON SCRAPE_FILE
+      every panel query of the dashboard answered with a series, every
+      metric it names in the scrape (see dashboard())
 """
 import json
+import re
 import sys
 import urllib.parse
 import urllib.request
@@ -91,12 +95,44 @@ def buckets(url, tracker, hist_file, *cfg):
     return 1 if bad or len(got) != len(want) else 0
 
 
+def dashboard(url, dash_file, scrape_file):
+    """Every query of a Grafana dashboard's panels, its variables given
+    values ($tracker: every tracker, $__rate_interval: 1m), answered by
+    Prometheus with at least one series; every metric it names is in the
+    daemon's exposition (SCRAPE_FILE)."""
+    with open(dash_file) as f:
+        dash = json.load(f)
+    with open(scrape_file) as f:
+        scraped = set(re.findall(r"^(latency_trackerd?_[a-z_]+)", f.read(), re.M))
+    exprs = [t["expr"] for p in dash["panels"] for t in p.get("targets", [])]
+    named, bad = set(), []
+    for e in exprs:
+        q = e.replace("$tracker", ".*").replace("$__rate_interval", "1m")
+        named |= set(re.findall(r"latency_trackerd?_[a-z_]+", q))
+        try:
+            n = len(query(url, q))
+        except SystemExit as err:
+            bad.append("%s: %s" % (q, err))
+            continue
+        if not n:
+            bad.append("%s: no series" % q)
+    # A histogram's series are NAME_bucket, _sum, _count.
+    missing = sorted(m for m in named if m not in scraped)
+    print("%d panels, %d queries, %d metrics named; %d queries failed, missing from the scrape: %s"
+          % (len(dash["panels"]), len(exprs), len(named), len(bad), missing or "none"))
+    for b in bad[:10]:
+        print("  " + b)
+    return 1 if bad or missing or not exprs else 0
+
+
 def main(argv):
     url, cmd = argv[1], argv[2]
     if cmd == "value":
         return value(url, argv[3])
     if cmd == "buckets":
         return buckets(url, argv[3], argv[4], *argv[5:8])
+    if cmd == "dashboard":
+        return dashboard(url, argv[3], argv[4])
     raise SystemExit("unknown command " + cmd)
 
 
