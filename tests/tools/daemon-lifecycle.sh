@@ -10,7 +10,7 @@
 # naming an unknown tracker, refused configurations.
 . "$(dirname "$0")/lib.sh"
 # The 512 kB tmpfs part makes 9 of them (1, a failure, when it cannot mount).
-tap_plan 58
+tap_plan 62
 
 root=$T_WORK/proc
 snaps=$T_WORK/snaps
@@ -207,6 +207,21 @@ tap_ok "unknown: warned once about nosuch (got $n)" test "$n" = 1
 mk_tracker "$root" nosuch
 tap_ok "unknown: watched once loaded" wait_for 5 log_has "$D_LOG" '"type":"watch","tracker":"nosuch"'
 d_stop
+
+# ---- an alerts file that cannot be opened: said once, not at every rescan
+mk_tracker "$root" noalerts
+rm "$root/noalerts/alerts"
+d_start noalerts --proc-root "$root" --snapshot off
+tap_ok "noalerts: the failed open said" wait_for 10 log_has "$D_LOG" '"tracker":"noalerts","msg":"open alerts"'
+sleep 3	# rescans
+n=$(grep -c '"tracker":"noalerts","msg":"open alerts"' "$D_LOG")
+tap_ok "noalerts: said once over the rescans (got $n)" test "$n" = 1
+mkfifo "$root/noalerts/alerts"
+tap_ok "noalerts: followed once its file is there" \
+	wait_for 10 log_has "$D_LOG" '"type":"watch","tracker":"noalerts"'
+d_stop
+tap_ok "noalerts: no ASan/UBSan report" no_sanitizer_report
+rm -r "$root/noalerts"
 
 # ---- trackers changed on SIGHUP: the one left out is no longer followed, said
 echo "trackers = wakeup,nosuch" >"$T_WORK/only.conf"

@@ -65,6 +65,53 @@ static void drop(struct lt_watch *w, struct lt_watch_file *f, bool report)
 	free(f);
 }
 
+/* True if the failure to open @name's file with @err is new (noted). */
+static bool failure_is_new(struct lt_watch *w, const char *name, int err)
+{
+	struct lt_watch_failed *fl;
+
+	for (fl = w->failed; fl; fl = fl->next) {
+		if (strcmp(fl->tracker, name))
+			continue;
+		if (fl->err == err)
+			return false;
+		fl->err = err;
+		return true;
+	}
+	fl = calloc(1, sizeof(*fl));
+	if (fl) {
+		fl->err = err;
+		snprintf(fl->tracker, sizeof(fl->tracker), "%s", name);
+		fl->next = w->failed;
+		w->failed = fl;
+	}
+	return true;
+}
+
+/* Forget the failures of @name (opened now), or of every tracker not in
+ * @names (gone: a failure when it comes back is new again). */
+static void failures_forget(struct lt_watch *w, const char *name,
+			    char **names, int count)
+{
+	struct lt_watch_failed **pp = &w->failed, *fl;
+
+	while ((fl = *pp)) {
+		bool drop = name && !strcmp(fl->tracker, name);
+
+		if (!name) {
+			drop = true;
+			for (int i = 0; i < count; i++)
+				drop &= !!strcmp(names[i], fl->tracker);
+		}
+		if (drop) {
+			*pp = fl->next;
+			free(fl);
+		} else {
+			pp = &fl->next;
+		}
+	}
+}
+
 static void add(struct lt_watch *w, const char *name)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -76,10 +123,13 @@ static void add(struct lt_watch *w, const char *name)
 		return;
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
-		if (w->ops->error)
-			w->ops->error(w->ctx, name, "open alerts", errno);
+		int err = errno;
+
+		if (failure_is_new(w, name, err) && w->ops->error)
+			w->ops->error(w->ctx, name, "open alerts", err);
 		return;
 	}
+	failures_forget(w, name, NULL, 0);
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		close(fd);
@@ -150,6 +200,7 @@ size_t lt_watch_scan(struct lt_watch *w)
 		if (!present || !wanted(w, f->tracker))
 			drop(w, f, true);
 	}
+	failures_forget(w, NULL, names, count < 0 ? 0 : count);
 	for (i = 0; i < count; i++)
 		if (wanted(w, names[i]) && !find(w, names[i]))
 			add(w, names[i]);
@@ -215,5 +266,6 @@ void lt_watch_close_all(struct lt_watch *w, bool report)
 {
 	while (w->files)
 		drop(w, w->files, report);
+	failures_forget(w, NULL, NULL, 0);
 	w->root_state = -1;
 }

@@ -8,7 +8,9 @@
  * no inotify) and adds it to the caller's epoll set; lt_watch_ready()
  * reads the lines of one ready file.  A file whose tracker went away
  * (read error or EOF, EPOLLHUP), or that the list to follow no longer
- * names (lt_watch_set_only()), is closed and reported.
+ * names (lt_watch_set_only()), is closed and reported.  An alerts file
+ * that cannot be opened is reported once, again only with another errno
+ * or after the tracker went away, not at every scan.
  *
  * Each scan first checks the modules' record format (lt_proc_check()):
  * modules of another format are refused, with one error callback
@@ -62,12 +64,20 @@ struct lt_watch_ops {
 		      int err);
 };
 
+/* A tracker whose alerts file could not be opened: said once per errno. */
+struct lt_watch_failed {
+	struct lt_watch_failed *next;
+	int err;
+	char tracker[64];
+};
+
 struct lt_watch {
 	int epfd;
 	const struct lt_watch_ops *ops;
 	void *ctx;
 	char *const *only;	/* NULL-terminated names, or NULL = all */
 	struct lt_watch_file *files;
+	struct lt_watch_failed *failed;	/* opens that failed, reported */
 	int root_state;		/* -1 unknown, 0 absent, 1 present */
 	bool refused;		/* the modules' record format was refused */
 };
