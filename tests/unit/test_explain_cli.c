@@ -202,12 +202,22 @@ static void test_app(void)
 		tap_diag("could not remove %s", dir);
 }
 
+/* --version: the release, exit 0. */
+static void test_version(void)
+{
+	int ret = run((const char *[]){ "--version", NULL });
+
+	tap_ok(ret == 0 && !strncmp(outbuf, "latency-tracker-explain ", 24),
+	       "--version: exit 0, the release (%d: %s%s)", ret, outbuf, errbuf);
+}
+
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(20);
 	(void)edge;
 	(void)sys;
 	test_window();
 	test_app();
+	test_version();
 	return tap_done();
 }

@@ -24,6 +24,7 @@
 #include "ex_trace.h"
 #include "ex_util.h"
 #include "explain.h"
+#include "lt_version.h"
 
 extern char **environ;
 
@@ -360,6 +361,7 @@ int lt_explain_main(int argc, char **argv)
 		{ "past-exit", no_argument, NULL, 'X' },
 		{ "critical-threshold", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ex_opts o = { .tid = -1, .min_share = 0.005, .k = 2,
@@ -457,6 +459,10 @@ int lt_explain_main(int argc, char **argv)
 		}
 		case 'h':
 			fputs(usage, stdout);
+			ret = 0;
+			goto out;
+		case 'V':
+			printf("latency-tracker-explain %s\n", LT_TOOLS_VERSION);
 			ret = 0;
 			goto out;
 		default:
