@@ -45,21 +45,27 @@ readers="$readers $!"
 sleep 0.5
 
 say "outlier 1: a SCHED_FIFO hog takes CPU 1 for 400 ms from a task that wakes every 10 ms"
-rm -f /tmp/victim.ready
+rm -f /tmp/victim.ready /tmp/hog.started /tmp/hog.done
 # The victim writes its own pid (the alerts' pid=), the wrapper's is $!.
+# It sleeps 10 ms at a time until the hog's loop has ended (30 s at most),
+# and the hog's loop starts once the victim runs: under emulation python
+# takes a second to start, and a victim with a fixed number of sleeps
+# could end before the hog began.
 taskset -c 1 bash -c "$(declare -f named); named victim '
 import os, time
 with open(\"/tmp/victim.tmp\", \"w\") as f: f.write(str(os.getpid()))
 os.rename(\"/tmp/victim.tmp\", \"/tmp/victim.ready\")
-for _ in range(150): time.sleep(0.01)'" &
+end = time.monotonic() + 30
+while not os.path.exists(\"/tmp/hog.done\") and time.monotonic() < end:
+    time.sleep(0.01)
+for _ in range(10): time.sleep(0.01)'" &
 victim=$!
-# Under emulation python can take a second to start: wait until it runs.
 while [ ! -e /tmp/victim.ready ]; do sleep 0.05; done
-sleep 0.2
 chrt -f 50 taskset -c 1 bash -c "$(declare -f named); named hog '
-import time
+import os, time
 end = time.monotonic() + 0.4
-while time.monotonic() < end: pass'"
+while time.monotonic() < end: pass
+open(\"/tmp/hog.done\", \"w\").close()'"
 wait $victim
 echo "   victim pid $(cat /tmp/victim.ready)"
 
@@ -74,10 +80,13 @@ kill $readers
 wait
 
 say "alerts of the wakeup tracker for the victim (cat /proc/latency_tracker/wakeup/alerts)"
-grep " comm=victim " /tmp/wakeup.alerts |
+largest=$(grep " comm=victim " /tmp/wakeup.alerts |
 	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^delay=/) print substr($i, 7), $0 }' |
-	sort -n | tail -n 1 | cut -d' ' -f2- | show
+	sort -n | tail -n 1 | cut -d' ' -f2-)
+show <<<"$largest"
 echo "   (the largest of $(grep -c " comm=victim " /tmp/wakeup.alerts) alerts for the victim)"
+check "the victim's largest alert names the hog as the CPU's holder" \
+	grep -q " holder_comm=hog " <<<"$largest"
 say "alerts of the off-CPU tracker for the sleeper"
 grep " pid=$sleeper " /tmp/offcpu.alerts | show
 say "the off-CPU stack in dmesg"

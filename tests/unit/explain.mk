@@ -14,7 +14,7 @@ EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_model.c ex_fdtab.c \
 	ex_depgraph.c ex_classify.c ex_kmeans.c ex_compare.c ex_report.c \
 	ex_out_text.c ex_out_dot.c ex_out_json.c ex_out_compare.c \
 	ex_critical.c ex_out_critical.c) \
-	$(addprefix tools/lib/,lt_json.c lt_dot.c lt_utf8.c)
+	$(addprefix tools/lib/,lt_json.c lt_dot.c lt_utf8.c lt_num.c)
 
 test_explain_graph_SRCS := tests/unit/test_explain_graph.c $(EXPLAIN_CORE)
 test_explain_graph_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)

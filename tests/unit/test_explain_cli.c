@@ -121,6 +121,15 @@ static bool slurp(const char *path, char *buf, size_t size)
 	return true;
 }
 
+/* A figure followed by " us": the old way of the text report. */
+static bool bare_us(const char *s)
+{
+	for (const char *p = strstr(s, " us"); p; p = strstr(p + 1, " us"))
+		if (p > s && p[-1] >= '0' && p[-1] <= '9')
+			return true;
+	return false;
+}
+
 static void test_window(void)
 {
 	int ret;
@@ -143,6 +152,19 @@ static void test_window(void)
 	tap_ok(ret == 0 && strstr(outbuf, "\"end\":160100,") &&
 	       strstr(outbuf, "--at --window, to its exit"),
 	       "--at/--window past the exit: ends at the exit too");
+	/* --at as follow prints an instant, --window with a unit. */
+	ret = run((const char *[]){ "synthetic", "--tid", "100", "--at", "0.000200",
+				    "--window", "199us", "--format", "json", NULL });
+	tap_ok(ret == 0 && strstr(outbuf, "\"start\":1000,") &&
+	       strstr(outbuf, "\"end\":160100,"),
+	       "--at 0.000200 (seconds) --window 199us: the same interval (%d %s)", ret, errbuf);
+	ret = run((const char *[]){ "synthetic", "--tid", "100", "--at", "1.2.3", NULL });
+	tap_ok(ret == 2 && strstr(errbuf, "--at: not an instant"), "--at 1.2.3: refused");
+	ret = run((const char *[]){ "synthetic", "--tid", "100", NULL });
+	tap_ok(ret == 0 && strstr(outbuf, "t100 [100] from 0.000") && !bare_us(outbuf) &&
+	       strstr(outbuf, "(160.1us, "), "text: instants in seconds, durations with their unit: %.120s",
+	       outbuf);
+
 }
 
 static void test_app(void)
@@ -213,7 +235,7 @@ static void test_version(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(23);
 	(void)edge;
 	(void)sys;
 	test_window();

@@ -482,13 +482,14 @@ static void test_outputs(void)
 	fclose(f);
 	tap_ok(strstr(buf, "criticality (GAPP): application t11 [10]") != NULL,
 	       "text: the section names the application's process (main thread not traced: its first thread's name)");
-	tap_ok(strstr(buf, "4 threads; critical when <= 2 active and some wait (N/2)") != NULL,
+	tap_ok(strstr(buf, "4 threads\n  A time is critical when at most 2 of them (half) run") != NULL,
 	       "text: threads and threshold");
-	tap_ok(strstr(buf, "critical 5 us (62.5%), criticality 11 us") != NULL,
+	tap_ok(strstr(buf, "window 8.000us: critical 5.000us (62.5%), criticality 11.00us") != NULL,
 	       "text: critical time and criticality");
-	tap_ok(strstr(buf, "t13 [13] +2 us for 5 us (5 us critical, >= 1 active): criticality 4 us; futex 0x1000, woken by t12 [12] in futex") != NULL,
+	tap_ok(strstr(buf, "t13 [13] +2.000us for 5.000us (5.000us critical, >= 1 active): criticality 4.000us;\n"
+			   "      futex 0x1000, woken by t12 [12] in futex") != NULL,
 	       "text: the most critical wait, what it waited on, the releaser");
-	tap_ok(strstr(buf, "    futex 0x1000: 10 us (3 waits") != NULL,
+	tap_ok(strstr(buf, "    futex 0x1000: 10.00us (3 waits") != NULL,
 	       "text: the lock ranked by criticality");
 	if (tap_failed)
 		fputs(buf, stdout);
@@ -553,7 +554,7 @@ static void test_cli(void)
 	tap_ok(strstr(outbuf, ",\"criticality\":{\"start\":0,\"end\":8000,\"pids\":[10],\"tids\":[11,12,13,14],\"threads\":4,\"threshold\":2,\"threshold_given\":false,\"observed_ns\":8000,\"critical_ns\":5000,\"criticality_ns\":11000") != NULL,
 	       "cli: the report's criticality: process 10, N/2, 5000 ns critical, 11000");
 	ret = explain((const char *[]){ WINDOW, NULL });
-	tap_ok(ret == 0 && strstr(outbuf, "\ncriticality (GAPP): application t11 [10], 4 threads; critical when <= 2 active and some wait (N/2)\n"),
+	tap_ok(ret == 0 && strstr(outbuf, "\ncriticality (GAPP): application t11 [10], 4 threads\n  A time is critical when at most 2 of them (half)"),
 	       "cli: the text report's criticality section");
 	/* --critical-threshold 1: 3000 ns critical, 9000 (test_lock_thresholds). */
 	ret = explain((const char *[]){ WINDOW, "--format", "json",

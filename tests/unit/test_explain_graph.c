@@ -113,9 +113,10 @@ static void test_lock(void)
 		ex_out_json(f, &r);
 		ex_out_dot(f, &r, 0.005);
 		fclose(f);
-		tap_ok(strstr(buf, "`- futex (99800 us") == NULL &&
-		       strstr(buf, "- futex (100 us") && strstr(buf, "- t10 [10] (99 us"),
-		       "text tree shows thread -> futex -> holder");
+		tap_ok(strstr(buf, "futex (99800") == NULL &&
+		       strstr(buf, "`- futex (99.80us, 100.0%") &&
+		       strstr(buf, "`- t10 [10] (99.40us, 99.6%"),
+		       "text tree shows thread -> futex -> holder, times with units");
 		tap_ok(strstr(buf, "\"kind\":\"woken_by\"") != NULL, "JSON has the woken_by edge");
 		tap_ok(strstr(buf, "digraph depgraph") != NULL, "DOT output");
 	}

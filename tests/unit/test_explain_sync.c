@@ -324,7 +324,7 @@ static void test_lockview_app(void)
 	tap_eq(rl ? rl->ran_ns : 0, 190 + 900, "lock view: it ran 1090 ns of it");
 	render(&r, buf, sizeof(buf));
 	tap_ok(strstr(buf, "lock view (application: process 100, 200") &&
-	       strstr(buf, "released by t200 [200]") && strstr(buf, "held 150 us"),
+	       strstr(buf, "released by t200 [200]") && strstr(buf, "held 150.5us"),
 	       "lock view: text");
 	tap_ok(strstr(buf, "\"locks\":[{\"kind\":\"file lock\",\"name\":\"file lock /tmp/lt.lock (fcntl)\"") &&
 	       strstr(buf, "\"held_ns\":150490"), "lock view: JSON");
@@ -768,7 +768,7 @@ static void test_stacks(void)
 	       r.stacks[1].start == 1000 && r.stacks[1].end == 52100,
 	       "stacks: syscall on the same node, the call's span");
 	render(&r, buf, sizeof(buf));
-	tap_ok(strstr(buf, "- futex (51100 us") == NULL &&
+	tap_ok(strstr(buf, "- futex (51.10ms") == NULL &&
 	       strstr(buf, "[stack 1] [stack 2]") &&
 	       strstr(buf, "      futex_wait_queue+0x5a/0xa0\n      futex_wait+0x16b/0x270\n"),
 	       "stacks: text marks the node and lists the frames");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ex_classify.h"
+#include "ex_fmt.h"
 #include "ex_lockview.h"
 #include "ex_report.h"
 #include "ex_util.h"
@@ -238,11 +239,6 @@ void ex_lockview_free(struct ex_lockview *lv)
 
 /* ---- renderers ---- */
 
-static double us(uint64_t ns)
-{
-	return (double)ns / 1000.0;
-}
-
 void ex_lockview_text(FILE *f, const struct ex_model *m,
 		      const struct ex_lockview *lv)
 {
@@ -253,24 +249,28 @@ void ex_lockview_text(FILE *f, const struct ex_model *m,
 	for (size_t i = 0; i < lv->n; i++) {
 		const struct ex_lv_lock *l = &lv->locks[i];
 
-		fprintf(f, "  %s: %.0f us waited, %" PRIu64 " waits by %zu threads, longest %.0f us\n",
-			l->label, us(l->ns), l->count, l->nwaiters, us(l->max_ns));
+		fprintf(f, "  %s: %s waited, %" PRIu64 " waits by %zu threads, longest %s\n",
+			l->label, ex_dur(l->ns).s, l->count, l->nwaiters,
+			ex_dur(l->max_ns).s);
 		for (size_t j = 0; j < l->nwaiters; j++)
-			fprintf(f, "    waiter      %s [%d] %.0f us (%" PRIu64 " waits, longest %.0f us)\n",
+			fprintf(f, "    waiter      %s [%d] %s (%" PRIu64 " waits, longest %s)\n",
 				ex_model_comm(m, l->waiters[j].tid), l->waiters[j].tid,
-				us(l->waiters[j].ns), l->waiters[j].count,
-				us(l->waiters[j].max_ns));
+				ex_dur(l->waiters[j].ns).s, l->waiters[j].count,
+				ex_dur(l->waiters[j].max_ns).s);
 		for (size_t j = 0; j < l->nreleasers; j++) {
 			const struct ex_lv_releaser *r = &l->releasers[j];
 
-			fprintf(f, "    released by %s [%d] %.0f us of waits (%" PRIu64 " releases); held %s%.0f us (longest %.0f us), running %.0f us of it\n",
-				ex_model_comm(m, r->tid), r->tid, us(r->ns),
-				r->releases, r->held_exact < r->releases ? ">= " : "",
-				us(r->held_ns), us(r->held_max_ns), us(r->ran_ns));
+			fprintf(f, "    released by %s [%d] %s of waits (%" PRIu64 " releases);\n",
+				ex_model_comm(m, r->tid), r->tid, ex_dur(r->ns).s,
+				r->releases);
+			fprintf(f, "                held %s%s (longest %s), running %s of it\n",
+				r->held_exact < r->releases ? ">= " : "",
+				ex_dur(r->held_ns).s, ex_dur(r->held_max_ns).s,
+				ex_dur(r->ran_ns).s);
 		}
 		if (l->unreleased_ns)
-			fprintf(f, "    not released by a thread: %.0f us (timeout, or still waiting at the end)\n",
-				us(l->unreleased_ns));
+			fprintf(f, "    not released by a thread: %s (timeout, or still waiting at the end)\n",
+				ex_dur(l->unreleased_ns).s);
 	}
 }
 
@@ -343,20 +343,21 @@ void ex_lockview_dot(FILE *f, const struct ex_model *m,
 
 		fprintf(f, "\tl%zu [label=\"", i);
 		lt_dot_text(f, l->label, strlen(l->label));
-		fprintf(f, "\\n%.0f us waited, %" PRIu64 " waits\", shape=octagon, style=filled, fillcolor=\"#f7d0d0\"];\n",
-			us(l->ns), l->count);
+		fprintf(f, "\\n%s waited, %" PRIu64 " waits\", shape=octagon, style=filled, fillcolor=\"#f7d0d0\"];\n",
+			ex_dur(l->ns).s, l->count);
 		for (size_t j = 0; j < l->nwaiters; j++) {
 			thread_node(f, m, l->waiters[j].tid, done, m->nth + 1);
-			fprintf(f, "\tt%d -> l%zu [label=\"waited %.0f us\"];\n",
-				l->waiters[j].tid, i, us(l->waiters[j].ns));
+			fprintf(f, "\tt%d -> l%zu [label=\"waited %s\"];\n",
+				l->waiters[j].tid, i, ex_dur(l->waiters[j].ns).s);
 		}
 		for (size_t j = 0; j < l->nreleasers; j++) {
 			const struct ex_lv_releaser *r = &l->releasers[j];
 
 			thread_node(f, m, r->tid, done, m->nth + 1);
-			fprintf(f, "\tl%zu -> t%d [label=\"released %" PRIu64 "x, held %s%.0f us\", style=dashed];\n",
+			fprintf(f, "\tl%zu -> t%d [label=\"released %" PRIu64 "x, held %s%s\", style=dashed];\n",
 				i, r->tid, r->releases,
-				r->held_exact < r->releases ? ">= " : "", us(r->held_ns));
+				r->held_exact < r->releases ? ">= " : "",
+				ex_dur(r->held_ns).s);
 		}
 	}
 	fprintf(f, "}\n");

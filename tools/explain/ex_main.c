@@ -24,6 +24,7 @@
 #include "ex_trace.h"
 #include "ex_util.h"
 #include "explain.h"
+#include "lt_num.h"
 #include "lt_version.h"
 
 extern char **environ;
@@ -40,8 +41,10 @@ static const char usage[] =
 "(running, runnable, blocked per syscall), its waiting dependency graph and\n"
 "the classification of its waiting time (synchronisation, I/O, CPU, timer).\n"
 "Without --tid, every latency_tracker alert event of the snapshot is\n"
-"explained; --at TS (CLOCK_MONOTONIC ns, the alert's ts) --window D gives\n"
-"the interval [TS-D, TS].  D takes ns or a unit: 100ms, 250us, 1s.\n"
+"explained; --at TS (CLOCK_MONOTONIC: the alert's ts in ns, or seconds as\n"
+"follow prints them, 1234.567890) --window D gives the interval [TS-D, TS].\n"
+"D takes ns or a unit: 100ms, 250us, 1.5s.  Times are printed with their\n"
+"unit, instants in seconds as follow prints them.\n"
 "--compare clusters executions (the alerts, or the spans of --tid between\n"
 "consecutive calls of SYSCALL) with k-means and compares the fastest and\n"
 "slowest clusters' graphs.  -o DIR also writes explain.txt, explain.json,\n"
@@ -108,27 +111,36 @@ static int parse_pids(const char *s, int **out, int *n)
 }
 
 /* "123", "100ms", "250us", "2s", "10ns" -> ns; -1 on error. */
-static int parse_ns(const char *s, uint64_t *out)
+/*
+ * --at: an instant of CLOCK_MONOTONIC in ns (an alert's ts), or in seconds
+ * with up to 9 decimals as `latency-tracker follow` and this report print
+ * it ("1234.567890").
+ */
+static int parse_at(const char *s, uint64_t *out)
 {
-	static const struct { const char *u; uint64_t mul; } units[] = {
-		{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-		{ "s", 1000000000 },
-	};
-	char *end;
-	unsigned long long v;
+	const char *dot = strchr(s, '.');
+	uint64_t sec, frac = 0;
+	char whole[24];
+	size_t n;
 
-	errno = 0;
-	if (!*s || *s == '-')
+	if (!dot)
+		return lt_parse_u64(s, out);
+	n = (size_t)(dot - s);
+	if (!n || n >= sizeof(whole) || !dot[1] || strlen(dot + 1) > 9)
 		return -1;
-	v = strtoull(s, &end, 10);
-	if (errno)
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (lt_parse_u64(whole, &sec) || sec > UINT64_MAX / 1000000000ULL)
 		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
-		if (!strcmp(end, units[i].u)) {
-			*out = v * units[i].mul;
-			return 0;
-		}
-	return -1;
+	for (size_t i = 0; i < 9; i++) {
+		char c = i < strlen(dot + 1) ? dot[1 + i] : '0';
+
+		if (c < '0' || c > '9')
+			return -1;
+		frac = frac * 10 + (uint64_t)(c - '0');
+	}
+	*out = sec * 1000000000ULL + frac;
+	return 0;
 }
 
 struct interval {
@@ -380,13 +392,14 @@ int lt_explain_main(int argc, char **argv)
 			}
 			break;
 		case 'a':
-			if (parse_ns(optarg, &o.at) || !o.at) {
-				ret = ex_fail("--at: not a timestamp in ns: %s", optarg);
+			if (parse_at(optarg, &o.at) || !o.at) {
+				ret = ex_fail("--at: not an instant (ns, or seconds as follow prints them): %s",
+					      optarg);
 				goto out;
 			}
 			break;
 		case 'w':
-			if (parse_ns(optarg, &o.window) || !o.window) {
+			if (lt_parse_duration(optarg, &o.window) || !o.window) {
 				ret = ex_fail("--window: not a duration: %s", optarg);
 				goto out;
 			}

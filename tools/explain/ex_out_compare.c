@@ -7,6 +7,7 @@
 #include <inttypes.h>
 
 #include "ex_compare.h"
+#include "ex_fmt.h"
 #include "ex_report.h"
 
 static const char *const status_names[] = {
@@ -23,6 +24,12 @@ static bool shown(const struct ex_compare *cmp, const struct ex_cmp_edge *e,
 	return e->mean_l >= min_share * dl || e->mean_r >= min_share * dr;
 }
 
+/* A mean in ns (a double) with its unit. */
+static struct ex_text mdur(double ns)
+{
+	return ex_dur(ns > 0 ? (uint64_t)(ns + 0.5) : 0);
+}
+
 void ex_out_compare_text(FILE *f, const struct ex_compare *cmp, double min_share)
 {
 	fprintf(f, "%zu executions, %d clusters (k-means on %d features)\n",
@@ -30,13 +37,14 @@ void ex_out_compare_text(FILE *f, const struct ex_compare *cmp, double min_share
 	for (int c = 0; c < cmp->k; c++) {
 		const struct ex_cluster *cl = &cmp->cl[c];
 
-		fprintf(f, "cluster %d%s: %zu executions, mean %.0f us: running %.0f, sync %.0f, io %.0f, cpu %.0f, timer %.0f, unknown %.0f us\n",
+		fprintf(f, "cluster %d%s: %zu executions, mean %s:\n"
+			"  running %s, sync %s, io %s, cpu %s, timer %s, unknown %s\n",
 			c, c == cmp->left ? " (fast)" : c == cmp->right ? " (slow)" : "",
-			cl->n, cl->mean[0] / 1000, cl->mean[1] / 1000,
-			cl->mean[2] / 1000, cl->mean[3] / 1000, cl->mean[4] / 1000,
-			cl->mean[5] / 1000, cl->mean[6] / 1000);
+			cl->n, mdur(cl->mean[0]).s, mdur(cl->mean[1]).s,
+			mdur(cl->mean[2]).s, mdur(cl->mean[3]).s, mdur(cl->mean[4]).s,
+			mdur(cl->mean[5]).s, mdur(cl->mean[6]).s);
 	}
-	fprintf(f, "\ncomparison of cluster %d (fast) with cluster %d (slow), mean us per execution:\n",
+	fprintf(f, "\ncomparison of cluster %d (fast) with cluster %d (slow), mean per execution:\n",
 		cmp->left, cmp->right);
 	for (int pass = CMP_ONLY_RIGHT; pass >= CMP_BOTH; pass--) {
 		for (size_t i = 0; i < cmp->nedges; i++) {
@@ -44,9 +52,9 @@ void ex_out_compare_text(FILE *f, const struct ex_compare *cmp, double min_share
 
 			if ((int)e->status != pass || !shown(cmp, e, min_share))
 				continue;
-			fprintf(f, "  %-9s %s -> %s: fast %.0f, slow %.0f",
+			fprintf(f, "  %-9s %s -> %s: fast %s, slow %s",
 				status_names[e->status], e->from_label, e->to_label,
-				e->mean_l / 1000, e->mean_r / 1000);
+				mdur(e->mean_l).s, mdur(e->mean_r).s);
 			if (e->status == CMP_BOTH)
 				fprintf(f, " (level %d)", e->level);
 			fprintf(f, " [in %zu/%zu fast, %zu/%zu slow]\n",
@@ -81,8 +89,8 @@ void ex_out_compare_dot(FILE *f, const struct ex_compare *cmp, double min_share)
 		ex_dot_str(f, e->from);
 		fprintf(f, " -> ");
 		ex_dot_str(f, e->to);
-		snprintf(label, sizeof(label), "%.0f / %.0f us", e->mean_l / 1000,
-			 e->mean_r / 1000);
+		snprintf(label, sizeof(label), "%s / %s", mdur(e->mean_l).s,
+			 mdur(e->mean_r).s);
 		fprintf(f, " [style=%s, penwidth=%d, label=", style,
 			e->status == CMP_BOTH ? e->level : 2);
 		ex_dot_str(f, label);

@@ -2,19 +2,22 @@
 /*
  * ex_out_critical.c - GAPP's criticality (ex_critical.h) as the text
  * report's "criticality" section and as explain.json's "criticality"
- * object.  Times in ns in JSON, us in text (relative to the window's start
- * where they are instants); criticality in weighted ns (ex_critical.h).
+ * object.  Times in ns in JSON, with their unit in text (relative to the
+ * window's start where they are instants); criticality, a weighted time
+ * (ex_critical.h), the same way.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 
 #include "ex_critical.h"
+#include "ex_fmt.h"
 #include "ex_util.h"
 #include "lt_json.h"
 
-static double us(double ns)
+/* A weighted time (criticality) with its unit. */
+static struct ex_text wdur(double ns)
 {
-	return ns / 1000.0;
+	return ex_dur(ns > 0 ? (uint64_t)(ns + 0.5) : 0);
 }
 
 static double pct(uint64_t part, uint64_t total)
@@ -59,15 +62,16 @@ static void text_sum(FILE *f, const struct ex_model *m,
 {
 	for (size_t i = 0; i < n && i < EX_CRIT_TOP; i++) {
 		if (s[i].tid >= 0)
-			fprintf(f, "    %s [%d]: %.0f us running (%.0f us of it critical); waits",
+			fprintf(f, "    %s [%d]: criticality %s of running (%s of it critical);\n"
+				"      of waits",
 				ex_model_comm(m, s[i].tid), s[i].tid,
-				us(s[i].active_criticality),
-				us((double)s[i].active_critical_ns));
+				wdur(s[i].active_criticality).s,
+				ex_dur(s[i].active_critical_ns).s);
 		else
 			fprintf(f, "    %s:", s[i].object);
-		fprintf(f, " %.0f us (%" PRIu64 " waits, %.0f us waiting, %.0f us of it critical)\n",
-			us(s[i].criticality), s[i].count, us((double)s[i].waiting_ns),
-			us((double)s[i].critical_ns));
+		fprintf(f, " %s (%" PRIu64 " waits, %s waiting, %s of it critical)\n",
+			wdur(s[i].criticality).s, s[i].count,
+			ex_dur(s[i].waiting_ns).s, ex_dur(s[i].critical_ns).s);
 	}
 }
 
@@ -83,29 +87,33 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 		fprintf(f, "%s %s [%d]", i ? "," : "", proc_comm(m, c, procs[i]),
 			procs[i]);
 	free(procs);
-	fprintf(f, ", %d threads; critical when <= %d active and some wait (%s)\n",
-		c->nthreads, c->threshold,
-		c->threshold_given ? "--critical-threshold" : "N/2");
-	fprintf(f, "  window %.0f us: critical %.0f us (%.1f%%), criticality %.0f us\n",
-		us((double)window), us((double)c->critical_ns),
-		pct(c->critical_ns, window), us(c->criticality));
-	fprintf(f, "  active threads:");
+	fprintf(f, ", %d threads\n", c->nthreads);
+	fprintf(f, "  A time is critical when at most %d of them (%s) run or wait for a CPU\n"
+		"  while others are blocked.  A wait's criticality is the critical time it\n"
+		"  spans, weighted by blocked threads per active one: the waits that held\n"
+		"  the application back the most rank first.\n",
+		c->threshold, c->threshold_given ? "--critical-threshold" : "half");
+	fprintf(f, "  window %s: critical %s (%.1f%%), criticality %s\n",
+		ex_dur(window).s, ex_dur(c->critical_ns).s,
+		pct(c->critical_ns, window), wdur(c->criticality).s);
+	fprintf(f, "  time by number of active threads:");
 	for (int k = 0; k <= c->nthreads; k++)
 		if (c->active_ns[k])
-			fprintf(f, " %d: %.0f us (%.1f%%);", k, us((double)c->active_ns[k]),
+			fprintf(f, " %d: %s (%.1f%%);", k, ex_dur(c->active_ns[k]).s,
 				pct(c->active_ns[k], window));
 	fputc('\n', f);
 	if (!c->nphases) {
 		fprintf(f, "  no critical period\n");
 		return;
 	}
-	fprintf(f, "  most critical phases (of %zu):\n", c->nphases);
+	fprintf(f, "  most critical phases (of %zu), from the window's start:\n", c->nphases);
 	for (size_t i = 0; i < c->nphases && i < EX_CRIT_TOP; i++) {
 		const struct ex_crit_phase *p = &c->phases[i];
 
-		fprintf(f, "    +%.0f us for %.0f us: %d-%d active, up to %d waiting, criticality %.0f us\n",
-			us((double)(p->start - c->start)), us((double)(p->end - p->start)),
-			p->min_active, p->max_active, p->max_waiting, us(p->criticality));
+		fprintf(f, "    +%s for %s: %d-%d active, up to %d waiting, criticality %s\n",
+			ex_dur(p->start - c->start).s, ex_dur(p->end - p->start).s,
+			p->min_active, p->max_active, p->max_waiting,
+			wdur(p->criticality).s);
 	}
 	fprintf(f, "  most critical waits (of %zu):\n", c->nperiods);
 	for (size_t i = 0; i < c->nperiods && i < EX_CRIT_TOP; i++) {
@@ -113,15 +121,16 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 
 		if (p->criticality <= 0)
 			break;
-		fprintf(f, "    %s [%d] +%.0f us for %.0f us (%.0f us critical, >= %d active): criticality %.0f us; %s, woken by %s\n",
+		fprintf(f, "    %s [%d] +%s for %s (%s critical, >= %d active): criticality %s;\n"
+			"      %s, woken by %s\n",
 			ex_model_comm(m, p->tid), p->tid,
-			us((double)(p->start - c->start)), us((double)(p->end - p->start)),
-			us((double)p->critical_ns), p->min_active, us(p->criticality),
-			p->object, p->waker);
+			ex_dur(p->start - c->start).s, ex_dur(p->end - p->start).s,
+			ex_dur(p->critical_ns).s, p->min_active,
+			wdur(p->criticality).s, p->object, p->waker);
 	}
 	fprintf(f, "  criticality by what was waited on:\n");
 	text_sum(f, m, c->objects, c->nobjects);
-	fprintf(f, "  criticality by thread (GAPP's, of its running time; of its waits):\n");
+	fprintf(f, "  criticality by thread (GAPP's: of its running time, then of its waits):\n");
 	text_sum(f, m, c->threads, c->nthreads_sum);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ex_fmt.h"
 #include "ex_report.h"
 #include "lt_dot.h"
 
@@ -50,8 +51,7 @@ void ex_out_dot(FILE *f, const struct ex_report *r, double min_share)
 		/* The name (escaped), a line break, its time and share. */
 		fprintf(f, "\tn%zu [label=\"", i);
 		lt_dot_text(f, g->nodes[i].label, strlen(g->nodes[i].label));
-		fprintf(f, "\\n%.0f us (%.1f%%)\"", (double)w / 1000.0,
-			ex_pct(w, g->total));
+		fprintf(f, "\\n%s (%.1f%%)\"", ex_dur(w).s, ex_pct(w, g->total));
 		fprintf(f, ", shape=%s%s];\n", shape(g->nodes[i].type),
 			(int)i == g->root ? ", penwidth=2" : "");
 	}
@@ -61,8 +61,8 @@ void ex_out_dot(FILE *f, const struct ex_report *r, double min_share)
 
 		if (e->weight < min_share * (double)g->total)
 			continue;
-		fprintf(f, "\tn%d -> n%d [label=\"%.0f us\", penwidth=%.1f, tooltip=\"%s\"];\n",
-			e->from, e->to, (double)e->weight / 1000.0,
+		fprintf(f, "\tn%d -> n%d [label=\"%s\", penwidth=%.1f, tooltip=\"%s\"];\n",
+			e->from, e->to, ex_dur((uint64_t)e->weight).s,
 			1.0 + share / 20.0, ex_edge_kind_name(e->kind));
 	}
 	fprintf(f, "}\n");

@@ -2,7 +2,7 @@
 /*
  * ex_out_text.c - the explanation as text: state breakdown, the dependency
  * graph as an indented tree in the manner of DepGraph Figure 4
- * (thread (total us) -> syscall (us, %) -> dependency (us, %)), the
+ * (thread (total) -> syscall (time, %) -> dependency (time, %)), the
  * classification by class and cause (with the evidence of a
  * synchronisation), the application's lock view and the stacks of our
  * alerts (marked [stack N] on the node they explain).
@@ -11,14 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ex_fmt.h"
 #include "ex_report.h"
 
 #define EX_TREE_MAX_DEPTH 12
-
-static double us(uint64_t ns)
-{
-	return (double)ns / 1000.0;
-}
 
 static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
 		 size_t plen, int *path, int depth, double min_share)
@@ -39,10 +35,11 @@ static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
 		last = ++k == shown;
 		for (int d = 0; d < depth; d++)
 			loop |= path[d] == e->to;
-		fprintf(f, "%s%s %s (%.0f us, %.1f%%", prefix, last ? "`-" : "|-",
-			c->label, us(e->weight), ex_pct(e->weight, g->total));
+		fprintf(f, "%s%s %s (%s, %.1f%%", prefix, last ? "`-" : "|-",
+			c->label, ex_dur((uint64_t)e->weight).s,
+			ex_pct(e->weight, g->total));
 		if (c->run_ns && (c->type == N_SYSCALL || c->type == N_USER))
-			fprintf(f, "; running %.0f us", us(c->run_ns));
+			fprintf(f, "; running %s", ex_dur(c->run_ns).s);
 		if (e->count > 1)
 			fprintf(f, "; x%" PRIu64, e->count);
 		fprintf(f, ")%s", loop ? " (cycle)" : "");
@@ -69,9 +66,10 @@ static void stacks(FILE *f, const struct ex_report *r)
 		const struct ex_rstack *s = &r->stacks[i];
 		const char *p = s->frames;
 
-		fprintf(f, "  [stack %zu] %s of %s [%d], %s alert (%.0f us, from %" PRIu64 " to %" PRIu64 "):\n",
+		fprintf(f, "  [stack %zu] %s of %s [%d], %s alert (%s, from %s to %s):\n",
 			i + 1, s->context, ex_model_comm(r->m, s->tid), s->tid,
-			s->tracker, us(s->delay), s->start, s->end);
+			s->tracker, ex_dur(s->delay).s, ex_ts(s->start).s,
+			ex_ts(s->end).s);
 		while (*p) {
 			size_t n = strcspn(p, ";");
 
@@ -86,19 +84,19 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 	const struct ex_class_report *cr = &r->cr;
 	uint64_t total = r->end - r->start;
 
-	fprintf(f, "%s [%d] from %" PRIu64 " to %" PRIu64 " (%.0f us, %s)\n",
-		ex_model_comm(r->m, r->tid), r->tid, r->start, r->end,
-		us(total), r->origin);
-	fprintf(f, "\nstates: running %.0f us (%.1f%%), runnable %.0f us (%.1f%%), blocked %.0f us (%.1f%%)\n",
-		us(cr->state_ns[ST_RUNNING]), ex_pct(cr->state_ns[ST_RUNNING], total),
-		us(cr->state_ns[ST_RUNNABLE]), ex_pct(cr->state_ns[ST_RUNNABLE], total),
-		us(cr->state_ns[ST_BLOCKED]), ex_pct(cr->state_ns[ST_BLOCKED], total));
+	fprintf(f, "%s [%d] from %s to %s (%s, %s)\n",
+		ex_model_comm(r->m, r->tid), r->tid, ex_ts(r->start).s,
+		ex_ts(r->end).s, ex_dur(total).s, r->origin);
+	fprintf(f, "\nstates: running %s (%.1f%%), runnable %s (%.1f%%), blocked %s (%.1f%%)\n",
+		ex_dur(cr->state_ns[ST_RUNNING]).s, ex_pct(cr->state_ns[ST_RUNNING], total),
+		ex_dur(cr->state_ns[ST_RUNNABLE]).s, ex_pct(cr->state_ns[ST_RUNNABLE], total),
+		ex_dur(cr->state_ns[ST_BLOCKED]).s, ex_pct(cr->state_ns[ST_BLOCKED], total));
 	for (size_t i = 0; i < cr->nctx; i++) {
 		const struct ex_ctx_time *c = &cr->ctx[i];
 
-		fprintf(f, "  %-16s running %.0f us, runnable %.0f us, blocked %.0f us",
-			c->name, us(c->ns[ST_RUNNING]), us(c->ns[ST_RUNNABLE]),
-			us(c->ns[ST_BLOCKED]));
+		fprintf(f, "  %-16s running %s, runnable %s, blocked %s",
+			c->name, ex_dur(c->ns[ST_RUNNING]).s,
+			ex_dur(c->ns[ST_RUNNABLE]).s, ex_dur(c->ns[ST_BLOCKED]).s);
 		if (c->count)
 			fprintf(f, " (%" PRIu64 " calls)", c->count);
 		fputc('\n', f);
@@ -109,7 +107,7 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 		char prefix[256] = "";
 		int path[EX_TREE_MAX_DEPTH];
 
-		fprintf(f, "%s (%.0f us)\n", r->g.nodes[r->g.root].label, us(total));
+		fprintf(f, "%s (%s)\n", r->g.nodes[r->g.root].label, ex_dur(total).s);
 		path[0] = r->g.root;
 		tree(f, r, r->g.root, prefix, 0, path, 1, min_share);
 	}
@@ -117,13 +115,13 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 	fprintf(f, "\nclassification:\n");
 	for (int c = 0; c < C_NCLASS; c++)
 		if (cr->class_ns[c])
-			fprintf(f, "  %-16s %10.0f us %5.1f%%\n", ex_class_name(c),
-				us(cr->class_ns[c]), ex_pct(cr->class_ns[c], total));
+			fprintf(f, "  %-16s %10s %5.1f%%\n", ex_class_name(c),
+				ex_dur(cr->class_ns[c]).s, ex_pct(cr->class_ns[c], total));
 	for (size_t i = 0; i < cr->ncauses; i++) {
 		const struct ex_cause *c = &cr->causes[i];
 
-		fprintf(f, "  %-16s %10.0f us %5.1f%%  %s", ex_class_name(c->cls),
-			us(c->ns), ex_pct(c->ns, total), c->what);
+		fprintf(f, "  %-16s %10s %5.1f%%  %s", ex_class_name(c->cls),
+			ex_dur(c->ns).s, ex_pct(c->ns, total), c->what);
 		if (c->count > 1)
 			fprintf(f, " (x%" PRIu64 ")", c->count);
 		fputc('\n', f);
