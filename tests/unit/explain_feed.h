@@ -17,7 +17,9 @@
 
 static struct ex_model m;
 
-static void sw(uint64_t ts, int cpu, int prev, long state, int next)
+/* A sched_switch; next's priority as LTTng records it (EX_PRIO_NONE: none). */
+static void sw_prio(uint64_t ts, int cpu, int prev, long state, int next,
+		    int next_prio)
 {
 	struct ex_ev ev;
 
@@ -25,9 +27,15 @@ static void sw(uint64_t ts, int cpu, int prev, long state, int next)
 	ev.tid = prev;
 	ev.state = state;
 	ev.next_tid = next;
+	ev.next_prio = next_prio;
 	snprintf(ev.comm, sizeof(ev.comm), "t%d", prev);
 	snprintf(ev.next_comm, sizeof(ev.next_comm), "t%d", next);
 	ex_model_feed(&m, &ev);
+}
+
+static void sw(uint64_t ts, int cpu, int prev, long state, int next)
+{
+	sw_prio(ts, cpu, prev, state, next, EX_PRIO_NONE);
 }
 
 /* ARG: a futex entry's uaddr, another entry's fd, an exit's return value. */

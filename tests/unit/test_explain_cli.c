@@ -167,6 +167,28 @@ static void test_window(void)
 
 }
 
+/* The text report: its categories once, their causes under them, lines of
+ * at most 100 columns. */
+static void test_text_layout(void)
+{
+	int ret = run((const char *[]){ "synthetic", "--tid", "100", NULL });
+	size_t longest = 0;
+
+	for (const char *p = outbuf; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		longest = n > longest ? n : longest;
+		p += n + (p[n] == '\n');
+	}
+	tap_ok(ret == 0 && longest <= 100, "text: no line over 100 columns (%zu)", longest);
+	tap_ok(strstr(outbuf, "\n  synchronisation    147.9us  92.4%\n"
+			      "      147.9us  92.4%  file lock /tmp/cli.lock (fcntl) released by t200 [200]\n"
+			      "                      evidence: fcntl(fd 4, F_SETLKW = 7) on /tmp/cli.lock;") &&
+	       strstr(outbuf, "\n  cpu                  200ns   0.1%\n"
+			      "        200ns   0.1%  waiting for CPU 0, idle (waking up)\n"),
+	       "text: each category once, its causes indented under it");
+}
+
 static void test_app(void)
 {
 	char dir[] = "/tmp/lt-explain-cli.XXXXXX", out[128], path[192];
@@ -235,11 +257,12 @@ static void test_version(void)
 
 int main(void)
 {
-	tap_plan(23);
+	tap_plan(25);
 	(void)edge;
 	(void)sys;
 	test_window();
 	test_app();
 	test_version();
+	test_text_layout();
 	return tap_done();
 }

@@ -140,6 +140,31 @@ static void test_cpu(void)
 	tap_eq(edge(&r.g, "user space", "CPU 1"), 200000, "cpu: runnable -> CPU 1");
 	tap_eq(edge(&r.g, "CPU 1", "t40 [40]"), 200000, "cpu: CPU 1 -> the thread that ran");
 	tap_eq(r.cr.class_ns[C_CPU], 200000, "cpu: classified CPU contention");
+	tap_ok(r.cr.ncauses == 1 &&
+	       !strcmp(r.cr.causes[0].what, "waiting for CPU 1, held by t40 [40]") &&
+	       r.cr.causes[0].ns == 200000,
+	       "cpu: the cause names the thread that held the CPU (%s)",
+	       r.cr.ncauses ? r.cr.causes[0].what : "none");
+	ex_report_free(&r);
+	ex_model_free(&m);
+
+	/* The holder an RT task (LTTng's next_prio -51: RT priority 50) for
+	 * 150 us, then the CPU idle 50 us: two causes. */
+	ex_model_init(&m);
+	sw(0, 1, 0, 0, 30);
+	sw_prio(100, 1, 30, 0x100, 41, -51);
+	sw(150100, 1, 41, 1, 0);
+	sw(200100, 1, 0, 0, 30);
+	sw(200200, 1, 30, 1, 0);
+	ex_model_finish(&m);
+	ex_report_build(&r, &m, "synthetic", 30, 0, 200200);
+	tap_ok(r.cr.ncauses == 2 &&
+	       !strcmp(r.cr.causes[0].what, "waiting for CPU 1, held by t41 [41], RT priority 50") &&
+	       r.cr.causes[0].ns == 150000 &&
+	       !strcmp(r.cr.causes[1].what, "waiting for CPU 1, idle (waking up)") &&
+	       r.cr.causes[1].ns == 50000,
+	       "cpu: an RT holder named with its priority, then the CPU idle (%s)",
+	       r.cr.ncauses ? r.cr.causes[0].what : "none");
 	ex_report_free(&r);
 	ex_model_free(&m);
 }
@@ -229,7 +254,7 @@ static void test_graph_merge(void)
 
 int main(void)
 {
-	tap_plan(36);
+	tap_plan(38);
 	test_lock();
 	test_cpu();
 	test_disk();

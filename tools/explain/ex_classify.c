@@ -104,6 +104,54 @@ static struct ex_ctx_time *ctx_time(struct ex_class_report *r, const char *name)
 	return c;
 }
 
+
+/*
+ * Runnable on a CPU: who held it meanwhile (the CPU's slices), each its own
+ * cause: "waiting for CPU 1, held by lt_hog [311], RT priority 50" (the
+ * priority where the trace shows an RT one, "deadline" for a deadline
+ * task: LTTng records prio - 100, -1 - P for RT priority P, -101 for
+ * SCHED_DEADLINE), the CPU idle (waking up), and
+ * what no slice covers as "waiting for CPU 1".
+ */
+static void cpu_causes(const struct ex_model *m, int self,
+		       const struct ex_interval *iv, uint64_t s, uint64_t e,
+		       struct ex_class_report *r)
+{
+	uint64_t a = iv->start > s ? iv->start : s;
+	uint64_t b = iv->end < e ? iv->end : e, held = 0;
+	char what[EX_COMM_LEN + 96];
+
+	if (iv->cpu >= 0 && iv->cpu < m->ncpu) {
+		const struct ex_cpu *c = &m->cpu[iv->cpu];
+
+		for (size_t i = ex_cpu_first_slice(c, a); i < c->nsl && c->sl[i].start < b; i++) {
+			const struct ex_slice *sl = &c->sl[i];
+			uint64_t w = ex_overlap(sl->start, sl->end, a, b);
+
+			if (!w || sl->tid < 0 || sl->tid == self)
+				continue;
+			if (!sl->tid)
+				snprintf(what, sizeof(what), "waiting for CPU %d, idle (waking up)",
+					 iv->cpu);
+			else if (sl->prio != EX_PRIO_NONE && sl->prio < -100)
+				snprintf(what, sizeof(what), "waiting for CPU %d, held by %s [%d], deadline",
+					 iv->cpu, ex_model_comm(m, sl->tid), sl->tid);
+			else if (sl->prio != EX_PRIO_NONE && sl->prio < 0)
+				snprintf(what, sizeof(what), "waiting for CPU %d, held by %s [%d], RT priority %d",
+					 iv->cpu, ex_model_comm(m, sl->tid), sl->tid,
+					 -1 - sl->prio);
+			else
+				snprintf(what, sizeof(what), "waiting for CPU %d, held by %s [%d]",
+					 iv->cpu, ex_model_comm(m, sl->tid), sl->tid);
+			add_cause(r, C_CPU, what, w);
+			held += w;
+		}
+	}
+	if (held < b - a) {
+		snprintf(what, sizeof(what), "waiting for CPU %d", iv->cpu);
+		add_cause(r, C_CPU, what, b - a - held);
+	}
+}
 /*
  * A sleep system call ends by its timer unless a thread woke it (a
  * signal).  So a sleep not woken within the trace (still sleeping at its
@@ -242,7 +290,6 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 	for (size_t i = ex_thread_first_iv(t, s); i < t->niv && t->iv[i].start < e; i++) {
 		const struct ex_interval *iv = &t->iv[i];
 		uint64_t ns = ex_overlap(iv->start, iv->end, s, e);
-		char what[64];
 
 		if (!ns)
 			continue;
@@ -254,8 +301,7 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 			r->class_ns[C_RUNNING] += ns;
 			break;
 		case ST_RUNNABLE:
-			snprintf(what, sizeof(what), "waiting for CPU %d", iv->cpu);
-			add_cause(r, C_CPU, what, ns);
+			cpu_causes(m, tid, iv, s, e, r);
 			break;
 		case ST_BLOCKED:
 			classify_blocked(m, t, iv, ns, r);

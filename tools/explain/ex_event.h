@@ -8,6 +8,7 @@
 #ifndef LT_EX_EVENT_H
 #define LT_EX_EVENT_H
 
+#include <limits.h>
 #include <stdint.h>
 
 enum ex_ev_type {
@@ -38,6 +39,8 @@ enum ex_ev_type {
 #define EX_COMM_LEN 24
 #define EX_NAME_LEN 48
 #define EX_PATH_LEN 256
+/* No priority in the trace. */
+#define EX_PRIO_NONE INT_MIN
 
 struct ex_ev {
 	enum ex_ev_type type;
@@ -47,6 +50,9 @@ struct ex_ev {
 	int ctx_pid;		/* "pid" context, or -1 */
 	int tid;
 	int next_tid;
+	/* sched_switch's next_prio as LTTng records it, prio - 100 (an RT
+	 * priority P is -1 - P, a normal task 0..39); EX_PRIO_NONE without. */
+	int next_prio;
 	int pid;
 	int parent_tid;
 	int target_cpu;

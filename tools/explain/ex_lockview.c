@@ -249,9 +249,13 @@ void ex_lockview_text(FILE *f, const struct ex_model *m,
 	for (size_t i = 0; i < lv->n; i++) {
 		const struct ex_lv_lock *l = &lv->locks[i];
 
-		fprintf(f, "  %s: %s waited, %" PRIu64 " waits by %zu threads, longest %s\n",
-			l->label, ex_dur(l->ns).s, l->count, l->nwaiters,
-			ex_dur(l->max_ns).s);
+		char line[sizeof(l->label) + 128];
+
+		snprintf(line, sizeof(line), "%s: %s waited, %" PRIu64 " waits by %zu threads, longest %s",
+			 l->label, ex_dur(l->ns).s, l->count, l->nwaiters,
+			 ex_dur(l->max_ns).s);
+		fprintf(f, "  ");
+		ex_text_wrapped(f, line, 4);
 		for (size_t j = 0; j < l->nwaiters; j++)
 			fprintf(f, "    waiter      %s [%d] %s (%" PRIu64 " waits, longest %s)\n",
 				ex_model_comm(m, l->waiters[j].tid), l->waiters[j].tid,

@@ -50,8 +50,10 @@ static char state_letter(long state)
 void ex_model_init(struct ex_model *m)
 {
 	memset(m, 0, sizeof(*m));
-	for (int i = 0; i < EX_MAX_CPUS; i++)
+	for (int i = 0; i < EX_MAX_CPUS; i++) {
 		m->cpu[i].cur = -1;
+		m->cpu[i].cur_prio = EX_PRIO_NONE;
+	}
 }
 
 void ex_model_free(struct ex_model *m)
@@ -195,7 +197,7 @@ static void running_split(struct ex_thread *t, uint64_t ts)
 /* ---- CPU slices ---- */
 
 static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
-		       uint64_t ts)
+		       int next_prio, uint64_t ts)
 {
 	struct ex_cpu *c = &m->cpu[cpu];
 
@@ -207,8 +209,10 @@ static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
 		s->start = c->cur >= 0 ? c->cur_start : m->first_ts;
 		s->end = ts;
 		s->tid = c->cur >= 0 ? c->cur : prev;
+		s->prio = c->cur >= 0 ? c->cur_prio : EX_PRIO_NONE;
 	}
 	c->cur = next;
+	c->cur_prio = next_prio;
 	c->cur_start = ts;
 }
 
@@ -304,7 +308,7 @@ static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 		n->last_seen = ev->ts;
 	}
 	irq_switch(&m->cpu[ev->cpu], p, n);
-	cpu_switch(m, ev->cpu, ev->tid, ev->next_tid, ev->ts);
+	cpu_switch(m, ev->cpu, ev->tid, ev->next_tid, ev->next_prio, ev->ts);
 }
 
 static void on_waking(struct ex_model *m, const struct ex_ev *ev)
@@ -671,7 +675,7 @@ void ex_model_finish(struct ex_model *m)
 	}
 	for (int c = 0; c < m->ncpu; c++)
 		if (m->cpu[c].cur >= 0)
-			cpu_switch(m, c, -1, -1, m->last_ts);
+			cpu_switch(m, c, -1, -1, EX_PRIO_NONE, m->last_ts);
 	for (size_t i = 0; i < m->nrq; i++)
 		if (m->rq[i].end == EX_TS_OPEN)
 			m->rq[i].end = m->last_ts;

@@ -102,12 +102,14 @@ struct ex_thread {
 struct ex_slice {
 	uint64_t start, end;
 	int tid;
+	int prio;		/* its next_prio at the switch-in (ex_event.h) */
 };
 
 struct ex_cpu {
 	struct ex_slice *sl;
 	size_t nsl, cap_sl;
 	int cur;		/* running tid, -1 unknown (while building) */
+	int cur_prio;
 	uint64_t cur_start;
 	struct ex_irqctx irq[EX_IRQ_DEPTH];
 	int depth;

@@ -11,6 +11,7 @@
 
 #include "ex_critical.h"
 #include "ex_fmt.h"
+#include "ex_report.h"
 #include "ex_util.h"
 #include "lt_json.h"
 
@@ -60,6 +61,8 @@ static const char *proc_comm(const struct ex_model *m, const struct ex_crit *c,
 static void text_sum(FILE *f, const struct ex_model *m,
 		     const struct ex_crit_sum *s, size_t n)
 {
+	char line[sizeof(s->object) + 160];
+
 	for (size_t i = 0; i < n && i < EX_CRIT_TOP; i++) {
 		if (s[i].tid >= 0)
 			fprintf(f, "    %s [%d]: criticality %s of running (%s of it critical);\n"
@@ -68,10 +71,12 @@ static void text_sum(FILE *f, const struct ex_model *m,
 				wdur(s[i].active_criticality).s,
 				ex_dur(s[i].active_critical_ns).s);
 		else
-			fprintf(f, "    %s:", s[i].object);
-		fprintf(f, " %s (%" PRIu64 " waits, %s waiting, %s of it critical)\n",
-			wdur(s[i].criticality).s, s[i].count,
-			ex_dur(s[i].waiting_ns).s, ex_dur(s[i].critical_ns).s);
+			fprintf(f, "    ");
+		snprintf(line, sizeof(line), "%s%s %s (%" PRIu64 " waits, %s waiting, %s of it critical)",
+			 s[i].tid >= 0 ? "" : s[i].object, s[i].tid >= 0 ? "" : ":",
+			 wdur(s[i].criticality).s, s[i].count,
+			 ex_dur(s[i].waiting_ns).s, ex_dur(s[i].critical_ns).s);
+		ex_text_wrapped(f, line, 6);
 	}
 }
 
@@ -79,6 +84,7 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 			  const struct ex_crit *c)
 {
 	uint64_t window = c->end - c->start;
+	char line[sizeof(c->periods->object) + sizeof(c->periods->waker) + 16];
 	int *procs;
 	size_t np = app_procs(m, c, &procs);
 
@@ -90,8 +96,8 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 	fprintf(f, ", %d threads\n", c->nthreads);
 	fprintf(f, "  A time is critical when at most %d of them (%s) run or wait for a CPU\n"
 		"  while others are blocked.  A wait's criticality is the critical time it\n"
-		"  spans, weighted by blocked threads per active one: the waits that held\n"
-		"  the application back the most rank first.\n",
+		"  spans, each part divided by the threads active then: the waits that\n"
+		"  held the application back the most rank first.\n",
 		c->threshold, c->threshold_given ? "--critical-threshold" : "half");
 	fprintf(f, "  window %s: critical %s (%.1f%%), criticality %s\n",
 		ex_dur(window).s, ex_dur(c->critical_ns).s,
@@ -121,12 +127,13 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 
 		if (p->criticality <= 0)
 			break;
-		fprintf(f, "    %s [%d] +%s for %s (%s critical, >= %d active): criticality %s;\n"
-			"      %s, woken by %s\n",
+		fprintf(f, "    %s [%d] +%s for %s (%s critical, >= %d active): criticality %s;\n      ",
 			ex_model_comm(m, p->tid), p->tid,
 			ex_dur(p->start - c->start).s, ex_dur(p->end - p->start).s,
 			ex_dur(p->critical_ns).s, p->min_active,
-			wdur(p->criticality).s, p->object, p->waker);
+			wdur(p->criticality).s);
+		snprintf(line, sizeof(line), "%s, woken by %s", p->object, p->waker);
+		ex_text_wrapped(f, line, 6);
 	}
 	fprintf(f, "  criticality by what was waited on:\n");
 	text_sum(f, m, c->objects, c->nobjects);

@@ -15,6 +15,30 @@
 #include "ex_report.h"
 
 #define EX_TREE_MAX_DEPTH 12
+/* A cause's text starts here. */
+#define EX_CAUSE_COL	22
+
+void ex_text_wrapped(FILE *f, const char *text, int col)
+{
+	int room = EX_TEXT_COLS - col, used = 0;
+
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (used && used + 1 + (int)n > room) {
+			fprintf(f, "\n%*s", col, "");
+			used = 0;
+		} else if (used) {
+			fputc(' ', f);
+			used++;
+		}
+		fprintf(f, "%.*s", (int)n, text);
+		used += (int)n;
+		text += n;
+		text += strspn(text, " ");
+	}
+	fputc('\n', f);
+}
 
 static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
 		 size_t plen, int *path, int depth, double min_share)
@@ -113,20 +137,29 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 	}
 
 	fprintf(f, "\nclassification:\n");
-	for (int c = 0; c < C_NCLASS; c++)
-		if (cr->class_ns[c])
-			fprintf(f, "  %-16s %10s %5.1f%%\n", ex_class_name(c),
-				ex_dur(cr->class_ns[c]).s, ex_pct(cr->class_ns[c], total));
-	for (size_t i = 0; i < cr->ncauses; i++) {
-		const struct ex_cause *c = &cr->causes[i];
+	for (int c = 0; c < C_NCLASS; c++) {
+		if (!cr->class_ns[c])
+			continue;
+		fprintf(f, "  %-16s %9s %5.1f%%\n", ex_class_name(c),
+			ex_dur(cr->class_ns[c]).s, ex_pct(cr->class_ns[c], total));
+		for (size_t i = 0; i < cr->ncauses; i++) {
+			const struct ex_cause *k = &cr->causes[i];
+			char what[sizeof(k->what) + 16];
 
-		fprintf(f, "  %-16s %10s %5.1f%%  %s", ex_class_name(c->cls),
-			ex_dur(c->ns).s, ex_pct(c->ns, total), c->what);
-		if (c->count > 1)
-			fprintf(f, " (x%" PRIu64 ")", c->count);
-		fputc('\n', f);
-		if (c->evidence[0])
-			fprintf(f, "%41sevidence: %s\n", "", c->evidence);
+			if ((int)k->cls != c)
+				continue;
+			snprintf(what, sizeof(what), "%s", k->what);
+			if (k->count > 1)
+				snprintf(what + strlen(what), sizeof(what) - strlen(what),
+					 " (x%" PRIu64 ")", k->count);
+			fprintf(f, "    %9s %5.1f%%  ", ex_dur(k->ns).s,
+				ex_pct(k->ns, total));
+			ex_text_wrapped(f, what, EX_CAUSE_COL);
+			if (k->evidence[0]) {
+				fprintf(f, "%*sevidence: ", EX_CAUSE_COL, "");
+				ex_text_wrapped(f, k->evidence, EX_CAUSE_COL + 10);
+			}
+		}
 	}
 
 	ex_lockview_text(f, r->m, &r->lv);

@@ -52,6 +52,14 @@ void ex_report_free(struct ex_report *r);
 
 /* Edges below min_share (fraction of the total) are left out of the tree. */
 void ex_out_text(FILE *f, const struct ex_report *r, double min_share);
+/* Lines of the text report: at most this wide. */
+#define EX_TEXT_COLS	100
+/*
+ * @text from column @col (already reached) to EX_TEXT_COLS, cut at spaces,
+ * the next lines indented to @col, then a newline.  A word longer than a
+ * line stays whole.
+ */
+void ex_text_wrapped(FILE *f, const char *text, int col);
 void ex_out_dot(FILE *f, const struct ex_report *r, double min_share);
 void ex_out_json(FILE *f, const struct ex_report *r);
 /* The lock view alone as DOT (lockview.dot). */
