@@ -211,6 +211,10 @@ static void test_app(void)
 	tap_ok(slurp(path, dot, sizeof(dot)) && strstr(dot, "digraph lockview") &&
 	       strstr(dot, "t100 -> l0") && strstr(dot, "l0 -> t200") &&
 	       strstr(dot, "cli.lock"), "-o: lockview.dot, waiter -> lock -> releaser");
+	snprintf(path, sizeof(path), "%s/lockview.svg", out);
+	tap_ok(system("command -v dot >/dev/null 2>&1") ? access(path, F_OK) != 0 :
+	       slurp(path, dot, sizeof(dot)) && strstr(dot, "<svg"),
+	       "-o: lockview.svg rendered as the graph is, when Graphviz is installed");
 	snprintf(path, sizeof(path), "%s/explain.json", out);
 	tap_ok(slurp(path, dot, sizeof(dot)) && strstr(dot, "\"lock_pids\":[100,200]"),
 	       "-o: explain.json has the application's processes");
@@ -257,7 +261,7 @@ static void test_version(void)
 
 int main(void)
 {
-	tap_plan(25);
+	tap_plan(26);
 	(void)edge;
 	(void)sys;
 	test_window();

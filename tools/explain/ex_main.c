@@ -49,7 +49,7 @@ static const char usage[] =
 "consecutive calls of SYSCALL) with k-means and compares the fastest and\n"
 "slowest clusters' graphs.  -o DIR also writes explain.txt, explain.json,\n"
 "explain-N.dot (and explain-N.svg when Graphviz is installed) and\n"
-"lockview.dot (waiter -> lock -> releaser).\n"
+"lockview.dot (waiter -> lock -> releaser; lockview.svg too).\n"
 "The lock view covers the application: the processes of --pid and those\n"
 "with a thread named --comm, or else the explained thread's process.  An\n"
 "interval ends at the thread's sched_process_exit unless --past-exit.\n"
@@ -270,15 +270,20 @@ static int write_outdir(const struct ex_opts *o, struct ex_report *r, size_t n)
 		snprintf(svg, sizeof(svg), "%s/explain-%zu.svg", o->outdir, i + 1);
 		if (!ex_render_svg(path, svg) && o->format == FMT_TEXT)
 			printf("graph: %s\n", svg);
-		/* The lock view: lockview.dot (of the first report). */
+		/* The lock view: lockview.dot (of the first report), and
+		 * its SVG as the graph's. */
 		if (i)
-			snprintf(name, sizeof(name), "lockview-%zu.dot", i + 1);
+			snprintf(name, sizeof(name), "lockview-%zu", i + 1);
 		else
-			snprintf(name, sizeof(name), "lockview.dot");
+			snprintf(name, sizeof(name), "lockview");
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), ".dot");
 		if (!(f = open_out(o->outdir, name, path, sizeof(path))))
 			return EX_EXIT_BAD;
 		ex_out_lockview_dot(f, &r[i]);
 		fclose(f);
+		snprintf(svg, sizeof(svg), "%.*s.svg", (int)strlen(path) - 4, path);
+		if (!ex_render_svg(path, svg) && o->format == FMT_TEXT)
+			printf("lock view: %s\n", svg);
 	}
 	return 0;
 }
