@@ -42,7 +42,7 @@ tap_ok "explain finished with status 0" wait_for 30 log_has "$log" '"type":"expl
 tap_ok "JSON report too" test -s "$J"
 tap_ok "the report explains the victim ($victim)" grep -q "\[$victim\]" "$report"
 tap_ok "with the victim's waiting dependency graph" \
-	grep -qE "^lt_victim \[$victim\] \([0-9]+ us\)" "$report"
+	grep -qE "^lt_victim \[$victim\] \([0-9.]+(ns|us|ms|s)\)" "$report"
 # The victim's alert: its delay, and the part of it the hog held CPU 1.
 R="max([x for x in r['reports'] if x['tid'] == $victim], key=lambda x: x['duration_ns'])"
 py() { python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$J" "$1"; }
