@@ -45,28 +45,43 @@ readers="$readers $!"
 sleep 0.5
 
 say "outlier 1: a SCHED_FIFO hog takes CPU 1 for 400 ms from a task that wakes every 10 ms"
-rm -f /tmp/victim.ready /tmp/hog.started /tmp/hog.done
+rm -f /tmp/victim.ready /tmp/victim.looping /tmp/hog.ready /tmp/hog.done
+# A handshake, as python takes a second to start under emulation: the hog
+# (SCHED_FIFO 50 on CPU 1) names itself first, says so, and waits, asleep,
+# until the victim sleeps in its loop (state S: a running victim that the
+# hog preempted would see no wakeup); then it spins 400 ms.  The victim
+# starts its loop of 10 ms sleeps once the hog is named, and ends it once
+# the hog's spin is over: its wakeups in the spin wait for the hog, named.
+chrt -f 50 taskset -c 1 bash -c "$(declare -f named); named hog '
+import os, time
+def asleep():
+    try:
+        pid = open(\"/tmp/victim.ready\").read()
+        return open(\"/proc/%s/stat\" % pid).read().rsplit(\")\", 1)[1].split()[0] == \"S\"
+    except OSError:
+        return False
+open(\"/tmp/hog.ready\", \"w\").close()
+end = time.monotonic() + 30
+while not (os.path.exists(\"/tmp/victim.looping\") and asleep()) and time.monotonic() < end:
+    time.sleep(0.002)
+end = time.monotonic() + 0.4
+while time.monotonic() < end: pass
+open(\"/tmp/hog.done\", \"w\").close()'" &
+hog=$!
+while [ ! -e /tmp/hog.ready ]; do sleep 0.05; done
 # The victim writes its own pid (the alerts' pid=), the wrapper's is $!.
-# It sleeps 10 ms at a time until the hog's loop has ended (30 s at most),
-# and the hog's loop starts once the victim runs: under emulation python
-# takes a second to start, and a victim with a fixed number of sleeps
-# could end before the hog began.
 taskset -c 1 bash -c "$(declare -f named); named victim '
 import os, time
 with open(\"/tmp/victim.tmp\", \"w\") as f: f.write(str(os.getpid()))
 os.rename(\"/tmp/victim.tmp\", \"/tmp/victim.ready\")
 end = time.monotonic() + 30
+time.sleep(0.01)
+open(\"/tmp/victim.looping\", \"w\").close()
 while not os.path.exists(\"/tmp/hog.done\") and time.monotonic() < end:
     time.sleep(0.01)
 for _ in range(10): time.sleep(0.01)'" &
 victim=$!
-while [ ! -e /tmp/victim.ready ]; do sleep 0.05; done
-chrt -f 50 taskset -c 1 bash -c "$(declare -f named); named hog '
-import os, time
-end = time.monotonic() + 0.4
-while time.monotonic() < end: pass
-open(\"/tmp/hog.done\", \"w\").close()'"
-wait $victim
+wait $hog $victim
 echo "   victim pid $(cat /tmp/victim.ready)"
 
 say "outlier 2: a task sleeps 400 ms (off CPU in state S)"

@@ -97,20 +97,40 @@ tap_is "no other writable file" "${!fuzzed[*]}" ""
 mem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
 sync; echo 3 >/proc/sys/vm/drop_caches
 before=$(mem)
+# The 20 readers of a round are threads of one process, each with its own
+# open file (one exec a round, not 40: on the debug kernel under TCG an
+# exec takes about a second).  timeout passes its SIGTERM on to python.
+READERS='
+import os, threading
+opened = threading.Barrier(21)
+def read():
+    fd = os.open("/proc/latency_tracker/lt_core_test/alerts", os.O_RDONLY)
+    opened.wait()
+    while os.read(fd, 4096):
+        pass
+for _ in range(20):
+    threading.Thread(target=read, daemon=True).start()
+opened.wait()
+print("ready", flush=True)
+threading.Event().wait()'
+ready=$(mktemp)
 for round in $(seq 1 5); do
-	pids=()
-	for i in $(seq 1 20); do
-		timeout 30 cat /proc/latency_tracker/lt_core_test/alerts >/dev/null &
-		pids+=($!)
+	timeout 60 python3 -c "$READERS" >"$ready" &
+	pid=$!
+	for i in $(seq 300); do
+		grep -q ready "$ready" && break
+		sleep 0.1
 	done
 	echo "alerts 2000" >/proc/latency_tracker/lt_core_test/ctl
 	for i in $(seq 1 200); do
 		echo $((1000000 + i)) >/proc/latency_tracker/lt_core_test/threshold
 		echo garbage$i >/proc/latency_tracker/lt_core_test/threshold 2>/dev/null
 	done
-	kill "${pids[@]}" 2>/dev/null
-	wait "${pids[@]}"
+	kill "$pid" 2>/dev/null
+	wait "$pid"
+	: >"$ready"
 done
+rm -f "$ready"
 sync; echo 3 >/proc/sys/vm/drop_caches
 after=$(mem)
 tap_diag "Slab+VmallocUsed: $before kB before, $after kB after 100 readers, 10000 alerts, 2000 writes"
