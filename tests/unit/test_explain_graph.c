@@ -124,6 +124,14 @@ static void test_lock(void)
 	ex_model_free(&m);
 }
 
+/* Cause i of r is WHAT, for NS. */
+static bool cause_is(const struct ex_report *r, size_t i, const char *what,
+		     uint64_t ns)
+{
+	return i < r->cr.ncauses && !strcmp(r->cr.causes[i].what, what) &&
+	       r->cr.causes[i].ns == ns;
+}
+
 static void test_cpu(void)
 {
 	struct ex_report r = { 0 };
@@ -141,10 +149,8 @@ static void test_cpu(void)
 	tap_eq(edge(&r.g, "CPU 1", "t40 [40]"), 200000, "cpu: CPU 1 -> the thread that ran");
 	tap_eq(r.cr.class_ns[C_CPU], 200000, "cpu: classified CPU contention");
 	tap_ok(r.cr.ncauses == 1 &&
-	       !strcmp(r.cr.causes[0].what, "waiting for CPU 1, held by t40 [40]") &&
-	       r.cr.causes[0].ns == 200000,
-	       "cpu: the cause names the thread that held the CPU (%s)",
-	       r.cr.ncauses ? r.cr.causes[0].what : "none");
+	       cause_is(&r, 0, "waiting for CPU 1, held by t40 [40]", 200000),
+	       "cpu: the cause names the thread that held the CPU");
 	ex_report_free(&r);
 	ex_model_free(&m);
 
@@ -159,12 +165,9 @@ static void test_cpu(void)
 	ex_model_finish(&m);
 	ex_report_build(&r, &m, "synthetic", 30, 0, 200200);
 	tap_ok(r.cr.ncauses == 2 &&
-	       !strcmp(r.cr.causes[0].what, "waiting for CPU 1, held by t41 [41], RT priority 50") &&
-	       r.cr.causes[0].ns == 150000 &&
-	       !strcmp(r.cr.causes[1].what, "waiting for CPU 1, idle (waking up)") &&
-	       r.cr.causes[1].ns == 50000,
-	       "cpu: an RT holder named with its priority, then the CPU idle (%s)",
-	       r.cr.ncauses ? r.cr.causes[0].what : "none");
+	       cause_is(&r, 0, "waiting for CPU 1, held by t41 [41], RT priority 50", 150000) &&
+	       cause_is(&r, 1, "waiting for CPU 1, idle (waking up)", 50000),
+	       "cpu: an RT holder named with its priority, then the CPU idle");
 	ex_report_free(&r);
 	ex_model_free(&m);
 }
