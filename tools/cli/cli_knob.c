@@ -90,7 +90,6 @@ static const char *knob_text(const struct lt_knob *k, uint64_t v, char *buf,
 static int show(const char *tracker, const struct lt_knob *k,
 		struct show_fmt *fm)
 {
-	char buf[32];
 	uint64_t v;
 	int ret;
 
@@ -111,10 +110,13 @@ static int show(const char *tracker, const struct lt_knob *k,
 	}
 	if (fm->named)
 		printf("%-16s ", k->name);
-	if (fm->raw)
+	if (fm->raw) {
 		printf("%llu\n", (unsigned long long)v);
-	else
+	} else {
+		char buf[32];
+
 		printf("%s\n", knob_text(k, v, buf, sizeof(buf)));
+	}
 	return CLI_OK;
 }
 

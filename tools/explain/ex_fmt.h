@@ -24,7 +24,7 @@ struct ex_text {
 
 static inline struct ex_text ex_dur(uint64_t ns)
 {
-	struct ex_text t;
+	struct ex_text t = { "" };
 
 	lt_format_duration_short(ns, t.s, sizeof(t.s));
 	return t;
@@ -32,7 +32,7 @@ static inline struct ex_text ex_dur(uint64_t ns)
 
 static inline struct ex_text ex_ts(uint64_t ns)
 {
-	struct ex_text t;
+	struct ex_text t = { "" };
 
 	snprintf(t.s, sizeof(t.s), "%llu.%06llu",
 		 (unsigned long long)(ns / 1000000000ULL),

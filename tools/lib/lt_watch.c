@@ -96,14 +96,14 @@ static void failures_forget(struct lt_watch *w, const char *name,
 	struct lt_watch_failed **pp = &w->failed, *fl;
 
 	while ((fl = *pp)) {
-		bool drop = name && !strcmp(fl->tracker, name);
+		bool forget = name && !strcmp(fl->tracker, name);
 
 		if (!name) {
-			drop = true;
+			forget = true;
 			for (int i = 0; i < count; i++)
-				drop &= !!strcmp(names[i], fl->tracker);
+				forget &= !!strcmp(names[i], fl->tracker);
 		}
-		if (drop) {
+		if (forget) {
 			*pp = fl->next;
 			free(fl);
 		} else {
