@@ -30,6 +30,12 @@ static inline struct ex_text ex_dur(uint64_t ns)
 	return t;
 }
 
+/* A duration computed as a double (a mean, a weighted time), rounded. */
+static inline struct ex_text ex_dur_f(double ns)
+{
+	return ex_dur(ns > 0 ? (uint64_t)(ns + 0.5) : 0);
+}
+
 static inline struct ex_text ex_ts(uint64_t ns)
 {
 	struct ex_text t = { "" };

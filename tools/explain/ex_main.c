@@ -118,29 +118,15 @@ static int parse_pids(const char *s, int **out, int *n)
  */
 static int parse_at(const char *s, uint64_t *out)
 {
-	const char *dot = strchr(s, '.');
-	uint64_t sec, frac = 0;
-	char whole[24];
-	size_t n;
+	char secs[40];
 
-	if (!dot)
+	if (!strchr(s, '.'))
 		return lt_parse_u64(s, out);
-	n = (size_t)(dot - s);
-	if (!n || n >= sizeof(whole) || !dot[1] || strlen(dot + 1) > 9)
+	/* Seconds: the duration grammar's, with its unit. */
+	if (strlen(s) + 2 > sizeof(secs))
 		return -1;
-	memcpy(whole, s, n);
-	whole[n] = '\0';
-	if (lt_parse_u64(whole, &sec) || sec > UINT64_MAX / 1000000000ULL)
-		return -1;
-	for (size_t i = 0; i < 9; i++) {
-		char c = i < strlen(dot + 1) ? dot[1 + i] : '0';
-
-		if (c < '0' || c > '9')
-			return -1;
-		frac = frac * 10 + (uint64_t)(c - '0');
-	}
-	*out = sec * 1000000000ULL + frac;
-	return 0;
+	snprintf(secs, sizeof(secs), "%ss", s);
+	return lt_parse_duration(secs, out);
 }
 
 struct interval {

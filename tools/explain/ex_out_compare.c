@@ -24,12 +24,6 @@ static bool shown(const struct ex_compare *cmp, const struct ex_cmp_edge *e,
 	return e->mean_l >= min_share * dl || e->mean_r >= min_share * dr;
 }
 
-/* A mean in ns (a double) with its unit. */
-static struct ex_text mdur(double ns)
-{
-	return ex_dur(ns > 0 ? (uint64_t)(ns + 0.5) : 0);
-}
-
 void ex_out_compare_text(FILE *f, const struct ex_compare *cmp, double min_share)
 {
 	fprintf(f, "%zu executions, %d clusters (k-means on %d features)\n",
@@ -40,9 +34,9 @@ void ex_out_compare_text(FILE *f, const struct ex_compare *cmp, double min_share
 		fprintf(f, "cluster %d%s: %zu executions, mean %s:\n"
 			"  running %s, sync %s, io %s, cpu %s, timer %s, unknown %s\n",
 			c, c == cmp->left ? " (fast)" : c == cmp->right ? " (slow)" : "",
-			cl->n, mdur(cl->mean[0]).s, mdur(cl->mean[1]).s,
-			mdur(cl->mean[2]).s, mdur(cl->mean[3]).s, mdur(cl->mean[4]).s,
-			mdur(cl->mean[5]).s, mdur(cl->mean[6]).s);
+			cl->n, ex_dur_f(cl->mean[0]).s, ex_dur_f(cl->mean[1]).s,
+			ex_dur_f(cl->mean[2]).s, ex_dur_f(cl->mean[3]).s, ex_dur_f(cl->mean[4]).s,
+			ex_dur_f(cl->mean[5]).s, ex_dur_f(cl->mean[6]).s);
 	}
 	fprintf(f, "\ncomparison of cluster %d (fast) with cluster %d (slow), mean per execution:\n",
 		cmp->left, cmp->right);
@@ -54,7 +48,7 @@ void ex_out_compare_text(FILE *f, const struct ex_compare *cmp, double min_share
 				continue;
 			fprintf(f, "  %-9s %s -> %s: fast %s, slow %s",
 				status_names[e->status], e->from_label, e->to_label,
-				mdur(e->mean_l).s, mdur(e->mean_r).s);
+				ex_dur_f(e->mean_l).s, ex_dur_f(e->mean_r).s);
 			if (e->status == CMP_BOTH)
 				fprintf(f, " (level %d)", e->level);
 			fprintf(f, " [in %zu/%zu fast, %zu/%zu slow]\n",
@@ -89,8 +83,8 @@ void ex_out_compare_dot(FILE *f, const struct ex_compare *cmp, double min_share)
 		ex_dot_str(f, e->from);
 		fprintf(f, " -> ");
 		ex_dot_str(f, e->to);
-		snprintf(label, sizeof(label), "%s / %s", mdur(e->mean_l).s,
-			 mdur(e->mean_r).s);
+		snprintf(label, sizeof(label), "%s / %s", ex_dur_f(e->mean_l).s,
+			 ex_dur_f(e->mean_r).s);
 		fprintf(f, " [style=%s, penwidth=%d, label=", style,
 			e->status == CMP_BOTH ? e->level : 2);
 		ex_dot_str(f, label);

@@ -15,12 +15,6 @@
 #include "ex_util.h"
 #include "lt_json.h"
 
-/* A weighted time (criticality) with its unit. */
-static struct ex_text wdur(double ns)
-{
-	return ex_dur(ns > 0 ? (uint64_t)(ns + 0.5) : 0);
-}
-
 static double pct(uint64_t part, uint64_t total)
 {
 	return total ? 100.0 * (double)part / (double)total : 0.0;
@@ -68,13 +62,13 @@ static void text_sum(FILE *f, const struct ex_model *m,
 			fprintf(f, "    %s [%d]: criticality %s of running (%s of it critical);\n"
 				"      of waits",
 				ex_model_comm(m, s[i].tid), s[i].tid,
-				wdur(s[i].active_criticality).s,
+				ex_dur_f(s[i].active_criticality).s,
 				ex_dur(s[i].active_critical_ns).s);
 		else
 			fprintf(f, "    ");
 		snprintf(line, sizeof(line), "%s%s %s (%" PRIu64 " waits, %s waiting, %s of it critical)",
 			 s[i].tid >= 0 ? "" : s[i].object, s[i].tid >= 0 ? "" : ":",
-			 wdur(s[i].criticality).s, s[i].count,
+			 ex_dur_f(s[i].criticality).s, s[i].count,
 			 ex_dur(s[i].waiting_ns).s, ex_dur(s[i].critical_ns).s);
 		ex_text_wrapped(f, line, 6);
 	}
@@ -101,7 +95,7 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 		c->threshold, c->threshold_given ? "--critical-threshold" : "half");
 	fprintf(f, "  window %s: critical %s (%.1f%%), criticality %s\n",
 		ex_dur(window).s, ex_dur(c->critical_ns).s,
-		pct(c->critical_ns, window), wdur(c->criticality).s);
+		pct(c->critical_ns, window), ex_dur_f(c->criticality).s);
 	fprintf(f, "  time by number of active threads:");
 	for (int k = 0; k <= c->nthreads; k++)
 		if (c->active_ns[k])
@@ -119,7 +113,7 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 		fprintf(f, "    +%s for %s: %d-%d active, up to %d waiting, criticality %s\n",
 			ex_dur(p->start - c->start).s, ex_dur(p->end - p->start).s,
 			p->min_active, p->max_active, p->max_waiting,
-			wdur(p->criticality).s);
+			ex_dur_f(p->criticality).s);
 	}
 	fprintf(f, "  most critical waits (of %zu):\n", c->nperiods);
 	for (size_t i = 0; i < c->nperiods && i < EX_CRIT_TOP; i++) {
@@ -131,7 +125,7 @@ void ex_out_critical_text(FILE *f, const struct ex_model *m,
 			ex_model_comm(m, p->tid), p->tid,
 			ex_dur(p->start - c->start).s, ex_dur(p->end - p->start).s,
 			ex_dur(p->critical_ns).s, p->min_active,
-			wdur(p->criticality).s);
+			ex_dur_f(p->criticality).s);
 		snprintf(line, sizeof(line), "%s, woken by %s", p->object, p->waker);
 		ex_text_wrapped(f, line, 6);
 	}
