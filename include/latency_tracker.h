@@ -160,6 +160,9 @@ typedef void (*latency_tracker_fmt_t)(struct lt_fmt *f, const void *payload,
  * @priv_size: per-event private data, in bytes (0..LATENCY_TRACKER_PRIV_MAX).
  * @alert_records: capacity of the alert ring (rounded up to a power of
  *	two, at most 65536); 0 = the default, 1024.
+ * @alert_payload: the largest payload latency_tracker_alert() will be
+ *	given, in bytes (at most 1024, LT_ALERT_PAYLOAD_MAX); 0 = 128.
+ *	The ring keeps this many bytes per record.
  * @callback: called on threshold/timeout; may be NULL (stats only).
  * @hash: optional key hash; default: for keys of up to 8 bytes a seeded
  *	64-bit mix of the key as one word (no collision between keys of one
@@ -179,6 +182,7 @@ struct latency_tracker_params {
 	u32 key_size;
 	u32 priv_size;
 	u32 alert_records;
+	u32 alert_payload;
 	latency_tracker_cb_t callback;
 	u32 (*hash)(const void *key, u32 len);
 	bool (*match)(const void *key_a, const void *key_b, u32 len);
@@ -341,6 +345,13 @@ void latency_tracker_fmt_u64(struct lt_fmt *f, const char *key, u64 v);
 void latency_tracker_fmt_s64(struct lt_fmt *f, const char *key, s64 v);
 void latency_tracker_fmt_str(struct lt_fmt *f, const char *key,
 			     const char *s, size_t maxlen);
+struct lt_rec_stack;
+void latency_tracker_fmt_stack(struct lt_fmt *f, const char *key,
+			       const struct lt_rec_stack *s);
+unsigned int latency_tracker_stack_first(const unsigned long *ips,
+					 unsigned int nr);
+const char *latency_tracker_frame_name(char *buf, size_t len,
+				       unsigned long addr);
 
 void latency_tracker_get_stats(struct latency_tracker *t,
 			       struct latency_tracker_stats *s);

@@ -87,20 +87,21 @@
  * definition for the others: stable for the tracker's life, never a raw
  * kernel address.
  *
- * Records.  `pid tgid comm cpu key cgroup`: the task current at the out
- * end and its CPU; for a timeout (no out end), the task at the in end and
- * cpu -1.  The tracepoint latency_tracker:custom carries the record, the
- * tracker's name and, with stack=1, the stack.  In interrupt context
+ * Records.  `pid tgid comm cpu key cgroup [stack]`: the task current at
+ * the out end and its CPU; for a timeout (no out end), the task at the in
+ * end and cpu -1.  The tracepoint latency_tracker:custom carries the
+ * record, the tracker's name and, with stack=1, the stack.  In interrupt context
  * there is no task of interest at the in end: the filters then start the
  * event unless filter_tgid or filter_cgroup selects tasks.
  *
- * Stacks (stack=1).  The kernel stack of the out end, captured in the
- * callback (this module's and the core's frames cut there, kprobes',
- * ftrace's and the tracepoint's frames when the report is handled), or
- * for a timeout of a tid or tgid key the in end's task's stack if it is
- * blocked then; printed from a work item like the offcpu tracker's (same
- * dmesg format, `<name>: <comm> (<pid>) <us> us` then one frame a line,
- * and the same rate limit, per tracker) and carried by the tracepoint.
+ * Stacks (stack=1).  The kernel stack of the out end, captured into the
+ * record in the callback (this module's and the core's frames cut there,
+ * kprobes', ftrace's and the tracepoint's frames when it is named:
+ * latency_tracker_stack_first()), or for a timeout of a tid or tgid key
+ * the in end's task's stack if it is blocked then; printed from a work
+ * item like the offcpu tracker's (same dmesg format, `<name>: <comm>
+ * (<pid>) <us> us` then one frame a line, and the same rate limit, per
+ * tracker) and carried by the tracepoint.
  *
  * A module that unloads.  The module notifier (priority 1, before the
  * tracepoints' own at 0, which warns when a going module's tracepoint
@@ -154,8 +155,6 @@
 /* /proc/latency_tracker/custom */
 #define LT_CUSTOM_FILE		"latency_tracker/custom"
 
-/* Frames of this module and of the core, at most, atop a captured stack. */
-#define LT_CUSTOM_STACK_OURS	16
 
 static LIST_HEAD(lt_custom_list);
 static unsigned int lt_custom_nr;
@@ -181,60 +180,6 @@ static u64 lt_custom_key_shown(const struct lt_custom *c, u64 key,
 	return siphash_1u64(key, &c->hash_key);
 }
 
-/*
- * The stack of the out end, outermost frames last: the frames of this
- * module and of the core it called into (the handler, event_out, the
- * callback) are cut here.
- */
-static unsigned int lt_custom_stack_here(unsigned long *entries)
-{
-	unsigned long raw[LT_STACK_DEPTH + LT_CUSTOM_STACK_OURS];
-	unsigned int n, i, first = 0;
-
-	n = stack_trace_save(raw, ARRAY_SIZE(raw), 0);
-	for (i = 0; i < n && i < LT_CUSTOM_STACK_OURS; i++)
-		if (within_module(raw[i], THIS_MODULE))
-			first = i + 1;
-	n = min_t(unsigned int, n - first, LT_STACK_DEPTH);
-	memcpy(entries, raw + first, n * sizeof(*entries));
-	return n;
-}
-
-/* The code between the probed code and the handler (by symbol name). */
-static const char *const lt_custom_machinery[] = {
-	"kprobe", "__kprobe", "aggr_pre_handler", "opt_pre_handler",
-	"optimized_callback", "optprobe", "pre_handler_kretprobe",
-	"kretprobe", "__kretprobe", "rethook", "__rethook", "arch_rethook",
-	"ftrace", "arch_ftrace", "__traceiter_", "asm_exc_int3", "exc_int3",
-	"do_int3", "int3",
-};
-
-static bool lt_custom_is_machinery(unsigned long addr)
-{
-	char name[KSYM_SYMBOL_LEN];
-	unsigned int i;
-
-	sprint_symbol_no_offset(name, addr);
-	if (!name[0] || str_has_prefix(name, "0x"))
-		return true;
-	for (i = 0; i < ARRAY_SIZE(lt_custom_machinery); i++)
-		if (str_has_prefix(name, lt_custom_machinery[i]))
-			return true;
-	return false;
-}
-
-/* Drops the frames of kprobes, ftrace and tracepoints atop a stack. */
-static void lt_custom_trim(struct lt_report *r)
-{
-	unsigned int i, n = 0;
-
-	while (n < r->nr_entries && lt_custom_is_machinery(r->entries[n]))
-		n++;
-	for (i = n; i < r->nr_entries; i++)
-		r->entries[i - n] = r->entries[i];
-	r->nr_entries -= n;
-}
-
 /* Report work (process context): the tracepoint with the stack, dmesg. */
 static void lt_custom_handle(struct lt_report *r)
 {
@@ -242,18 +187,14 @@ static void lt_custom_handle(struct lt_report *r)
 		container_of(r->owner, struct lt_custom_reports, rs)->c;
 	const struct lt_custom_record *a = (const void *)r->data;
 
-	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD)
-		lt_custom_trim(r);
-	else if (lt_custom_key_is_task(&c->def.in_key))
-		lt_stack_save_blocked(a->pid, r);
 	trace_custom(r->cause, r->delay_ns, a, c->def.name,
-		     lt_report_stack_text(r));
+		     lt_stack_text(r, 0, &a->stack));
 	if (!r->print)
 		return;
 	lt_report_print_suppressed(r->owner);
 	pr_info("%s: %s (%d) %llu us\n", c->def.name, a->comm, a->pid,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
-	lt_report_print_stack(r);
+	lt_report_print_stack(&a->stack);
 }
 
 /*
@@ -286,6 +227,12 @@ static void lt_custom_cb(const struct latency_tracker_report *r)
 	}
 	key = latency_tracker_event_key(r->event, &len);
 	a.key = lt_custom_key_shown(c, *key, r->cause);
+	if (!c->def.stack)
+		a.stack.nr = LT_REC_STACK_NONE;
+	else if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD)
+		a.stack.nr = lt_stack_save_here(a.stack.ip);
+	else if (lt_custom_key_is_task(&c->def.in_key))
+		lt_stack_save_blocked(a.pid, r->start_ns, &a.stack);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 	if (!c->reports) {
@@ -293,7 +240,7 @@ static void lt_custom_cb(const struct latency_tracker_report *r)
 		return;
 	}
 
-	/* The stack is only captured for dmesg or for a tracepoint user. */
+	/* Reports: for dmesg or for a tracepoint user only. */
 	print = lt_report_may_print(&c->reports->rs, a.tgid,
 				    lt_probe_selects(&c->probe));
 	if (!print && !trace_custom_enabled())
@@ -304,8 +251,6 @@ static void lt_custom_cb(const struct latency_tracker_report *r)
 		return;
 	}
 	lt_report_fill(rep, r, print, &a, sizeof(a));
-	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD)
-		rep->nr_entries = lt_custom_stack_here(rep->entries);
 	lt_report_queue(rep);
 }
 
@@ -392,6 +337,7 @@ static int lt_custom_add(const struct lt_custom_def *def)
 	c->probe.params.name = c->def.name;
 	c->probe.params.key_size = sizeof(u64);
 	c->probe.params.priv_size = sizeof(struct lt_custom_priv);
+	c->probe.params.alert_payload = sizeof(struct lt_custom_record);
 	c->probe.params.callback = lt_custom_cb;
 	c->probe.params.alert_fmt = lt_custom_fmt;
 	c->probe.setup = lt_custom_setup;

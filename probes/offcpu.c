@@ -38,11 +38,17 @@
  *			(claims its own), sched_wakeup (drops)	release
  *	entry data	the owner that claimed it		owner word
  *
- * Over the threshold, the task's stack is saved at switch-in: it has not
- * run yet, so the stack is still the one it blocked with.  With a timeout,
- * a task still blocked is reported while blocked, its stack saved by the
- * report work (process context) if it still sleeps then.  Stacks reach
- * dmesg (rate limited) and our tracepoint from process context only.
+ * Stacks.  Over the threshold, the task's stack is saved at switch-in
+ * into the record: it has not run yet, so the stack is still the one it
+ * blocked with.  With a timeout, a task still blocked is reported while
+ * blocked, its stack saved by the timeout callback if it still sleeps
+ * then (lt_stack_save_blocked()).  The waker's stack is saved by the
+ * waker at the waking, in the event, when the task has been off CPU for
+ * the threshold by then (only then is an alert certain: a wake-up that
+ * ends in none pays no stack walk); one waker writes it (the first,
+ * woken) and publishes its nr with a release, read with an acquire by the
+ * callback.  Stacks are named in process context only: when the record
+ * is read, and for dmesg (rate limited) and our tracepoint.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -74,6 +80,7 @@ struct lt_offcpu_priv {
 	u32 woken;
 	pid_t waker_pid;
 	char waker_comm[TASK_COMM_LEN];
+	struct lt_rec_stack waker_stack;
 };
 
 static struct lt_probe lt_offcpu;
@@ -122,21 +129,19 @@ static void lt_stash_drop(struct task_struct *p)
 		cmpxchg(&e->owner, p, NULL);
 }
 
-/* Report work: tracepoint with the stack as text, then dmesg. */
+/* Report work: tracepoint with the stacks as text, then dmesg. */
 static void lt_offcpu_handle(struct lt_report *r)
 {
 	const struct lt_offcpu_record *a = (const void *)r->data;
 
-	/* A timeout: the task is (maybe) still blocked, take its stack now. */
-	if (r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
-		lt_stack_save_blocked(a->pid, r);
-	trace_offcpu(r->cause, r->delay_ns, a, lt_report_stack_text(r));
+	trace_offcpu(r->cause, r->delay_ns, a, lt_stack_text(r, 0, &a->stack),
+		     lt_stack_text(r, 1, &a->waker_stack));
 	if (!r->print)
 		return;
 	lt_report_print_suppressed(r->owner);
 	pr_info("%s (%d) %llu us\n", a->comm, a->pid,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
-	lt_report_print_stack(r);
+	lt_report_print_stack(&a->stack);
 }
 
 static void lt_offcpu_cb(const struct latency_tracker_report *r)
@@ -148,7 +153,7 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	struct lt_report *rep;
 	const pid_t *pid;
 	bool print;
-	u32 len;
+	u32 len, n;
 
 	pid = latency_tracker_event_key(r->event, &len);
 	a.pid = *pid;
@@ -160,37 +165,56 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	a.cgroup = priv->cgroup;
 	/* The CPU the task gets back; unknown while it still sleeps. */
 	a.cpu = next ? smp_processor_id() : -1;
+	/* Switch-in: next has not run yet, the runqueue lock pins it. */
+	if (next)
+		a.stack.nr = lt_stack_save_tsk(next, a.stack.ip,
+					       LT_REC_STACK_DEPTH);
+	else
+		lt_stack_save_blocked(a.pid, r->start_ns, &a.stack);
+	/* ip[0..n) written before n (lt_offcpu_note_waker()). */
+	n = smp_load_acquire(&priv->waker_stack.nr);
+	a.waker_stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
+	memcpy(a.waker_stack.ip, priv->waker_stack.ip,
+	       a.waker_stack.nr * sizeof(a.waker_stack.ip[0]));
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 
-	/* The stack is only captured for dmesg or for a tracepoint user. */
+	/* Reports: for dmesg or for a tracepoint user only. */
 	print = lt_report_may_print(&lt_offcpu_reports, a.tgid,
 				    lt_probe_selects(&lt_offcpu));
 	if (!print && !trace_offcpu_enabled())
 		return;
 	rep = lt_report_get(&lt_offcpu_reports);
 	if (!rep) {
-		trace_offcpu(r->cause, r->delay_ns, &a, "");
+		trace_offcpu(r->cause, r->delay_ns, &a, "", "");
 		return;
 	}
 	lt_report_fill(rep, r, print, &a, sizeof(a));
-	/* Switch-in: next has not run yet, the runqueue lock pins it. */
-	if (next)
-		rep->nr_entries = lt_stack_save_tsk(next, rep->entries,
-						    LT_STACK_DEPTH);
 	lt_report_queue(rep);
 }
 
 static LT_RECORD_FMT(lt_offcpu_fmt, struct lt_offcpu_record, LT_OFFCPU_RECORD)
 
-/* The first waker of this blocking period is the one that counts. */
-static void lt_offcpu_note_waker(struct lt_offcpu_priv *priv, pid_t pid,
-				 const char *comm)
+/*
+ * The first waker of this blocking period is the one that counts.  A
+ * waker that is current (@here) leaves its stack too when the task @ev
+ * has been off CPU for the threshold already (see the top of this file).
+ */
+static void lt_offcpu_note_waker(struct latency_tracker_event *ev, pid_t pid,
+				 const char *comm, bool here)
 {
-	if (!xchg(&priv->woken, 1)) {
-		priv->waker_pid = pid;
-		memcpy(priv->waker_comm, comm, TASK_COMM_LEN);
-	}
+	struct lt_offcpu_priv *priv = latency_tracker_event_priv(ev);
+	struct lt_rec_stack *s = &priv->waker_stack;
+
+	if (xchg(&priv->woken, 1))
+		return;
+	priv->waker_pid = pid;
+	memcpy(priv->waker_comm, comm, TASK_COMM_LEN);
+	if (!here || ktime_get_mono_fast_ns() - latency_tracker_event_start(ev) <
+		     latency_tracker_threshold(lt_offcpu.t))
+		return;
+	/* Its only writer (woken); nr last: pairs with the callback. */
+	smp_store_release(&s->nr, lt_stack_save_here(s->ip));
 }
 
 /*
@@ -208,8 +232,7 @@ static void lt_offcpu_stash_take(struct task_struct *prev)
 	/* Preemption is off: an RCU reader, in which ev stays valid. */
 	ev = latency_tracker_find_event(lt_offcpu.t, &pid, sizeof(pid));
 	if (ev)
-		lt_offcpu_note_waker(latency_tracker_event_priv(ev),
-				     e->waker_pid, e->waker_comm);
+		lt_offcpu_note_waker(ev, e->waker_pid, e->waker_comm, false);
 	/* The reads above before the entry is free for another wakee. */
 	smp_store_release(&e->owner, NULL);
 }
@@ -293,8 +316,7 @@ static void lt_offcpu_probe_waking(void *data, struct task_struct *p)
 	ev = latency_tracker_find_event(lt_offcpu.t, &pid, sizeof(pid));
 	if (!ev)
 		return;
-	lt_offcpu_note_waker(latency_tracker_event_priv(ev), current->pid,
-			     current->comm);
+	lt_offcpu_note_waker(ev, current->pid, current->comm, true);
 	if (on_cpu)
 		lt_stash_drop(p);
 }
@@ -320,6 +342,7 @@ static struct lt_probe lt_offcpu = {
 		.name = "offcpu",
 		.key_size = sizeof(pid_t),
 		.priv_size = sizeof(struct lt_offcpu_priv),
+		.alert_payload = sizeof(struct lt_offcpu_record),
 		.callback = lt_offcpu_cb,
 		.alert_fmt = lt_offcpu_fmt,
 	},

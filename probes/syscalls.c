@@ -88,9 +88,9 @@ LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 1);
 /*
  * Saved at sys_enter (stack: at the first slow switch-out).  stack_taken
  * is claimed (0 -> 1, cmpxchg) once per syscall, by the switch probe that
- * saves the stack or by a timeout report that prints one; the stack's
- * writer publishes nr_entries with a release after entries[], the
- * callback reads it with an acquire (possibly on another CPU).
+ * saves the stack or by a timeout that prints one; the stack's writer
+ * publishes stack.nr with a release after stack.ip[], the callback reads
+ * it with an acquire (possibly on another CPU).
  */
 struct lt_syscalls_priv {
 	u64 cgroup;
@@ -98,8 +98,7 @@ struct lt_syscalls_priv {
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	u32 stack_taken;
-	u32 nr_entries;
-	unsigned long entries[LT_STACK_DEPTH];
+	struct lt_rec_stack stack;
 };
 
 enum lt_syscalls_kind {
@@ -123,7 +122,7 @@ static void lt_syscalls_print(const struct lt_report *r,
 	pr_info("%s (%d) syscall %d blocked, %llu us so far\n",
 		d->a.comm, d->a.pid, d->a.nr,
 		div_u64(r->delay_ns, NSEC_PER_USEC));
-	lt_report_print_stack(r);
+	lt_report_print_stack(&d->a.stack);
 }
 
 /* Report work: a stack to print, or an alert's tracepoint with its stack. */
@@ -135,12 +134,9 @@ static void lt_syscalls_handle(struct lt_report *r)
 		lt_syscalls_print(r, d);
 		return;
 	}
-	/* A timeout has no saved stack: take it if the task still blocks. */
-	if (!r->nr_entries && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
-		lt_stack_save_blocked(d->a.pid, r);
 	trace_syscall(r->cause, r->delay_ns, &d->a,
-		      lt_report_stack_text(r));
-	if (r->print && r->nr_entries)
+		      lt_stack_text(r, 0, &d->a.stack));
+	if (r->print && d->a.stack.nr)
 		lt_syscalls_print(r, d);
 }
 
@@ -162,21 +158,25 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
 	a.nr = priv->nr;
 	a.cgroup = priv->cgroup;
+	/*
+	 * The stack, if taken: ip[0..n) are complete once nr is set
+	 * (release in lt_syscalls_take_stack()) and never change after.
+	 * A timeout without one: where the call blocks now, if it does.
+	 */
+	n = smp_load_acquire(&priv->stack.nr);
+	a.stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
+	memcpy(a.stack.ip, priv->stack.ip,
+	       a.stack.nr * sizeof(a.stack.ip[0]));
+	if (!n && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
+		lt_stack_save_blocked(a.pid, r->start_ns, &a.stack);
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 
-	/*
-	 * The stack, if taken: entries[0..n) are complete once nr_entries is
-	 * set (release in lt_syscalls_take_stack()) and never change after.
-	 */
-	n = smp_load_acquire(&priv->nr_entries);
 	/* Still blocked at timeout, never printed: print where it blocks. */
-	print = !n && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT &&
-		!READ_ONCE(priv->stack_taken) &&
+	print = !n && a.stack.nr && !READ_ONCE(priv->stack_taken) &&
 		lt_report_may_print(&lt_syscalls_reports, a.tgid,
 				    lt_probe_selects(&lt_syscalls));
-	if (!print && (!trace_syscall_enabled() ||
-		       (!n && r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD))) {
+	if (!print && (!trace_syscall_enabled() || !a.stack.nr)) {
 		/* No stack to format (or nobody to show it to). */
 		trace_syscall(r->cause, r->delay_ns, &a, "");
 		return;
@@ -194,9 +194,6 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	/* Printed once per syscall; a stack taken later is not printed. */
 	if (print && cmpxchg(&priv->stack_taken, 0, 1))
 		rep->print = false;
-	rep->nr_entries = min_t(unsigned int, n, LT_STACK_DEPTH);
-	memcpy(rep->entries, priv->entries,
-	       rep->nr_entries * sizeof(rep->entries[0]));
 	BUILD_BUG_ON(sizeof(*d) > LT_REPORT_DATA);
 	d = (void *)rep->data;
 	d->a = a;
@@ -539,11 +536,11 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 	if (cmpxchg(&priv->stack_taken, 0, 1))
 		return;
 	if (p == current)
-		n = stack_trace_save(priv->entries, LT_STACK_DEPTH, 0);
+		n = stack_trace_save(priv->stack.ip, LT_REC_STACK_DEPTH, 0);
 	else
-		n = lt_stack_save_tsk(p, priv->entries, LT_STACK_DEPTH);
-	/* Publishes entries[0..n) to lt_syscalls_cb() on another CPU. */
-	smp_store_release(&priv->nr_entries, n);
+		n = lt_stack_save_tsk(p, priv->stack.ip, LT_REC_STACK_DEPTH);
+	/* Publishes ip[0..n) to lt_syscalls_cb() on another CPU. */
+	smp_store_release(&priv->stack.nr, n);
 	if (!lt_report_may_print(&lt_syscalls_reports, priv->tgid,
 				 lt_probe_selects(&lt_syscalls)))
 		return;
@@ -552,10 +549,9 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 		return;
 	rep->delay_ns = elapsed;
 	rep->print = true;
-	rep->nr_entries = n;
-	memcpy(rep->entries, priv->entries,
-	       rep->nr_entries * sizeof(rep->entries[0]));
 	d = (void *)rep->data;
+	d->a.stack.nr = n;
+	memcpy(d->a.stack.ip, priv->stack.ip, n * sizeof(d->a.stack.ip[0]));
 	d->a.pid = p->pid;
 	d->a.tgid = priv->tgid;
 	memcpy(d->a.comm, priv->comm, TASK_COMM_LEN);
@@ -718,6 +714,7 @@ static struct lt_probe lt_syscalls = {
 		.name = "syscalls",
 		.key_size = sizeof(pid_t),
 		.priv_size = sizeof(struct lt_syscalls_priv),
+		.alert_payload = sizeof(struct lt_syscalls_record),
 		.callback = lt_syscalls_cb,
 		.alert_fmt = lt_syscalls_fmt,
 	},

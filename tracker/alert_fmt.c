@@ -135,6 +135,26 @@ void lt_fmt_s64(struct lt_fmt *f, const char *key, s64 v)
 	lt_fmt_field_end(f, start);
 }
 
+/* Escaped bytes of a value being written (see lt_fmt_str()). */
+static void lt_fmt_escaped(struct lt_fmt *f, const char *s, size_t maxlen)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+	u8 c;
+
+	for (i = 0; i < maxlen && s[i] && !lt_fmt_full(f); i++) {
+		c = (u8)s[i];
+		if (c < '!' || c > '~' || c == '\\' || c == '=') {
+			lt_fmt_putc(f, '\\');
+			lt_fmt_putc(f, 'x');
+			lt_fmt_putc(f, hex[c >> 4]);
+			lt_fmt_putc(f, hex[c & 0xf]);
+		} else {
+			lt_fmt_putc(f, (char)c);
+		}
+	}
+}
+
 /**
  * lt_fmt_str() - append "key=<escaped bytes>".
  * @f: the line.
@@ -149,21 +169,50 @@ void lt_fmt_s64(struct lt_fmt *f, const char *key, s64 v)
 void lt_fmt_str(struct lt_fmt *f, const char *key, const char *s,
 		size_t maxlen)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t start, i;
-	u8 c;
+	size_t start;
 
 	if (!lt_fmt_field_begin(f, key, &start))
 		return;
-	for (i = 0; i < maxlen && s[i] && !lt_fmt_full(f); i++) {
-		c = (u8)s[i];
-		if (c < '!' || c > '~' || c == '\\' || c == '=') {
-			lt_fmt_putc(f, '\\');
-			lt_fmt_putc(f, 'x');
-			lt_fmt_putc(f, hex[c >> 4]);
-			lt_fmt_putc(f, hex[c & 0xf]);
-		} else {
-			lt_fmt_putc(f, (char)c);
+	lt_fmt_escaped(f, s, maxlen);
+	lt_fmt_field_end(f, start);
+}
+
+/**
+ * lt_fmt_frames() - append "key=<frame>;<frame>;..." (a stack).
+ * @f: the line.
+ * @key: the field name.
+ * @ips: the return addresses, innermost first.
+ * @nr: how many.
+ * @name: names one address (escaped here like any value); @buf is
+ *	@buf_len bytes the function may use.
+ * @buf: scratch for @name.
+ * @buf_len: its size.
+ * @field_max: the most characters of the value.
+ *
+ * Frames are kept whole: the value ends at the last frame that fits in
+ * @field_max and in the line, so a deep stack shortens the field, never
+ * drops it; "key=" alone when not even one fits.
+ *
+ * Context: Any context (that of @name).
+ */
+void lt_fmt_frames(struct lt_fmt *f, const char *key, const unsigned long *ips,
+		   unsigned int nr, lt_fmt_frame_name_t name, char *buf,
+		   size_t buf_len, size_t field_max)
+{
+	size_t start, value, mark;
+	unsigned int i;
+
+	if (!lt_fmt_field_begin(f, key, &start))
+		return;
+	value = f->len;
+	for (i = 0; i < nr; i++) {
+		mark = f->len;
+		if (i)
+			lt_fmt_putc(f, ';');
+		lt_fmt_escaped(f, name(buf, buf_len, ips[i]), SIZE_MAX);
+		if (lt_fmt_full(f) || f->len - value > field_max) {
+			f->len = mark;
+			break;
 		}
 	}
 	lt_fmt_field_end(f, start);

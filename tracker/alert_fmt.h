@@ -42,6 +42,13 @@ void lt_fmt_s64(struct lt_fmt *f, const char *key, s64 v);
 void lt_fmt_str(struct lt_fmt *f, const char *key, const char *s,
 		size_t maxlen);
 void lt_fmt_raw(struct lt_fmt *f, const char *key, const char *s);
+
+/* Names a frame (lt_fmt_frames()): returns @buf or a constant string. */
+typedef const char *(*lt_fmt_frame_name_t)(char *buf, size_t len,
+					   unsigned long addr);
+void lt_fmt_frames(struct lt_fmt *f, const char *key, const unsigned long *ips,
+		   unsigned int nr, lt_fmt_frame_name_t name, char *buf,
+		   size_t buf_len, size_t field_max);
 size_t lt_fmt_end(struct lt_fmt *f);
 
 #endif /* _LT_ALERT_FMT_H */

@@ -7,7 +7,7 @@
 #include "alert_ring.h"
 
 /* Largest ring: kvmalloc() refuses more than INT_MAX bytes. */
-#define LT_ALERT_RING_MAX	((u32)(INT_MAX / sizeof(struct lt_alert_rec)))
+#define LT_ALERT_RING_BYTES_MAX	((u64)INT_MAX)
 
 /* Sequence number of the oldest record held.  Called with the lock held. */
 static u64 lt_alert_ring_oldest(const struct lt_alert_ring *ring)
@@ -15,6 +15,15 @@ static u64 lt_alert_ring_oldest(const struct lt_alert_ring *ring)
 	u64 nr = (u64)ring->mask + 1;
 
 	return ring->head > nr ? ring->head - nr : 0;
+}
+
+/* The slot of record @seq. */
+static struct lt_alert_rec *lt_alert_ring_slot(struct lt_alert_ring *ring,
+					       u64 seq)
+{
+	return (struct lt_alert_rec *)(ring->recs +
+				       (size_t)(seq & ring->mask) *
+				       ring->rec_size);
 }
 
 /* The attached readers whose effective cursor is @v.  Lock held. */
@@ -27,17 +36,23 @@ static u32 *lt_alert_ring_waiting(struct lt_alert_ring *ring, u64 v)
  * lt_alert_ring_init() - allocate an empty ring.
  * @ring: the ring to set up.
  * @nr_records: capacity, a power of two.
+ * @payload_max: the largest payload a record may have, at most
+ *	LT_ALERT_PAYLOAD_MAX bytes.
  *
  * Context: Process context; may sleep.
- * Return: 0, -EINVAL if @nr_records is not a power of two or too large,
- * or -ENOMEM.
+ * Return: 0, -EINVAL if @nr_records is not a power of two, @payload_max
+ * is too large, or the ring would be too large, or -ENOMEM.
  */
-int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records)
+int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records,
+		       u32 payload_max)
 {
+	u32 rec_size = ALIGN(sizeof(struct lt_alert_rec) + payload_max, 8);
+
 	memset(ring, 0, sizeof(*ring));
-	if (!is_power_of_2(nr_records) || nr_records > LT_ALERT_RING_MAX)
+	if (!is_power_of_2(nr_records) || payload_max > LT_ALERT_PAYLOAD_MAX ||
+	    (u64)rec_size * nr_records > LT_ALERT_RING_BYTES_MAX)
 		return -EINVAL;
-	ring->recs = lt_zalloc(sizeof(*ring->recs) * nr_records);
+	ring->recs = lt_zalloc((size_t)rec_size * nr_records);
 	if (!ring->recs)
 		return -ENOMEM;
 	ring->waiting = lt_zalloc(sizeof(*ring->waiting) * 2 * nr_records);
@@ -49,6 +64,8 @@ int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records)
 	raw_spin_lock_init(&ring->lock);
 	ring->mask = nr_records - 1;
 	ring->wmask = 2 * nr_records - 1;
+	ring->payload_max = payload_max;
+	ring->rec_size = rec_size;
 	return 0;
 }
 
@@ -69,14 +86,16 @@ void lt_alert_ring_destroy(struct lt_alert_ring *ring)
 /**
  * lt_alert_ring_push() - append a record, overwriting the oldest when full.
  * @ring: the ring.
- * @rec: the record, copied; its payload_len is clamped to
- *	LT_ALERT_PAYLOAD_MAX.
+ * @hdr: the record's header, copied; its payload_len is clamped to the
+ *	ring's payload maximum.
+ * @payload: its payload_len bytes of payload, copied.
  *
  * Context: Any context except NMI; takes a raw spinlock with irqs saved.
  */
 void lt_alert_ring_push(struct lt_alert_ring *ring,
-			const struct lt_alert_rec *rec)
+			const struct lt_alert_rec *hdr, const void *payload)
 {
+	u16 len = min_t(u32, hdr->payload_len, ring->payload_max);
 	struct lt_alert_rec *dst;
 	unsigned long flags;
 	u64 oldest;
@@ -96,9 +115,12 @@ void lt_alert_ring_push(struct lt_alert_ring *ring,
 			*w = 0;
 		}
 	}
-	dst = &ring->recs[ring->head & ring->mask];
-	*dst = *rec;
-	dst->payload_len = min_t(u8, rec->payload_len, LT_ALERT_PAYLOAD_MAX);
+	dst = lt_alert_ring_slot(ring, ring->head);
+	dst->ts_ns = hdr->ts_ns;
+	dst->delay_ns = hdr->delay_ns;
+	dst->cause = hdr->cause;
+	dst->payload_len = len;
+	memcpy(dst->payload, payload, len);
 	ring->head++;
 	raw_spin_unlock_irqrestore(&ring->lock, flags);
 }
@@ -128,7 +150,8 @@ u64 lt_alert_ring_head(struct lt_alert_ring *ring)
  * @ring: the ring.
  * @rd: the reader, attached or not; its cursor is advanced as described
  *	below.
- * @out: receives the record on LT_RING_RECORD, untouched otherwise.
+ * @out: receives the record on LT_RING_RECORD, untouched otherwise; room
+ *	for the ring's payload maximum after it (struct lt_alert_buf).
  * @lost: receives the number of missed records on LT_RING_LOST, untouched
  *	otherwise.
  *
@@ -144,6 +167,7 @@ enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring,
 				     struct lt_alert_ring_reader *rd,
 				     struct lt_alert_rec *out, u64 *lost)
 {
+	const struct lt_alert_rec *src;
 	enum lt_ring_read ret;
 	unsigned long flags;
 	u64 oldest, c;
@@ -159,7 +183,8 @@ enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring,
 	} else if (c >= ring->head) {
 		ret = LT_RING_EMPTY;
 	} else {
-		*out = ring->recs[c & ring->mask];
+		src = lt_alert_ring_slot(ring, c);
+		memcpy(out, src, sizeof(*src) + src->payload_len);
 		rd->cursor = c + 1;
 		if (rd->attached) {
 			(*lt_alert_ring_waiting(ring, c))--;

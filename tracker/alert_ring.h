@@ -25,10 +25,16 @@
  * slot).  Every operation, push, read, attach and detach, costs the same
  * whatever the number of attached readers; the lock protects no list.
  *
+ * Records are stored in slots of one size per ring, a header and the
+ * ring's largest payload (set at init: the tracker's record, at most
+ * LT_ALERT_PAYLOAD_MAX bytes); only the bytes of a record in use are
+ * copied in and out.
+ *
  * Synchronisation: one raw spinlock taken with interrupts saved by the
  * writer and by every reader call.  Records are copied whole under the
  * lock, so a reader never sees a torn record.  Pushing is the slow path
- * (alerts only) and a record is 152 bytes, so the lock is held briefly.
+ * (alerts only) and a record is at most a few hundred bytes (the off-CPU
+ * one, with two stacks, the largest), so the lock is held briefly.
  * A reader's struct is its owner's: the calls on one reader are
  * serialised by that owner (alerts.c: the open file's mutex); an attached
  * reader's cursor is moved by the ring only.
@@ -46,22 +52,34 @@
 
 #include "lt_env.h"
 
-#define LT_ALERT_PAYLOAD_MAX	128
+/* Largest payload of any ring; a ring's own is set at init. */
+#define LT_ALERT_PAYLOAD_MAX	1024
+/* A ring's payload when its tracker does not say. */
+#define LT_ALERT_PAYLOAD_DEFAULT	128
 
 /**
  * struct lt_alert_rec - one alert as stored in the ring.
  * @ts_ns: when it happened (CLOCK_MONOTONIC ns).
  * @delay_ns: the measured delay.
  * @cause: why it fired (the core's cause code).
- * @payload_len: bytes of @payload in use (clamped to the maximum on push).
- * @payload: tracker-specific data, formatted at read time.
+ * @payload_len: bytes of @payload in use (clamped to the ring's maximum
+ *	on push).
+ * @payload: tracker-specific data, formatted at read time; a record read
+ *	out of a ring needs room for the ring's payload maximum here
+ *	(struct lt_alert_buf holds any).
  */
 struct lt_alert_rec {
 	u64 ts_ns;
 	u64 delay_ns;
 	u8 cause;
-	u8 payload_len;
-	u8 payload[LT_ALERT_PAYLOAD_MAX];
+	u16 payload_len;
+	u8 payload[] __aligned(8);
+};
+
+/* A record with room for any payload. */
+struct lt_alert_buf {
+	struct lt_alert_rec rec;
+	u8 room[LT_ALERT_PAYLOAD_MAX];
 };
 
 /**
@@ -80,22 +98,26 @@ struct lt_alert_ring_reader {
 /**
  * struct lt_alert_ring - the ring; embeddable, fields private.
  * @lock: protects every other field.
- * @recs: nr_records records.
+ * @recs: nr_records slots of @rec_size bytes.
  * @waiting: 2 * nr_records counters: waiting[v & @wmask] is the number of
  *	attached readers whose effective cursor (see the top) is v.
  * @head: sequence number of the next record to be written.
  * @lost: records overwritten before an attached reader read them.
  * @mask: nr_records - 1.
  * @wmask: 2 * nr_records - 1.
+ * @payload_max: largest payload of a record.
+ * @rec_size: bytes of a slot: the header and @payload_max, aligned.
  */
 struct lt_alert_ring {
 	raw_spinlock_t lock;
-	struct lt_alert_rec *recs;
+	u8 *recs;
 	u32 *waiting;
 	u64 head;
 	u64 lost;
 	u32 mask;
 	u32 wmask;
+	u32 payload_max;
+	u32 rec_size;
 };
 
 /* What lt_alert_ring_read() did. */
@@ -105,10 +127,11 @@ enum lt_ring_read {
 	LT_RING_LOST,
 };
 
-int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records);
+int lt_alert_ring_init(struct lt_alert_ring *ring, u32 nr_records,
+		       u32 payload_max);
 void lt_alert_ring_destroy(struct lt_alert_ring *ring);
 void lt_alert_ring_push(struct lt_alert_ring *ring,
-			const struct lt_alert_rec *rec);
+			const struct lt_alert_rec *hdr, const void *payload);
 u64 lt_alert_ring_head(struct lt_alert_ring *ring);
 enum lt_ring_read lt_alert_ring_read(struct lt_alert_ring *ring,
 				     struct lt_alert_ring_reader *rd,

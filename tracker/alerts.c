@@ -27,6 +27,7 @@
 #include <linux/poll.h>
 #include <linux/proc_fs.h>
 #include <linux/sched/signal.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/ktime.h>
 #include <linux/uaccess.h>
@@ -35,14 +36,18 @@
 #include "alert_fmt.h"
 #include "core.h"
 
-/* Longest record line: header, 128 payload bytes escaped 4x, field names. */
-#define LT_ALERT_LINE_MAX	1024
+/*
+ * Longest record line: the header and a record's fields, stacks included
+ * (each at most LT_STACK_FIELD_MAX characters, latency_tracker_fmt_stack()).
+ */
+#define LT_ALERT_LINE_MAX	4096
 
 struct lt_alert_reader {
 	struct latency_tracker *t;
-	struct mutex lock;		/* rd.cursor, line */
+	struct mutex lock;		/* rd.cursor, rec, line */
 	struct lt_alert_ring_reader rd;
 	size_t len;			/* formatted line not yet read */
+	struct lt_alert_buf rec;	/* the record being formatted */
 	char line[LT_ALERT_LINE_MAX];
 };
 
@@ -59,7 +64,8 @@ static const char *const lt_cause_names[] = {
  * @delay_ns: the measured delay.
  * @payload: tracker-specific binary data, turned into text by the
  *	tracker's alert_fmt callback when a reader reads the record.
- * @len: payload length, at most LT_ALERT_PAYLOAD_MAX (128) bytes.
+ * @len: payload length, at most the tracker's alert_payload (its
+ *	latency_tracker_params).
  *
  * Meant to be called from the tracker's callback.  Copies the record into
  * the tracker's ring (overwriting the oldest when full) and queues an
@@ -72,20 +78,18 @@ int latency_tracker_alert(struct latency_tracker *t,
 			  enum latency_tracker_cause cause, u64 ts_ns,
 			  u64 delay_ns, const void *payload, size_t len)
 {
-	struct lt_alert_rec rec;
+	struct lt_alert_rec hdr;
 
-	if (unlikely(len > LT_ALERT_PAYLOAD_MAX ||
+	if (unlikely(len > t->ring.payload_max ||
 		     cause > LATENCY_TRACKER_CAUSE_TIMEOUT)) {
 		this_cpu_inc(t->stats->alerts_lost);
 		return -EINVAL;
 	}
-	rec.ts_ns = ts_ns;
-	rec.delay_ns = delay_ns;
-	rec.cause = cause;
-	rec.payload_len = len;
-	if (len)
-		memcpy(rec.payload, payload, len);
-	lt_alert_ring_push(&t->ring, &rec);
+	hdr.ts_ns = ts_ns;
+	hdr.delay_ns = delay_ns;
+	hdr.cause = cause;
+	hdr.payload_len = len;
+	lt_alert_ring_push(&t->ring, &hdr, payload);
 	this_cpu_inc(t->stats->alerts);
 	irq_work_queue(&t->alert_work);
 	return 0;
@@ -192,11 +196,12 @@ void lt_alerts_set_interval(struct latency_tracker *t, u64 ns)
 	raw_spin_unlock_irqrestore(&t->rl_lock, flags);
 }
 
-int lt_alerts_init(struct latency_tracker *t, u32 nr_records)
+int lt_alerts_init(struct latency_tracker *t, u32 nr_records,
+		   u32 payload_max)
 {
 	int ret;
 
-	ret = lt_alert_ring_init(&t->ring, nr_records);
+	ret = lt_alert_ring_init(&t->ring, nr_records, payload_max);
 	if (ret)
 		return ret;
 	init_irq_work(&t->alert_work, lt_alert_work_fn);
@@ -281,12 +286,12 @@ void lt_alerts_fini(struct latency_tracker *t)
 static size_t lt_alert_next_line(struct lt_alert_reader *r)
 {
 	struct latency_tracker *t = r->t;
-	struct lt_alert_rec rec;
+	struct lt_alert_rec *rec = &r->rec.rec;
 	struct lt_fmt f;
 	u64 lost = 0;
 
 	lt_fmt_init(&f, r->line, sizeof(r->line));
-	switch (lt_alert_ring_read(&t->ring, &r->rd, &rec, &lost)) {
+	switch (lt_alert_ring_read(&t->ring, &r->rd, rec, &lost)) {
 	case LT_RING_EMPTY:
 		return 0;
 	case LT_RING_LOST:
@@ -297,14 +302,14 @@ static size_t lt_alert_next_line(struct lt_alert_reader *r)
 		lt_fmt_u64(&f, "count", lost);
 		break;
 	case LT_RING_RECORD:
-		lt_fmt_u64(&f, "ts", rec.ts_ns);
+		lt_fmt_u64(&f, "ts", rec->ts_ns);
 		lt_fmt_raw(&f, "tracker", t->name);
-		lt_fmt_raw(&f, "cause", lt_cause_names[rec.cause ?
+		lt_fmt_raw(&f, "cause", lt_cause_names[rec->cause ?
 				LATENCY_TRACKER_CAUSE_TIMEOUT :
 				LATENCY_TRACKER_CAUSE_THRESHOLD]);
-		lt_fmt_u64(&f, "delay", rec.delay_ns);
+		lt_fmt_u64(&f, "delay", rec->delay_ns);
 		if (t->alert_fmt)
-			t->alert_fmt(&f, rec.payload, rec.payload_len);
+			t->alert_fmt(&f, rec->payload, rec->payload_len);
 		break;
 	}
 	return lt_fmt_end(&f);
@@ -378,7 +383,7 @@ static int lt_alerts_open(struct inode *inode, struct file *file)
 	struct latency_tracker *t = pde_data(inode);
 	struct lt_alert_reader *r;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kvzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
 	r->t = t;
@@ -393,7 +398,7 @@ static int lt_alerts_release(struct inode *inode, struct file *file)
 	struct lt_alert_reader *r = file->private_data;
 
 	lt_alert_ring_detach(&r->t->ring, &r->rd);
-	kfree(r);
+	kvfree(r);
 	return 0;
 }
 

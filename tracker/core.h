@@ -12,6 +12,7 @@
  *	stats.c		per-CPU counters and histogram, `stats`/`histogram`
  *	cycles.c	the cycle counter: usable or not (at load), ns conversion
  *	alerts.c	alert ring users: append, wakeups, `alerts` readers
+ *	stack.c		stacks named for records, tracepoints and dmesg
  *	proc.c		/proc/latency_tracker/<name>/ and the knob files
  *	tracepoint.c	attaching probes to tracepoints by name
  *	events.c	our TRACE_EVENTs (lt_trace.h)
@@ -430,7 +431,8 @@ static inline void lt_stats_matched(struct latency_tracker *t, u64 delay_ns)
 extern const struct proc_ops lt_hist_proc_ops;
 
 /* alerts.c */
-int lt_alerts_init(struct latency_tracker *t, u32 nr_records);
+int lt_alerts_init(struct latency_tracker *t, u32 nr_records,
+		   u32 payload_max);
 void lt_alerts_stop(struct latency_tracker *t);
 void lt_alerts_release_pollers(struct latency_tracker *t);
 void lt_alerts_fini(struct latency_tracker *t);

@@ -40,6 +40,8 @@
 #define LT_TP_ENTRY_DEV(n, ...)		__field(dev_t, n)
 #define LT_TP_ENTRY_ENUM(n, name_fn)	__string(n, name_fn(rec->n))
 #define LT_TP_ENTRY_STR(n, ...)		__string(n, n)
+/* A stack is given as text, by a STR field (lt_records/record.h). */
+#define LT_TP_ENTRY_STACK(n, ...)
 
 #define LT_TP_ASSIGN_PID(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_INT(n, ...)	__entry->n = rec->n
@@ -52,6 +54,7 @@
 #define LT_TP_ASSIGN_DEV(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
 #define LT_TP_ASSIGN_STR(n, ...)	lt_assign_str(n, n)
+#define LT_TP_ASSIGN_STACK(n, ...)
 
 #define LT_TP_FMT_PID(n)	" " #n "=%d"
 #define LT_TP_FMT_INT(n)	" " #n "=%d"
@@ -64,6 +67,7 @@
 #define LT_TP_FMT_DEV(n)	" " #n "=%u:%u"
 #define LT_TP_FMT_STR(n)	" " #n "=%s"
 #define LT_TP_FMT_ENUM(n)	LT_TP_FMT_STR(n)
+#define LT_TP_FMT_STACK(n)
 
 #define LT_TP_PRINT_PID(n)	, __entry->n
 #define LT_TP_PRINT_INT(n)	, __entry->n
@@ -76,6 +80,7 @@
 #define LT_TP_PRINT_DEV(n)	, MAJOR(__entry->n), MINOR(__entry->n)
 #define LT_TP_PRINT_STR(n)	, __get_str(n)
 #define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
+#define LT_TP_PRINT_STACK(n)
 
 /* Table walkers. */
 #define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n, __VA_ARGS__)

@@ -189,6 +189,7 @@ static int lt_params_check(const struct latency_tracker_params *p)
 		return -EINVAL;
 	if (!p->key_size || p->key_size > LATENCY_TRACKER_KEY_MAX ||
 	    p->priv_size > LATENCY_TRACKER_PRIV_MAX ||
+	    p->alert_payload > LT_ALERT_PAYLOAD_MAX ||
 	    (p->alert_records &&
 	     lt_param_valid(LATENCY_TRACKER_PARAM_ALERT_RECORDS,
 			    p->alert_records)))
@@ -314,7 +315,8 @@ latency_tracker_create(const struct latency_tracker_params *p)
 	nr_records = p->alert_records ?
 		     roundup_pow_of_two(p->alert_records) :
 		     LT_ALERT_RECORDS_DEFAULT;
-	ret = lt_alerts_init(t, nr_records);
+	ret = lt_alerts_init(t, nr_records, p->alert_payload ?:
+			     LT_ALERT_PAYLOAD_DEFAULT);
 	if (ret)
 		goto err_ht;
 	ret = lt_proc_tracker_add(t);

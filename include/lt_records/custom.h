@@ -8,8 +8,10 @@
  * the task's cgroup v2 id.  The key is the value itself for a tid or tgid
  * key; any other key (an argument, a field, a return value: maybe a
  * kernel address) is shown as a keyed hash, stable for the tracker's life
- * (latency_tracker_custom's header comment).  The tracepoint also
- * carries the tracker's name and, with stack=1, the kernel stack as text.
+ * (latency_tracker_custom's header comment).  With stack=1, the kernel
+ * stack of the out end (for a timeout of a tid or tgid key: of the in
+ * end's task if it is blocked then, else empty); no stack field without.
+ * The tracepoint also carries the tracker's name and the stack as text.
  */
 #ifndef _LT_RECORDS_CUSTOM_H
 #define _LT_RECORDS_CUSTOM_H
@@ -22,7 +24,8 @@
 	X(COMM, comm)							\
 	X(INT, cpu)							\
 	X(HEX, key)							\
-	X(U64, cgroup)
+	X(U64, cgroup)							\
+	X(STACK, stack)
 
 #define LT_CUSTOM_TRACE_ONLY(X)						\
 	X(STR, tracker)							\

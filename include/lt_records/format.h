@@ -13,6 +13,10 @@
 #ifndef LT_RECORDS_FORMAT_H
 #define LT_RECORDS_FORMAT_H
 
-#define LT_RECORD_FORMAT	1
+/*
+ * 2: offcpu, syscalls and custom (stack=1) records carry their kernel
+ * stacks, lines up to 4 KiB.
+ */
+#define LT_RECORD_FORMAT	2
 
 #endif

@@ -27,8 +27,10 @@
  * So adding a field is one line in the table (and, in the tracker, the
  * line that sets its value): the holder_* fields of the wakeup record and
  * the cgroup field of every record are defined that way.
- * A payload must fit in LT_ALERT_PAYLOAD_MAX bytes (128): LT_RECORD_FMT()
- * fails the build otherwise.  wakeup, the largest, takes 104 bytes.
+ * A payload must fit in LT_ALERT_PAYLOAD_MAX bytes (1024): LT_RECORD_FMT()
+ * fails the build otherwise; a tracker whose payload is over 128 bytes
+ * says so in its latency_tracker_params (alert_payload).  offcpu, with
+ * two stacks, is the largest.
  *
  * Field kinds:
  *
@@ -43,13 +45,18 @@
  *	DEV	u32 (dev_t)	<major>:<minor>
  *	ENUM	u32 index	its name (escaped)
  *	HEX	u64		0x<lowercase hex digits>
+ *	STACK	struct lt_rec_stack	frames separated by ';', innermost
+ *				first (latency_tracker_fmt_stack()); no
+ *				field at all when nr is LT_REC_STACK_NONE
  *	STR	-		-	(tracepoint argument: const char *)
  *
  * ENUM takes a third argument, the name function made by
  * LT_REC_ENUM_NAME_FN() from a table of (value, "name") pairs whose last
  * entry also stands for every value out of range.  STR is for the
  * tracepoint-only fields; it has no payload nor text form, so a record
- * table that uses it does not build.  A new kind needs its macros here
+ * table that uses it does not build.  STACK has no tracepoint field (the
+ * addresses are kernel pointers): a tracepoint gives a stack as text,
+ * through a STR field of its *_TRACE_ONLY table.  A new kind needs its macros here
  * (LT_REC_MEMBER_, _FMT_), in tracker/lt_trace.h (LT_TP_*)
  * and in probes/lttng/latency_tracker_lttng.h (LT_LTTNG_*); a missing one
  * fails the build.
@@ -77,6 +84,23 @@
 
 /* Bytes of a NAME field, its NUL included. */
 #define LT_REC_NAME_LEN		32
+
+/* Return addresses kept of a stack, and the nr of a stack not taken. */
+#define LT_REC_STACK_DEPTH	16
+#define LT_REC_STACK_NONE	U32_MAX
+
+/**
+ * struct lt_rec_stack - a kernel stack in a record (kind STACK)
+ * @nr: addresses in @ip; LT_REC_STACK_NONE: the record has no such field
+ *	(e.g. a custom tracker without stack=1).
+ * @ip: return addresses, innermost first, as stack_trace_save() gives
+ *	them; the frames of the scheduler and of the tracing machinery on
+ *	top are dropped when the record is read (latency_tracker_fmt_stack()).
+ */
+struct lt_rec_stack {
+	u32 nr;
+	unsigned long ip[LT_REC_STACK_DEPTH];
+};
 
 /*
  * An enumeration's names: TABLE(X) lists X(value, "name"), in value order
@@ -135,6 +159,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_MEMBER_DEV(n, ...)	u32 n
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
 #define LT_REC_MEMBER_HEX(n, ...)	u64 n
+#define LT_REC_MEMBER_STACK(n, ...)	struct lt_rec_stack n
 
 /* Type of a tracepoint-only field's argument. */
 #define LT_REC_PTYPE_STR		const char *
@@ -153,6 +178,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_FMT_ENUM(n, name_fn)					\
 	latency_tracker_fmt_str(f, #n, name_fn(rec->n), SIZE_MAX)
 #define LT_REC_FMT_HEX(n, ...)	lt_rec_fmt_hex(f, #n, rec->n)
+#define LT_REC_FMT_STACK(n, ...)	latency_tracker_fmt_stack(f, #n, &rec->n)
 
 /* Table walkers: pass one of these as the X of a table. */
 #define LT_REC_MEMBER(kind, n, ...)	LT_REC_MEMBER_##kind(n, __VA_ARGS__);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lt_records/syscalls.h - the syscalls tracker's alert record (see
- * record.h): the thread, its system call number and its cgroup v2 id (at
- * the call's start).  The tracepoint (named
- * syscall) also carries the stack where the call blocked, as text.
+ * record.h): the thread, its system call number, its cgroup v2 id (at
+ * the call's start) and its kernel stack where the call blocked (taken at
+ * its first switch-out once the call was over the threshold, or for a
+ * timeout at the timeout if it blocks then; empty when the call never
+ * blocked that long).  The tracepoint (named syscall) carries the stack
+ * as text.
  */
 #ifndef _LT_RECORDS_SYSCALLS_H
 #define _LT_RECORDS_SYSCALLS_H
@@ -15,7 +18,8 @@
 	X(PID, tgid)							\
 	X(COMM, comm)							\
 	X(INT, nr)							\
-	X(U64, cgroup)
+	X(U64, cgroup)							\
+	X(STACK, stack)
 
 #define LT_SYSCALLS_TRACE_ONLY(X)					\
 	X(STR, stack)

@@ -12,6 +12,9 @@
 #include <linux/printk.h>
 #include <linux/sched/task.h>
 #include <linux/string.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/stacktrace.h>
 #include <linux/threads.h>
 
 #include "report.h"
@@ -88,8 +91,8 @@ void lt_reports_flush(struct lt_reports *rs)
  * @rs: the slots.
  *
  * Context: any context but NMI; never sleeps.
- * Return: a slot with @cause, @print, @delay_ns, @start_ns and
- * @nr_entries cleared, or NULL (counted as lost) when all are busy.
+ * Return: a slot with @cause, @print, @delay_ns and @start_ns cleared, or
+ * NULL (counted as lost) when all are busy.
  */
 struct lt_report *lt_report_get(struct lt_reports *rs)
 {
@@ -104,7 +107,6 @@ struct lt_report *lt_report_get(struct lt_reports *rs)
 		r->print = false;
 		r->delay_ns = 0;
 		r->start_ns = 0;
-		r->nr_entries = 0;
 		return r;
 	}
 	atomic_inc(&rs->lost);
@@ -168,153 +170,127 @@ void lt_report_print_suppressed(struct lt_reports *rs)
 		pr_info("%d stack reports suppressed (rate limit)\n", n);
 }
 
-/*
- * Scheduler code a stack goes through when its task leaves the CPU:
- * __schedule, schedule*, io_schedule*, preempt_schedule*, and the
- * preemption points (_cond_resched, __cond_resched).
- */
-static bool lt_is_sched_frame(unsigned long addr)
-{
-	static const char *const prefixes[] = {
-		"__schedule", "schedule", "io_schedule", "preempt_schedule",
-		"_cond_resched", "__cond_resched",
-	};
-	char name[KSYM_SYMBOL_LEN];
-	unsigned int i;
-
-	sprint_symbol_no_offset(name, addr);
-	for (i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (str_has_prefix(name, prefixes[i]))
-			return true;
-	return false;
-}
-
-/*
- * The first frame of a report worth showing: the one after the outermost
- * scheduler frame.  A stack captured in our sched_switch probe on the
- * task itself starts with the probe, the tracepoint and __schedule(); one
- * saved from a blocked task starts at __schedule(): both are shown from
- * the code that blocked (do_nanosleep, pipe_read, ...), the same shape.
- * A stack with no scheduler frame is shown whole.
- */
-static unsigned int lt_report_first_frame(const struct lt_report *r)
-{
-	unsigned int i, first = 0;
-
-	for (i = 0; i < r->nr_entries; i++)
-		if (lt_is_sched_frame(r->entries[i]))
-			first = i + 1;
-	return first < r->nr_entries ? first : 0;
-}
-
-/*
- * One frame as "%pS" prints it (sprint_symbol(): function+off/size
- * [module]), or "?" for an address kallsyms cannot name, which "%pS"
- * would print raw: e.g. a module's init function once the init has
- * returned (do_init_module() drops the init symbols at once), while the
- * stack was saved inside it and is formatted later.  Also "?" for the
- * empty name of a kernel without kallsyms.  No kernel address reaches
- * dmesg or a trace.
- */
-static const char *lt_frame_name(char name[KSYM_SYMBOL_LEN],
-				 unsigned long addr)
-{
-	sprint_symbol(name, addr);
-	return !name[0] || str_has_prefix(name, "0x") ? "?" : name;
-}
-
 /**
- * lt_report_stack_text() - the stack of a report as one line of text
+ * lt_stack_text() - a stack as one line of text
  * @r: the report being handled.
+ * @i: which of the handler's text buffers (< LT_STACK_TEXTS).
+ * @s: the stack, e.g. in the report's record.
  *
- * Frames as lt_frame_name() gives them, separated by ';' (empty when
- * there is no stack), for the stack field of our tracepoints.  The buffer
- * is the work item's and is valid until the handler returns.
+ * The frames from latency_tracker_stack_first() on, named by
+ * latency_tracker_frame_name(), separated by ';' (empty when there is
+ * none), for the stack fields of our tracepoints.  The buffer is the work
+ * item's and is valid until the handler returns.
  *
  * Context: process context (the report handler).
  * Return: the text.
  */
-const char *lt_report_stack_text(struct lt_report *r)
+const char *lt_stack_text(struct lt_report *r, unsigned int i,
+			  const struct lt_rec_stack *s)
 {
-	char *buf = r->owner->text, name[KSYM_SYMBOL_LEN];
-	unsigned int i, first = lt_report_first_frame(r);
+	char *buf = r->owner->text[i], name[KSYM_SYMBOL_LEN];
+	unsigned int j, first, nr;
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (i = first; i < r->nr_entries && len < LT_STACK_TEXT_MAX - 1; i++)
+	if (s->nr == LT_REC_STACK_NONE)
+		return buf;
+	nr = min_t(u32, s->nr, LT_REC_STACK_DEPTH);
+	first = latency_tracker_stack_first(s->ip, nr);
+	for (j = first; j < nr && len < LT_STACK_TEXT_MAX - 1; j++)
 		len += scnprintf(buf + len, LT_STACK_TEXT_MAX - len, "%s%s",
-				 i > first ? ";" : "",
-				 lt_frame_name(name, r->entries[i]));
+				 j > first ? ";" : "",
+				 latency_tracker_frame_name(name, sizeof(name),
+							    s->ip[j]));
 	return buf;
 }
 
 /**
- * lt_report_print_stack() - print the frames of a report, one per line
- * @r: the report being handled.
+ * lt_report_print_stack() - print the frames of a stack, one per line
+ * @s: the stack, e.g. in the report's record.
  *
- * Frames as lt_frame_name() gives them.
+ * Frames as lt_stack_text() gives them.
  *
  * Context: process context (the report handler).
  */
-void lt_report_print_stack(const struct lt_report *r)
+void lt_report_print_stack(const struct lt_rec_stack *s)
 {
 	char name[KSYM_SYMBOL_LEN];
-	unsigned int i;
+	unsigned int i, nr;
 
-	for (i = lt_report_first_frame(r); i < r->nr_entries; i++)
-		pr_info("  %s\n", lt_frame_name(name, r->entries[i]));
+	if (s->nr == LT_REC_STACK_NONE)
+		return;
+	nr = min_t(u32, s->nr, LT_REC_STACK_DEPTH);
+	for (i = latency_tracker_stack_first(s->ip, nr); i < nr; i++)
+		pr_info("  %s\n", latency_tracker_frame_name(name, sizeof(name),
+							     s->ip[i]));
 }
 
 /**
  * lt_stack_save_blocked() - capture the stack of a task that is blocked now
  * @pid: the task (global pid).
- * @r: the report whose @entries receive the stack; its @start_ns is the
- *	start of the task's event.
+ * @start_ns: the start of the task's event (tracker clock).
+ * @s: receives the stack, or no frame (nr 0) when it is not blocked.
  *
- * The task is looked up by pid, and taken for the report's task only if
+ * The task is looked up by pid, and taken for the event's task only if
  * it started (task_struct.start_time, CLOCK_MONOTONIC at fork, the
- * tracker's clock) no later than the event: the report's task was alive
- * at the event's start, and a task given its pid after it exited was
- * forked after that (while the task lives, no other has its pid).  An
- * exec by a thread that is not the leader keeps the leader's start time
- * with its pid (de_thread()).  The stack is saved only if that task is
- * off CPU and not runnable, with its pi_lock held so that no wakeup can
- * start it meanwhile (try_to_wake_up() takes the pi_lock first): the
- * stack is frozen and stays allocated during the walk.
+ * tracker's clock) no later than @start_ns: the event's task was alive
+ * then, and a task given its pid after it exited was forked after that
+ * (while the task lives, no other has its pid).  An exec by a thread that
+ * is not the leader keeps the leader's start time with its pid
+ * (de_thread()).  The stack is saved only if that task is off CPU and not
+ * runnable, with its pi_lock held so that no wakeup can start it
+ * meanwhile (try_to_wake_up() takes the pi_lock first): the stack is
+ * frozen during the walk, and the task, not exiting, keeps it (the RCU
+ * read section keeps the task_struct).
  *
- * Context: process context.
- * Return: true if a stack was saved.
+ * Context: any context but NMI (a timeout callback: timer softirq); the
+ * pi_lock is a raw spinlock taken with interrupts saved.
  */
-bool lt_stack_save_blocked(pid_t pid, struct lt_report *r)
+void lt_stack_save_blocked(pid_t pid, u64 start_ns, struct lt_rec_stack *s)
 {
 	struct task_struct *p;
 	unsigned long flags;
-	bool saved = false;
-	bool blocked;
 
+	s->nr = 0;
 	rcu_read_lock();
 	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
-	if (p && p->start_time <= r->start_ns)
-		get_task_struct(p);
-	else
-		p = NULL;
-	rcu_read_unlock();
-	if (!p)
-		return false;
-
+	if (!p || p->start_time > start_ns)
+		goto out;
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	/* Orders the on_rq/on_cpu reads as try_to_wake_up() does. */
 	smp_mb__after_spinlock();
 	/* Off CPU: its last switch-out is complete, the stack saved. */
-	blocked = !smp_load_acquire(&p->on_cpu) && !lt_task_queued_runnable(p) &&
-		  READ_ONCE(p->__state) != TASK_RUNNING &&
-		  !(p->flags & PF_EXITING);
-	if (blocked) {
-		r->nr_entries = lt_stack_save_tsk(p, r->entries,
-						  LT_STACK_DEPTH);
-		saved = true;
-	}
+	if (!smp_load_acquire(&p->on_cpu) && !lt_task_queued_runnable(p) &&
+	    READ_ONCE(p->__state) != TASK_RUNNING &&
+	    !(p->flags & PF_EXITING))
+		s->nr = lt_stack_save_tsk(p, s->ip, LT_REC_STACK_DEPTH);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-	put_task_struct(p);
-	return saved;
+out:
+	rcu_read_unlock();
+}
+
+/* Frames of this module, at most, atop a stack saved in its probe. */
+#define LT_STACK_OURS	16
+
+/**
+ * lt_stack_save_here() - capture the stack of the current task
+ * @ip: receives it (LT_REC_STACK_DEPTH addresses at most), innermost
+ *	first, without the frames of this module (the probe that asks) on
+ *	top.
+ *
+ * Context: any context but NMI (a probe: no allocation, no lock).
+ * Return: the number of addresses saved.
+ */
+unsigned int lt_stack_save_here(unsigned long *ip)
+{
+	unsigned long raw[LT_REC_STACK_DEPTH + LT_STACK_OURS];
+	unsigned int n, i, first = 0;
+
+	n = stack_trace_save(raw, ARRAY_SIZE(raw), 0);
+	for (i = 0; i < n && i < LT_STACK_OURS; i++)
+		if (within_module(raw[i], THIS_MODULE))
+			first = i + 1;
+	n = min_t(unsigned int, n - first, LT_REC_STACK_DEPTH);
+	memcpy(ip, raw + first, n * sizeof(*ip));
+	return n;
 }

@@ -51,21 +51,22 @@
 #include <linux/workqueue.h>
 
 #include <latency_tracker.h>
+#include <lt_records/record.h>
 
 #include "print_budget.h"
 
-/* Frames kept per captured stack. */
-#define LT_STACK_DEPTH		16
 /* Reports that may wait for the work item at once, per tracker. */
 #define LT_REPORT_SLOTS		32
-/* Tracker-specific bytes of a report. */
-#define LT_REPORT_DATA		96
+/* Tracker-specific bytes of a report: a record with two stacks. */
+#define LT_REPORT_DATA		384
 /* The print interval (module parameter print_interval): default, bounds. */
 #define LT_PRINT_INTERVAL_NS	(5ULL * NSEC_PER_SEC)
 #define LT_PRINT_INTERVAL_MIN	NSEC_PER_MSEC
 #define LT_PRINT_INTERVAL_MAX	(3600ULL * NSEC_PER_SEC)
-/* Text of a stack for a tracepoint: LT_STACK_DEPTH "sym+off/size" frames. */
-#define LT_STACK_TEXT_MAX	(LT_STACK_DEPTH * 96)
+/* Text of a stack for a tracepoint: LT_REC_STACK_DEPTH "sym+off/size" frames. */
+#define LT_STACK_TEXT_MAX	(LT_REC_STACK_DEPTH * 96)
+/* Stacks a report handler may hold as text at once (stack, waker_stack). */
+#define LT_STACK_TEXTS		2
 
 struct lt_report;
 struct lt_reports;
@@ -81,9 +82,7 @@ struct lt_reports;
  *	by the producer: the task the report is about existed then, which
  *	tells it from a later task given the same pid
  *	(lt_stack_save_blocked()); 0 matches no task.
- * @nr_entries: frames in @entries (0: no stack).
- * @entries: return addresses, innermost first.
- * @data: tracker-specific data.
+ * @data: tracker-specific data (its record, with its stacks).
  */
 struct lt_report {
 	struct llist_node node;
@@ -92,8 +91,6 @@ struct lt_report {
 	bool print;
 	u64 delay_ns;
 	u64 start_ns;
-	unsigned int nr_entries;
-	unsigned long entries[LT_STACK_DEPTH];
 	u8 data[LT_REPORT_DATA] __aligned(8);
 };
 
@@ -132,7 +129,7 @@ typedef void (*lt_report_handle_t)(struct lt_report *r);
  * @lost: reports refused because every slot was busy.
  * @budget: the dmesg rate limit (its interval: print_interval).
  * @suppressed: stacks refused by the rate limit since the last printed.
- * @text: stack text buffer of the work item.
+ * @text: stack text buffers of the work item (lt_stack_text()).
  */
 struct lt_reports {
 	struct lt_report slots[LT_REPORT_SLOTS];
@@ -144,7 +141,7 @@ struct lt_reports {
 	atomic_t lost;
 	struct lt_print_budget budget;
 	atomic_t suppressed;
-	char text[LT_STACK_TEXT_MAX];
+	char text[LT_STACK_TEXTS][LT_STACK_TEXT_MAX];
 };
 
 void lt_reports_init(struct lt_reports *rs, lt_report_handle_t handle);
@@ -153,8 +150,10 @@ struct lt_report *lt_report_get(struct lt_reports *rs);
 void lt_report_queue(struct lt_report *r);
 bool lt_report_may_print(struct lt_reports *rs, pid_t tgid, bool selected);
 void lt_report_print_suppressed(struct lt_reports *rs);
-const char *lt_report_stack_text(struct lt_report *r);
-void lt_report_print_stack(const struct lt_report *r);
-bool lt_stack_save_blocked(pid_t pid, struct lt_report *r);
+const char *lt_stack_text(struct lt_report *r, unsigned int i,
+			  const struct lt_rec_stack *s);
+void lt_report_print_stack(const struct lt_rec_stack *s);
+void lt_stack_save_blocked(pid_t pid, u64 start_ns, struct lt_rec_stack *s);
+unsigned int lt_stack_save_here(unsigned long *ip);
 
 #endif /* _LT_REPORT_H */

@@ -38,6 +38,8 @@
 	ctf_integer(unsigned int, n##_minor, MINOR(rec->n))
 #define LT_LTTNG_FIELD_ENUM(n, name_fn)	ctf_string(n, name_fn(rec->n))
 #define LT_LTTNG_FIELD_STR(n, ...)	ctf_string(n, n)
+/* A stack is given as text, by a STR field (lt_records/record.h). */
+#define LT_LTTNG_FIELD_STACK(n, ...)
 
 #define LT_LTTNG_FIELD(kind, n, ...)	LT_LTTNG_FIELD_##kind(n, __VA_ARGS__)
 

@@ -11,7 +11,7 @@ D=/proc/latency_tracker/lt_core_test
 # each.  A self-test that stops early or is left out changes the count.
 SELFTESTS=95
 
-tap_plan $((3 + SELFTESTS + 10))
+tap_plan $((3 + SELFTESTS + 11))
 tap_ok "insmod latency_tracker" lt_load latency_tracker
 tap_ok "insmod lt_core_test (runs the self-tests)" lt_load lt_core_test
 tap_ok "results file exists" test -r $D/results
@@ -37,6 +37,8 @@ tap_ok "wakeup event fields" grep -q \
 	'wakeup: cause=threshold delay=1234 pid=1 tgid=1 comm=ltt_woken prio=120 cpu=0 waker_pid=2 waker_comm=ltt_waker prev_pid=3 prev_comm=ltt_prev holder_pid=8 holder_comm=ltt_holder holder_prio=49 cgroup=11' <<<"$trace"
 tap_ok "offcpu event fields" grep -q \
 	'offcpu: cause=timeout delay=2345 pid=4 tgid=4 comm=ltt_off cpu=1 state=D waker_pid=5 waker_comm=ltt_waker cgroup=12 stack=ltt_frame_a' <<<"$trace"
+tap_ok "offcpu event: the waker's stack after the stack" grep -q \
+	'^ltt_frame_b waker_stack=ltt_frame_w$' <<<"$trace"
 tap_ok "syscall event fields" grep -q \
 	'syscall: cause=threshold delay=3456 pid=6 tgid=6 comm=ltt_sys nr=7 cgroup=13 stack=ltt_frame_c' <<<"$trace"
 tap_ok "block event fields" grep -q \

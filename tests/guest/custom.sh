@@ -41,7 +41,7 @@ LOAD="python3 tests/guest/progs/custom_load.py"
 # the 7.x kernels, whose system call tracepoints run preemptible), plus
 # 2 us for the trace's microseconds.
 TOL_US=${LTG_CUSTOM_TOL_US:-502}
-tap_plan $((2 + 2 * (3 + 8) + 4 + 7 + 3 + 7 + 4 + 3 + 2))
+tap_plan $((2 + 2 * (3 + 9) + 4 + 8 + 3 + 8 + 4 + 3 + 2))
 
 work=$(mktemp -d)
 saved_clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $T/trace_clock)
@@ -108,7 +108,7 @@ tap_ok "latency_tracker_custom loads" lt_load latency_tracker_custom
 
 # fifo_fn TAG DELAYS [TIMEOUT]: (a) fn=vfs_read (stack=1) on FIFO readers
 # whose writer sleeps DELAYS (ms) before each write, with a timeout of
-# TIMEOUT ns or none; 3 assertions, then custom_check's 8.
+# TIMEOUT ns or none; 3 assertions, then custom_check's 9.
 fifo_fn() {
 	local tag=$1 delays=$2 tmo=${3:-0} d=$work/$1 pid lp mark
 	mkdir -p "$d"
@@ -134,7 +134,7 @@ fifo_fn() {
 		--timeout "$tmo" --delays "$delays" --tol-us "$TOL_US" \
 		--stall-frac 0.5 \
 		--ret-frame ksys_read --sleep-frame pipe_read >"$d/results" 2>&1
-	tap_results 8 "$d/results"
+	tap_results 9 "$d/results"
 }
 # (a) with a timeout (1 s): each call an event of the table, the 1.5 s
 # one reported at its timeout too; (a2) without one: each call timed in
@@ -178,7 +178,7 @@ modprobe -r null_blk
 # ours (hundreds of us under TCG): a stall budget of a quarter.
 $CHECK blk "$d" --tracker blk --threshold 5000000 --min-us 10000 \
 	--tol-us "$TOL_US" --stall-frac 0.25 >"$d/results" 2>&1
-tap_results 7 "$d/results"
+tap_results 8 "$d/results"
 
 # (c) a tracepoint pair keyed by tid.
 d=$work/sc
@@ -196,7 +196,7 @@ tap_ok "(c) the trace lost nothing" \
 cw "del sc" >/dev/null
 $CHECK sc "$d" --tracker sc --tgid "$pid" --threshold 20000000 \
 	--delays 30,60,90 --tol-us "$TOL_US" >"$d/results" 2>&1
-tap_results 7 "$d/results"
+tap_results 8 "$d/results"
 
 # (d) fn= without a timeout: no slot per call.
 NREADS=20000

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # offcpu.sh - latency_tracker_offcpu: a sleep of known length is reported
-# with state S, its delay, and its stack in dmesg; a pipe reader names the
-# thread that wrote; with a timeout, a task still asleep is reported while
-# it sleeps.
+# with state S, its delay, and its stack in the record and dmesg, the
+# timer's wake-up as the waker's stack; a pipe reader names the thread
+# that wrote, its stack in the record at pipe_read and the writer's at
+# pipe_write; with a timeout, a task still asleep is reported while it
+# sleeps, with its stack and no waker's.
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
 TRK=offcpu TRK_MOD=latency_tracker_offcpu
@@ -24,8 +26,11 @@ PIPE_MS=800
 TP=/sys/kernel/tracing/events/latency_tracker/offcpu
 TRACE=/sys/kernel/tracing/trace
 
-# 30 assertions of this script, and those of the shared trk_* checks.
-tap_plan $((30 + $(trk_shared_plan)))
+# stack_of REC FIELD: the frames of a stack field, one a line.
+stack_of() { field "$1" "$2" | tr ';' '\n'; }
+
+# 37 assertions of this script, and those of the shared trk_* checks.
+tap_plan $((37 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 echo 1 >$TP/enable && echo >$TRACE
 
@@ -52,6 +57,15 @@ tap_is "state=S" "$(field "$rec" state)" S
 tap_is "comm=sleep" "$(field "$rec" comm)" sleep
 tap_is "tgid" "$(field "$rec" tgid)" "$spid"
 tap_ok "cpu and waker fields" bash -c "[[ '$rec' =~ \ cpu=[0-9]+\ state=S\ waker_pid=[0-9]+\ waker_comm=[^\ ]+ ]]"
+# The record's stacks (the contract: stack=, waker_stack=, frames
+# innermost first, symbol+0xoff/0xlen, no scheduler or probe frame).
+st=$(stack_of "$rec" stack) wst=$(stack_of "$rec" waker_stack)
+tap_ok "record: stack= from where it blocked (nanosleep), no scheduler frame first" \
+	bash -c "grep -q nanosleep <<<'$st' && ! head -n 1 <<<'$st' | grep -qE '^(__schedule|schedule)'"
+tap_ok "record: every frame is symbol+0xoff/0xlen" \
+	bash -c "! grep -vxE '[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+' <<<'$st$wst'"
+tap_ok "record: waker_stack= is the timer's wake-up (hrtimer_wakeup), from try_to_wake_up" \
+	bash -c "grep -q '^hrtimer_wakeup+' <<<'$wst' && head -n 1 <<<'$wst' | grep -q '^try_to_wake_up+'"
 
 # dmesg: the contract's line, then the frames, one per line.
 hdr=$(dmesg | grep -n "latency_tracker_offcpu: sleep ($spid) [0-9]* us$" | tail -n 1)
@@ -80,6 +94,9 @@ tap_is "reader's comm" "$(field "$rec" comm)" lt_reader
 tap_is "waker_comm names the writer" "$(field "$rec" waker_comm)" lt_writer
 tap_is "waker_pid is the writer thread" "$(field "$rec" waker_pid)" "$writer"
 tap_cmp "reader's delay >= writer's delay" "$(field "$rec" delay)" -ge $((PIPE_MS * 1000000))
+tap_ok "reader's record: stack= at pipe_read" grep -q '^pipe_read+' <<<"$(stack_of "$rec" stack)"
+tap_ok "reader's record: waker_stack= at pipe_write (the writer's write)" \
+	grep -q '^pipe_write+' <<<"$(stack_of "$rec" waker_stack)"
 
 # Timeout: reported while the task still sleeps.
 tap_ok "timeout set to 300 ms" trk_set timeout 300000000
@@ -97,6 +114,10 @@ tap_diag "timeout: $rec"
 tap_ok "cause=timeout record while the task sleeps" test -n "$rec"
 tap_cmp "timeout delay >= 300 ms" "$(field "$rec" delay)" -ge 300000000
 tap_is "timeout record: state=S" "$(field "$rec" state)" S
+tap_ok "timeout record: the sleeping stack (nanosleep)" \
+	grep -q nanosleep <<<"$(stack_of "$rec" stack)"
+tap_ok "timeout record: nothing woke it, waker_stack= empty" \
+	bash -c "[[ '$rec' == *' waker_stack=' ]]"
 tap_ok "timeout tracepoint carries the sleeping stack" \
 	grep -qE "offcpu: cause=timeout .* pid=$spid .*stack=.*nanosleep" $TRACE
 wait $spid

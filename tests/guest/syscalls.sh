@@ -17,7 +17,7 @@ F=/proc/latency_tracker/syscalls/filter_tgid
 
 # 36 assertions of this script, one per refused filter_tgid, and those of
 # the shared trk_* checks.
-tap_plan $((34 + $(trk_shared_plan)))
+tap_plan $((36 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_is "filter_tgid empty by default" "$(cat $F)" ""
 echo 1 >$TP/enable && echo >$TRACE
@@ -50,6 +50,8 @@ tap_cmp "stack frames printed" "$(grep -c . <<<"$frames")" -ge 3
 tap_ok "the stack shows where it blocks (nanosleep)" grep -q nanosleep <<<"$frames"
 tap_ok "tracepoint with nr and the stack" \
 	grep -qE "syscall: cause=threshold .* pid=$pid .*nr=$nr cgroup=[0-9]+ stack=.*nanosleep" $TRACE
+tap_ok "record: stack= where it blocks (nanosleep)" \
+	grep -q nanosleep <<<"$(field "$rec" stack)"
 echo 0 >$TP/enable
 tap_cmp "stats: over_threshold" "$(trk_stat over_threshold)" -ge 1
 tap_cmp "stats: matched (every syscall)" "$(trk_stat matched)" -gt 100
@@ -120,6 +122,8 @@ sleep 1.5
 tap_ok "still in the syscall" kill -0 $job
 trk_reader_stop 0.5
 tap_ok "cause=timeout record while in the syscall" grep -q "cause=timeout .* pid=$pid .*nr=$nr" "$alerts"
+tap_ok "timeout record: the blocked stack (nanosleep)" \
+	grep -qE "cause=timeout .* pid=$pid .*nr=$nr .*stack=.*nanosleep" "$alerts"
 tap_ok "timeout tracepoint carries the blocked stack" \
 	grep -qE "syscall: cause=timeout .* pid=$pid .*stack=.*nanosleep" $TRACE
 kill $job

@@ -1287,7 +1287,7 @@ static void ltt_emit_events(void)
 	};
 
 	trace_wakeup(0, 1234, &w);
-	trace_offcpu(1, 2345, &o, "ltt_frame_a\nltt_frame_b");
+	trace_offcpu(1, 2345, &o, "ltt_frame_a\nltt_frame_b", "ltt_frame_w");
 	trace_syscall(0, 3456, &s, "ltt_frame_c");
 	trace_block(0, 4567, &b);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_alert_fmt.c - host tests of tracker/alert_fmt.c: field layout,
- * escaping of every byte value, truncation at whole fields, final '\n'.
+ * escaping of every byte value, truncation at whole fields, final '\n',
+ * stacks cut at whole frames.
  */
 #include "lt_env.h"
 #include "alert_fmt.h"
@@ -180,11 +181,71 @@ static void test_overflow(void)
 	       "and fit exactly in 16 bytes (15 + NUL)");
 }
 
+/* Frame names of the stack tests: "f<hex>", 0x5 a name to escape. */
+static const char *frame_name(char *buf, size_t len, unsigned long addr)
+{
+	if (addr == 0x5)
+		return "a b=c";
+	snprintf(buf, len, "f%lx", addr);
+	return buf;
+}
+
+static void test_frames(void)
+{
+	static const unsigned long ips[] = { 0x1, 0x22, 0x333, 0x5 };
+	char buf[256], name[32];
+	struct lt_fmt f;
+
+	lt_fmt_init(&f, buf, sizeof(buf));
+	lt_fmt_u64(&f, "a", 1);
+	lt_fmt_frames(&f, "stack", ips, 4, frame_name, name, sizeof(name),
+		      100);
+	lt_fmt_frames(&f, "none", ips, 0, frame_name, name, sizeof(name),
+		      100);
+	lt_fmt_u64(&f, "b", 2);
+	lt_fmt_end(&f);
+	tap_ok(!strcmp(buf, "a=1 stack=f1;f22;f333;a\\x20b\\x3dc none= b=2\n"),
+	       "stack: frames innermost first, ';' between, names escaped; "
+	       "no frame is an empty value");
+
+	/* "f1;f22;f333" is 11 characters: a limit of 10 keeps two frames. */
+	lt_fmt_init(&f, buf, sizeof(buf));
+	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 10);
+	lt_fmt_u64(&f, "b", 2);
+	lt_fmt_end(&f);
+	tap_ok(!strcmp(buf, "s=f1;f22 b=2\n") && !f.overflow,
+	       "stack: cut at the last whole frame within its limit, later "
+	       "fields kept");
+
+	/* A line of 16 bytes holds "s=f1;f22" + " b=2" + '\n' + NUL. */
+	lt_fmt_init(&f, buf, 16);
+	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_end(&f);
+	tap_ok(!strcmp(buf, "s=f1;f22;f333\n") && !f.overflow,
+	       "stack: fits the line exactly");
+	lt_fmt_init(&f, buf, 12);
+	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_end(&f);
+	tap_ok(!strcmp(buf, "s=f1;f22\n") && !f.overflow,
+	       "stack: a line too short for every frame keeps the whole ones");
+	lt_fmt_init(&f, buf, 4);
+	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_end(&f);
+	tap_ok(!strcmp(buf, "s=\n") && !f.overflow,
+	       "stack: no room for one frame: an empty value");
+	lt_fmt_init(&f, buf, 3);
+	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_end(&f);
+	tap_ok(!strcmp(buf, "\n") && f.overflow,
+	       "stack: no room for the key: dropped like any field");
+}
+
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(20);
 	test_fields();
 	test_every_byte();
 	test_overflow();
+	test_frames();
 	return tap_done();
 }

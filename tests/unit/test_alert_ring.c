@@ -20,6 +20,8 @@
 #define CONC_PER_WRITER		50000
 /* Writers yield now and then so that the reader runs in between. */
 #define CONC_YIELD_EVERY	16
+/* Payload maximum of the rings tested (below LT_ALERT_PAYLOAD_MAX). */
+#define TEST_PAYLOAD		200
 /* Model test: readers, operations, ring size. */
 #define MODEL_READERS		6
 #define MODEL_OPS		200000
@@ -50,28 +52,31 @@ static u8 pattern_byte(u64 tag, unsigned int i)
 	return (u8)(tag * 31 + i * 7 + (tag >> 32));
 }
 
-static void make_rec(struct lt_alert_rec *r, u64 tag)
+static void make_rec(struct lt_alert_buf *b, u64 tag)
 {
+	struct lt_alert_rec *r = &b->rec;
 	unsigned int i;
 
-	memset(r, 0, sizeof(*r));
+	memset(b, 0, sizeof(*b));
 	r->ts_ns = ~tag;
 	r->delay_ns = tag;
 	r->cause = (u8)(tag >> 32);
-	r->payload_len = (u8)(tag % (LT_ALERT_PAYLOAD_MAX + 1));
-	for (i = 0; i < LT_ALERT_PAYLOAD_MAX; i++)
+	r->payload_len = (u16)(tag % (TEST_PAYLOAD + 1));
+	for (i = 0; i < TEST_PAYLOAD; i++)
 		r->payload[i] = pattern_byte(tag, i);
 }
 
-static bool rec_ok(const struct lt_alert_rec *r)
+/* The record of @tag, its payload_len bytes of payload and no more. */
+static bool rec_ok(const struct lt_alert_buf *b)
 {
+	const struct lt_alert_rec *r = &b->rec;
 	u64 tag = r->delay_ns;
 	unsigned int i;
 
 	if (r->ts_ns != ~tag || r->cause != (u8)(tag >> 32) ||
-	    r->payload_len != (u8)(tag % (LT_ALERT_PAYLOAD_MAX + 1)))
+	    r->payload_len != (u16)(tag % (TEST_PAYLOAD + 1)))
 		return false;
-	for (i = 0; i < LT_ALERT_PAYLOAD_MAX; i++)
+	for (i = 0; i < r->payload_len; i++)
 		if (r->payload[i] != pattern_byte(tag, i))
 			return false;
 	return true;
@@ -79,23 +84,27 @@ static bool rec_ok(const struct lt_alert_rec *r)
 
 static void push_tag(struct lt_alert_ring *ring, u64 tag)
 {
-	struct lt_alert_rec r;
+	struct lt_alert_buf b;
 
-	make_rec(&r, tag);
-	lt_alert_ring_push(ring, &r);
+	make_rec(&b, tag);
+	lt_alert_ring_push(ring, &b.rec, b.rec.payload);
 }
 
 static void test_init(void)
 {
 	struct lt_alert_ring ring;
 
-	tap_ok(lt_alert_ring_init(&ring, 0) == -EINVAL, "init: 0 refused");
-	tap_ok(lt_alert_ring_init(&ring, 6) == -EINVAL,
+	tap_ok(lt_alert_ring_init(&ring, 0, TEST_PAYLOAD) == -EINVAL,
+	       "init: 0 refused");
+	tap_ok(lt_alert_ring_init(&ring, 16, LT_ALERT_PAYLOAD_MAX + 1) ==
+	       -EINVAL, "init: a payload over LT_ALERT_PAYLOAD_MAX refused");
+	tap_ok(lt_alert_ring_init(&ring, 6, TEST_PAYLOAD) == -EINVAL,
 	       "init: 6 (not a power of two) refused");
-	tap_ok(lt_alert_ring_init(&ring, 1U << 31) == -EINVAL,
+	tap_ok(lt_alert_ring_init(&ring, 1U << 31, TEST_PAYLOAD) == -EINVAL,
 	       "init: 2^31 records (> INT_MAX bytes) refused");
 	lt_alert_ring_destroy(&ring);
-	tap_ok(lt_alert_ring_init(&ring, 1) == 0, "init: 1 record");
+	tap_ok(lt_alert_ring_init(&ring, 1, TEST_PAYLOAD) == 0,
+	       "init: 1 record");
 	push_tag(&ring, 1);
 	push_tag(&ring, 2);
 	tap_eq(lt_alert_ring_head(&ring), 2, "size 1: head counts pushes");
@@ -105,19 +114,20 @@ static void test_init(void)
 static void test_cursors(void)
 {
 	struct lt_alert_ring ring;
-	struct lt_alert_rec out;
+	struct lt_alert_buf out;
 	struct lt_alert_ring_reader a = { 0 }, b = { 0 }, c = { 0 };
 	u64 lost = 12345;
 	enum lt_ring_read r;
 	unsigned int i;
 	bool ok;
 
-	tap_ok(lt_alert_ring_init(&ring, RING_SIZE) == 0, "init %d",
+	tap_ok(lt_alert_ring_init(&ring, RING_SIZE, TEST_PAYLOAD) == 0,
+	       "init %d",
 	       RING_SIZE);
 	a.cursor = lt_alert_ring_head(&ring);
 	tap_eq(a.cursor, 0, "empty ring: head 0");
 	tap_ok(!lt_alert_ring_has_data(&ring, a.cursor), "empty ring: no data");
-	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
+	tap_eq(lt_alert_ring_read(&ring, &a, &out.rec, &lost), LT_RING_EMPTY,
 	       "empty ring: read EMPTY");
 	tap_eq(lost, 12345, "EMPTY leaves *lost untouched");
 
@@ -131,19 +141,19 @@ static void test_cursors(void)
 
 	/* Reader a sees all four, in order. */
 	for (i = 0, ok = true; i < 4; i++) {
-		r = lt_alert_ring_read(&ring, &a, &out, &lost);
-		ok = ok && r == LT_RING_RECORD && out.delay_ns == 100 + i &&
+		r = lt_alert_ring_read(&ring, &a, &out.rec, &lost);
+		ok = ok && r == LT_RING_RECORD && out.rec.delay_ns == 100 + i &&
 		     rec_ok(&out) && a.cursor == i + 1;
 	}
 	tap_ok(ok, "reader from 0 reads records 100..103 in order");
-	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
+	tap_eq(lt_alert_ring_read(&ring, &a, &out.rec, &lost), LT_RING_EMPTY,
 	       "then EMPTY");
 
 	/* Reader b, opened at head, sees only the newer record. */
-	r = lt_alert_ring_read(&ring, &b, &out, &lost);
-	tap_ok(r == LT_RING_RECORD && out.delay_ns == 103,
+	r = lt_alert_ring_read(&ring, &b, &out.rec, &lost);
+	tap_ok(r == LT_RING_RECORD && out.rec.delay_ns == 103,
 	       "reader opened at head sees only the newer record");
-	tap_eq(lt_alert_ring_read(&ring, &b, &out, &lost), LT_RING_EMPTY,
+	tap_eq(lt_alert_ring_read(&ring, &b, &out.rec, &lost), LT_RING_EMPTY,
 	       "and nothing older");
 
 	/* Overflow: 4 + 13 = 17 records, ring of 8 keeps 9..16. */
@@ -152,50 +162,50 @@ static void test_cursors(void)
 		push_tag(&ring, 100 + i);
 	tap_eq(lt_alert_ring_head(&ring), 17, "head 17");
 	memset(&out, 0x5a, sizeof(out));
-	r = lt_alert_ring_read(&ring, &c, &out, &lost);
+	r = lt_alert_ring_read(&ring, &c, &out.rec, &lost);
 	tap_eq(r, LT_RING_LOST, "reader at 2 after overflow: LOST");
 	tap_eq(lost, 7, "lost = 9 - 2 = 7 records");
 	tap_eq(c.cursor, 9, "cursor moved to the oldest record held");
-	tap_eq(out.delay_ns, 0x5a5a5a5a5a5a5a5aULL, "LOST copies nothing");
-	r = lt_alert_ring_read(&ring, &c, &out, &lost);
-	tap_ok(r == LT_RING_RECORD && out.delay_ns == 109 && rec_ok(&out),
+	tap_eq(out.rec.delay_ns, 0x5a5a5a5a5a5a5a5aULL, "LOST copies nothing");
+	r = lt_alert_ring_read(&ring, &c, &out.rec, &lost);
+	tap_ok(r == LT_RING_RECORD && out.rec.delay_ns == 109 && rec_ok(&out),
 	       "then the oldest record held (109)");
 
 	/* Reader a was at 4: lost 5, then 9..16. */
-	r = lt_alert_ring_read(&ring, &a, &out, &lost);
+	r = lt_alert_ring_read(&ring, &a, &out.rec, &lost);
 	tap_ok(r == LT_RING_LOST && lost == 5 && a.cursor == 9,
 	       "second reader at 4: LOST 5, cursor 9");
 	for (i = 9, ok = true; i < 17; i++) {
-		r = lt_alert_ring_read(&ring, &a, &out, &lost);
-		ok = ok && r == LT_RING_RECORD && out.delay_ns == 100 + i &&
+		r = lt_alert_ring_read(&ring, &a, &out.rec, &lost);
+		ok = ok && r == LT_RING_RECORD && out.rec.delay_ns == 100 + i &&
 		     rec_ok(&out);
 	}
 	tap_ok(ok, "then 109..116 in order");
-	tap_eq(lt_alert_ring_read(&ring, &a, &out, &lost), LT_RING_EMPTY,
+	tap_eq(lt_alert_ring_read(&ring, &a, &out.rec, &lost), LT_RING_EMPTY,
 	       "then EMPTY");
 
 	/* Exactly full: a reader exactly one ring behind loses nothing. */
 	b.cursor = lt_alert_ring_head(&ring) - RING_SIZE;
-	r = lt_alert_ring_read(&ring, &b, &out, &lost);
-	tap_ok(r == LT_RING_RECORD && out.delay_ns == 109,
+	r = lt_alert_ring_read(&ring, &b, &out.rec, &lost);
+	tap_ok(r == LT_RING_RECORD && out.rec.delay_ns == 109,
 	       "reader exactly %d behind: no loss", RING_SIZE);
 	b.cursor = lt_alert_ring_head(&ring) - RING_SIZE - 1;
-	r = lt_alert_ring_read(&ring, &b, &out, &lost);
+	r = lt_alert_ring_read(&ring, &b, &out.rec, &lost);
 	tap_ok(r == LT_RING_LOST && lost == 1,
 	       "reader %d behind: lost 1", RING_SIZE + 1);
 
 	/* Payload length is clamped on push. */
 	memset(&out, 0, sizeof(out));
-	out.payload_len = 255;
-	lt_alert_ring_push(&ring, &out);
+	out.rec.payload_len = TEST_PAYLOAD + 1;
+	lt_alert_ring_push(&ring, &out.rec, out.rec.payload);
 	a.cursor = lt_alert_ring_head(&ring) - 1;
-	lt_alert_ring_read(&ring, &a, &out, &lost);
-	tap_eq(out.payload_len, LT_ALERT_PAYLOAD_MAX,
-	       "payload_len clamped to %d", LT_ALERT_PAYLOAD_MAX);
+	lt_alert_ring_read(&ring, &a, &out.rec, &lost);
+	tap_eq(out.rec.payload_len, TEST_PAYLOAD,
+	       "payload_len clamped to the ring's %d", TEST_PAYLOAD);
 
 	/* A cursor from the future reads as empty. */
 	a.cursor = lt_alert_ring_head(&ring) + 5;
-	tap_ok(lt_alert_ring_read(&ring, &a, &out, &lost) == LT_RING_EMPTY &&
+	tap_ok(lt_alert_ring_read(&ring, &a, &out.rec, &lost) == LT_RING_EMPTY &&
 	       !lt_alert_ring_has_data(&ring, a.cursor), "future cursor: empty");
 	lt_alert_ring_destroy(&ring);
 }
@@ -234,14 +244,14 @@ static void test_concurrent(void)
 	struct lt_alert_ring_reader rd = { 0 };
 	u64 lost, total_lost = 0, records = 0;
 	u64 torn = 0, disorder = 0, lost_events = 0;
-	struct lt_alert_rec out;
+	struct lt_alert_buf out;
 	enum lt_ring_read r;
 	struct conc c;
 	u64 wid, seq;
 	int i, done;
 
 	memset(&c, 0, sizeof(c));
-	tap_ok(lt_alert_ring_init(&c.ring, CONC_RING_SIZE) == 0,
+	tap_ok(lt_alert_ring_init(&c.ring, CONC_RING_SIZE, TEST_PAYLOAD) == 0,
 	       "concurrent: init %d", CONC_RING_SIZE);
 	pthread_barrier_init(&c.start, NULL, CONC_WRITERS + 1);
 	for (i = 0; i < CONC_WRITERS; i++) {
@@ -251,7 +261,7 @@ static void test_concurrent(void)
 	pthread_barrier_wait(&c.start);
 	do {
 		done = __atomic_load_n(&c.writers_done, __ATOMIC_ACQUIRE);
-		while ((r = lt_alert_ring_read(&c.ring, &rd, &out,
+		while ((r = lt_alert_ring_read(&c.ring, &rd, &out.rec,
 					       &lost)) != LT_RING_EMPTY) {
 			if (r == LT_RING_LOST) {
 				total_lost += lost;
@@ -264,8 +274,8 @@ static void test_concurrent(void)
 				continue;
 			}
 			/* Per writer, sequence numbers only grow. */
-			wid = out.delay_ns >> 32;
-			seq = out.delay_ns & 0xffffffffULL;
+			wid = out.rec.delay_ns >> 32;
+			seq = out.rec.delay_ns & 0xffffffffULL;
 			if (wid < 1 || wid > CONC_WRITERS || seq < next[wid])
 				disorder++;
 			else
@@ -298,11 +308,12 @@ static void test_lost_once(void)
 {
 	struct lt_alert_ring_reader rd[3];
 	struct lt_alert_ring ring;
-	struct lt_alert_rec out;
+	struct lt_alert_buf out;
 	u64 lost;
 	int i;
 
-	tap_ok(lt_alert_ring_init(&ring, RING_SIZE) == 0, "lost once: init");
+	tap_ok(lt_alert_ring_init(&ring, RING_SIZE, TEST_PAYLOAD) == 0,
+	       "lost once: init");
 	for (i = 0; i < 5; i++)
 		push_tag(&ring, 100 + i);	/* before any reader: not wanted */
 	for (i = 0; i < 3; i++)
@@ -317,11 +328,11 @@ static void test_lost_once(void)
 	tap_eq(lt_alert_ring_lost(&ring), 3,
 	       "3 records overwritten, 3 readers behind: lost 3, not 9");
 	for (i = 0; i < 3; i++)
-		tap_eq(lt_alert_ring_read(&ring, &rd[i], &out, &lost),
+		tap_eq(lt_alert_ring_read(&ring, &rd[i], &out.rec, &lost),
 		       LT_RING_LOST, "reader %d is told of its loss", i);
 	tap_eq(lost, 3, "each reader's own loss line says 3");
 	/* Reader 0 catches up; readers 1 and 2 stay behind. */
-	while (lt_alert_ring_read(&ring, &rd[0], &out, &lost) ==
+	while (lt_alert_ring_read(&ring, &rd[0], &out.rec, &lost) ==
 	       LT_RING_RECORD)
 		;
 	for (i = 0; i < 2; i++)
@@ -330,7 +341,7 @@ static void test_lost_once(void)
 	       "read by reader 0 but missed by 1 and 2: counted once each");
 	lt_alert_ring_detach(&ring, &rd[1]);
 	lt_alert_ring_detach(&ring, &rd[2]);
-	while (lt_alert_ring_read(&ring, &rd[0], &out, &lost) ==
+	while (lt_alert_ring_read(&ring, &rd[0], &out.rec, &lost) ==
 	       LT_RING_RECORD)
 		;
 	for (i = 0; i < RING_SIZE; i++)
@@ -384,7 +395,7 @@ static void test_model(void)
 	const u32 size = RING_SIZE;
 	struct lt_alert_ring ring;
 	u64 lost, want_lost, oldest, bad_read = 0, bad_lost = 0;
-	struct lt_alert_rec out;
+	struct lt_alert_buf out;
 	enum lt_ring_read r, want;
 	unsigned int op, i;
 
@@ -393,7 +404,7 @@ static void test_model(void)
 	model_lost = 0;
 	model_kept = 0;
 	model_head = 0;
-	tap_ok(lt_alert_ring_init(&ring, size) == 0, "model: init");
+	tap_ok(lt_alert_ring_init(&ring, size, TEST_PAYLOAD) == 0, "model: init");
 	for (op = 0; op < MODEL_OPS; op++) {
 		i = rand() % MODEL_READERS;
 		switch (rand() % 16) {
@@ -422,11 +433,11 @@ static void test_model(void)
 			       m[i].cursor >= model_head ? LT_RING_EMPTY :
 			       LT_RING_RECORD;
 			want_lost = oldest - m[i].cursor;
-			r = lt_alert_ring_read(&ring, &m[i].rd, &out, &lost);
+			r = lt_alert_ring_read(&ring, &m[i].rd, &out.rec, &lost);
 			if (r != want ||
 			    (r == LT_RING_LOST && lost != want_lost) ||
 			    (r == LT_RING_RECORD &&
-			     out.delay_ns != m[i].cursor))
+			     out.rec.delay_ns != m[i].cursor))
 				bad_read++;
 			if (want == LT_RING_LOST)
 				m[i].cursor = oldest;
@@ -473,11 +484,11 @@ static struct cost measure(struct lt_alert_ring_reader *rds, unsigned int nr)
 	struct cost c = { U64_MAX, U64_MAX, U64_MAX };
 	struct lt_alert_ring_reader extra = { 0 };
 	struct lt_alert_ring ring;
-	struct lt_alert_rec out;
+	struct lt_alert_buf out;
 	unsigned int round, i;
 	u64 t0, lost;
 
-	if (lt_alert_ring_init(&ring, COST_RING_SIZE))
+	if (lt_alert_ring_init(&ring, COST_RING_SIZE, TEST_PAYLOAD))
 		return c;
 	for (i = 0; i < nr; i++)
 		lt_alert_ring_attach(&ring, &rds[i]);
@@ -488,7 +499,7 @@ static struct cost measure(struct lt_alert_ring_reader *rds, unsigned int nr)
 		c.push = min_t(u64, c.push, (now_ns() - t0) / COST_RING_SIZE);
 		t0 = now_ns();
 		for (i = 0; i < COST_RING_SIZE; i++)
-			lt_alert_ring_read(&ring, &rds[0], &out, &lost);
+			lt_alert_ring_read(&ring, &rds[0], &out.rec, &lost);
 		c.read = min_t(u64, c.read, (now_ns() - t0) / COST_RING_SIZE);
 		t0 = now_ns();
 		for (i = 0; i < COST_RING_SIZE; i++) {
@@ -536,7 +547,7 @@ static void test_cost(void)
 
 int main(void)
 {
-	tap_plan(51 + COST_ASSERTS);
+	tap_plan(52 + COST_ASSERTS);
 	test_init();
 	test_cursors();
 	test_lost_once();

@@ -46,6 +46,23 @@ void latency_tracker_fmt_str(struct lt_fmt *f, const char *key,
 	lt_fmt_str(f, key, s, maxlen);
 }
 
+/* The core's (tracker/stack.c) without kallsyms: frame "f<hex>". */
+static const char *frame_name(char *buf, size_t len, unsigned long addr)
+{
+	snprintf(buf, len, "f%lx", addr);
+	return buf;
+}
+
+void latency_tracker_fmt_stack(struct lt_fmt *f, const char *key,
+			       const struct lt_rec_stack *s)
+{
+	char name[32];
+
+	if (s->nr != LT_REC_STACK_NONE)
+		lt_fmt_frames(f, key, s->ip, s->nr, frame_name, name,
+			      sizeof(name), 1024);
+}
+
 static LT_RECORD_FMT(wakeup_fmt, struct lt_wakeup_record, LT_WAKEUP_RECORD)
 static LT_RECORD_FMT(offcpu_fmt, struct lt_offcpu_record, LT_OFFCPU_RECORD)
 static LT_RECORD_FMT(syscalls_fmt, struct lt_syscalls_record,
@@ -53,7 +70,7 @@ static LT_RECORD_FMT(syscalls_fmt, struct lt_syscalls_record,
 static LT_RECORD_FMT(block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
 static LT_RECORD_FMT(custom_fmt, struct lt_custom_record, LT_CUSTOM_RECORD)
 
-static char line[1024];
+static char line[4096];
 
 /* A whole line as tracker/alerts.c builds it: header, then the fields. */
 static const char *fmt_line(latency_tracker_fmt_t fmt, const char *tracker,
@@ -120,7 +137,8 @@ static void test_offcpu(void)
 	struct lt_offcpu_record a = {
 		.pid = 300, .tgid = 299, .comm = "kworker/0:1", .cpu = 0,
 		.state = 'D', .waker_pid = 12, .waker_comm = "ksoftirqd/0",
-		.cgroup = 1,
+		.cgroup = 1, .stack = { 2, { 0xa1, 0xa2 } },
+		.waker_stack = { 3, { 0xb1, 0xb2, 0xb3 } },
 	};
 	struct lt_offcpu_record t = {
 		.pid = 5, .tgid = 5, .comm = "tab\there", .cpu = -1,
@@ -131,20 +149,21 @@ static void test_offcpu(void)
 		       &a, sizeof(a)),
 	      "ts=1000 tracker=offcpu cause=threshold delay=2000 pid=300 "
 	      "tgid=299 comm=kworker/0:1 cpu=0 state=D waker_pid=12 "
-	      "waker_comm=ksoftirqd/0 cgroup=1\n",
-	      "offcpu: fields and order");
+	      "waker_comm=ksoftirqd/0 cgroup=1 stack=fa1;fa2 "
+	      "waker_stack=fb1;fb2;fb3\n",
+	      "offcpu: fields and order, both stacks");
 	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
 	      "comm=tab\\x09here cpu=-1 state=\\x3d waker_pid=0 waker_comm= "
-	      "cgroup=0\n",
-	      "offcpu timeout: state escaped, no waker yet");
+	      "cgroup=0 stack= waker_stack=\n",
+	      "offcpu timeout: state escaped, no waker yet, empty stacks");
 	t.state = '\0';
 	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
 	      "comm=tab\\x09here cpu=-1 state= waker_pid=0 waker_comm= "
-	      "cgroup=0\n",
+	      "cgroup=0 stack= waker_stack=\n",
 	      "offcpu: a NUL state is an empty value");
 }
 
@@ -152,19 +171,19 @@ static void test_syscalls(void)
 {
 	struct lt_syscalls_record a = {
 		.pid = 1000, .tgid = 999, .comm = "poll-loop", .nr = 7,
-		.cgroup = 77,
+		.cgroup = 77, .stack = { 1, { 0xc0 } },
 	};
 
 	check(fmt_line(syscalls_fmt, "syscalls",
 		       LATENCY_TRACKER_CAUSE_THRESHOLD, &a, sizeof(a)),
 	      "ts=1000 tracker=syscalls cause=threshold delay=2000 pid=1000 "
-	      "tgid=999 comm=poll-loop nr=7 cgroup=77\n",
-	      "syscalls: fields and order");
+	      "tgid=999 comm=poll-loop nr=7 cgroup=77 stack=fc0\n",
+	      "syscalls: fields and order, the stack");
 	a.nr = -1;
 	check(fmt_line(syscalls_fmt, "syscalls",
 		       LATENCY_TRACKER_CAUSE_TIMEOUT, &a, sizeof(a)),
 	      "ts=1000 tracker=syscalls cause=timeout delay=2000 pid=1000 "
-	      "tgid=999 comm=poll-loop nr=-1 cgroup=77\n",
+	      "tgid=999 comm=poll-loop nr=-1 cgroup=77 stack=fc0\n",
 	      "syscalls: a negative number");
 }
 
@@ -213,6 +232,7 @@ static void test_custom(void)
 	struct lt_custom_record a = {
 		.pid = 812, .tgid = 800, .comm = "lt_fiford", .cpu = 1,
 		.key = 0x32c, .cgroup = 5,
+		.stack = { LT_REC_STACK_NONE, { 0xd0 } },
 	};
 
 	check(fmt_line(custom_fmt, "fiford", LATENCY_TRACKER_CAUSE_THRESHOLD,
@@ -228,6 +248,13 @@ static void test_custom(void)
 	      "tgid=800 comm=lt_fiford cpu=-1 key=0xffffffffffffffff "
 	      "cgroup=5\n",
 	      "custom timeout: cpu -1, a key of 64 bits");
+	a.stack.nr = 1;
+	check(fmt_line(custom_fmt, "blk", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=blk cause=threshold delay=2000 pid=812 "
+	      "tgid=800 comm=lt_fiford cpu=-1 key=0xffffffffffffffff "
+	      "cgroup=5 stack=fd0\n",
+	      "custom with stack=1: the stack field; without, none");
 }
 
 static void test_causes(void)
@@ -242,7 +269,7 @@ static void test_causes(void)
 
 int main(void)
 {
-	tap_plan(16);
+	tap_plan(17);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();

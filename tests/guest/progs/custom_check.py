@@ -42,6 +42,9 @@ and "# " diagnostics:
      none of kprobes', ftrace's or our modules': the threshold ones with a
      frame named like --ret-frame (the probed function's caller), the
      timeout one like --sleep-frame (where the task sleeps).
+  9. (fn) every record's stack= field the same way (frames, none of
+     the machinery, --ret-frame or for a timeout --sleep-frame);
+     (blk, sc: defined without stack=1) no record has a stack= field.
 """
 import argparse
 import re
@@ -281,6 +284,9 @@ def main():
               f"{a.mode}: the workload's delays are in the trace ({a.delays} ms;"
               f" missing: {missing})")
 
+    if a.mode != "fn":
+        check(not any("stack" in r for r in thr + tmo),
+              f"{a.mode}: defined without stack=1: no record has stack=")
     if a.mode == "fn":
         # Without --timeout (the tracker has none): no timeout record.
         longer = [p for p in pairs if p[1] - p[0] > a.timeout + tol] \
@@ -302,6 +308,18 @@ def main():
                 diag(f"stack of {us} us (want {want}): {';'.join(frames)}")
             else:
                 diag(f"stack of {us} us: {';'.join(frames)}")
+        # The records carry the same stacks (stack=, frames ';'-separated).
+        ok_r = True
+        for r in thr + tmo:
+            want = a.sleep_frame if r in tmo else a.ret_frame
+            frames = [f for f in r.get("stack", "").split(";") if f]
+            if not frames or any(MACHINERY.search(f) for f in frames) or \
+                    not any(want in f for f in frames):
+                ok_r = False
+                diag(f"record of {r['delay']} ns (want {want}): "
+                     f"stack={r.get('stack')}")
+        check(ok_r, f"fn: every record's stack= from the probed code up "
+              f"({a.ret_frame}; {a.sleep_frame} for a timeout)")
         what = (f"one timeout record per pair over the timeout "
                 f"({len(tmo)}, {len(longer)})" if a.timeout else
                 f"no timeout record without a timeout ({len(tmo)})")

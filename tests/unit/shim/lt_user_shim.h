@@ -43,6 +43,8 @@ typedef int64_t s64;
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
 #define __maybe_unused	__attribute__((__unused__))
+#define __aligned(x)	__attribute__((__aligned__(x)))
+#define ALIGN(x, a)	(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define ____cacheline_aligned_in_smp __attribute__((__aligned__(64)))
 #define SMP_CACHE_BYTES 64
 
