@@ -155,7 +155,6 @@
 /* /proc/latency_tracker/custom */
 #define LT_CUSTOM_FILE		"latency_tracker/custom"
 
-
 static LIST_HEAD(lt_custom_list);
 static unsigned int lt_custom_nr;
 static DEFINE_MUTEX(lt_custom_lock);

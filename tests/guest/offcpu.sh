@@ -62,8 +62,11 @@ tap_ok "cpu and waker fields" bash -c "[[ '$rec' =~ \ cpu=[0-9]+\ state=S\ waker
 st=$(stack_of "$rec" stack) wst=$(stack_of "$rec" waker_stack)
 tap_ok "record: stack= from where it blocked (nanosleep), no scheduler frame first" \
 	bash -c "grep -q nanosleep <<<'$st' && ! head -n 1 <<<'$st' | grep -qE '^(__schedule|schedule)'"
-tap_ok "record: every frame is symbol+0xoff/0xlen" \
-	bash -c "! grep -vxE '[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+' <<<'$st$wst'"
+frames_ok() { # STACK...: every frame is symbol+0xoff/0xlen
+	! printf '%s\n' "$@" | grep . |
+		grep -qvxE '[A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x[0-9a-f]+'
+}
+tap_ok "record: every frame is symbol+0xoff/0xlen" frames_ok "$st" "$wst"
 tap_ok "record: waker_stack= is the timer's wake-up (hrtimer_wakeup), from try_to_wake_up" \
 	bash -c "grep -q '^hrtimer_wakeup+' <<<'$wst' && head -n 1 <<<'$wst' | grep -q '^try_to_wake_up+'"
 
@@ -94,9 +97,12 @@ tap_is "reader's comm" "$(field "$rec" comm)" lt_reader
 tap_is "waker_comm names the writer" "$(field "$rec" waker_comm)" lt_writer
 tap_is "waker_pid is the writer thread" "$(field "$rec" waker_pid)" "$writer"
 tap_cmp "reader's delay >= writer's delay" "$(field "$rec" delay)" -ge $((PIPE_MS * 1000000))
-tap_ok "reader's record: stack= at pipe_read" grep -q '^pipe_read+' <<<"$(stack_of "$rec" stack)"
+# (anon_pipe_read/_write on 7.x: anonymous pipes have file operations of
+# their own there)
+tap_ok "reader's record: stack= at pipe_read" \
+	grep -qE '^(anon_)?pipe_read\+' <<<"$(stack_of "$rec" stack)"
 tap_ok "reader's record: waker_stack= at pipe_write (the writer's write)" \
-	grep -q '^pipe_write+' <<<"$(stack_of "$rec" waker_stack)"
+	grep -qE '^(anon_)?pipe_write\+' <<<"$(stack_of "$rec" waker_stack)"
 
 # Timeout: reported while the task still sleeps.
 tap_ok "timeout set to 300 ms" trk_set timeout 300000000

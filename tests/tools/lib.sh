@@ -73,10 +73,16 @@ t_cleanup() {
 }
 trap t_cleanup EXIT
 
+# The record format the tools read (include/lt_records/format.h).
+T_FORMAT=$(sed -n 's/^#define LT_RECORD_FORMAT[[:space:]]*\([0-9]*\)$/\1/p' \
+	"$(dirname "${BASH_SOURCE[0]}")/../../include/lt_records/format.h")
+
 # mk_tracker ROOT NAME: a tracker directory whose alerts file is a FIFO
-# (epoll works on it, as on the real file); stats/histogram left empty.
+# (epoll works on it, as on the real file); stats/histogram left empty;
+# ROOT's version file says the format the tools read.
 mk_tracker() {
 	mkdir -p "$1/$2"
+	echo "$T_FORMAT" >"$1/version"
 	echo 5000000 >"$1/$2/threshold"
 	mkfifo "$1/$2/alerts"
 	: >"$1/$2/stats"
