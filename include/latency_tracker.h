@@ -346,8 +346,11 @@ void latency_tracker_fmt_s64(struct lt_fmt *f, const char *key, s64 v);
 void latency_tracker_fmt_str(struct lt_fmt *f, const char *key,
 			     const char *s, size_t maxlen);
 struct lt_rec_stack;
+struct lt_rec_ustack;
 void latency_tracker_fmt_stack(struct lt_fmt *f, const char *key,
 			       const struct lt_rec_stack *s);
+void latency_tracker_fmt_ustack(struct lt_fmt *f, const char *key,
+				const struct lt_rec_ustack *s);
 unsigned int latency_tracker_stack_first(const unsigned long *ips,
 					 unsigned int nr);
 const char *latency_tracker_frame_name(char *buf, size_t len,

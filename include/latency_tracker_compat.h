@@ -170,6 +170,21 @@ static inline bool lt_syscall_never_returns(long id)
 }
 
 /*
+ * Not a kernel version but an architecture's: the frame pointer among a
+ * task's saved user registers, where a user stack walk starts
+ * (lt_ustack_save_current()).  x86-64's rbp, for a 64-bit task; 0 (no
+ * walk) for a 32-bit one and elsewhere.
+ */
+static inline unsigned long lt_user_frame_pointer(struct pt_regs *regs)
+{
+#ifdef CONFIG_X86_64
+	return user_64bit_mode(regs) ? regs->bp : 0;
+#else
+	return 0;
+#endif
+}
+
+/*
  * Not a kernel version but an ABI assumption, kept here with the others:
  * a custom tracker attaches one probe, void (*)(void *data), to
  * tracepoints of any prototype (it reads only current, never the

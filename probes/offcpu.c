@@ -47,8 +47,11 @@
  * the threshold by then (only then is an alert certain: a wake-up that
  * ends in none pays no stack walk); one waker writes it (the first,
  * woken) and publishes its nr with a release, read with an acquire by the
- * callback.  Stacks are named in process context only: when the record
- * is read, and for dmesg (rate limited) and our tracepoint.
+ * callback.  With ustack=1, the user stack is walked at the switch-out,
+ * in the task's own context (the only one whose user memory can be read
+ * without sleeping), and kept in the event.  Stacks are named in process
+ * context only: when the record is read, and for dmesg (rate limited) and
+ * our tracepoint.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -70,12 +73,26 @@
  */
 LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 0);
 
+/*
+ * User stacks: a frame-pointer walk of the user stack at each switch-out
+ * of a tracked task (lt_ustack_save_current(): up to 16 reads of user
+ * memory, without faulting), kept in its event; off by default for that
+ * cost.
+ */
+static bool lt_offcpu_ustack;
+module_param_named(ustack, lt_offcpu_ustack, bool, 0444);
+MODULE_PARM_DESC(ustack,
+	"records carry the user stack (a frame-pointer walk at each switch-out; default 0)");
+
 /* Saved at switch-out (and sched_waking), in the event's private data. */
 struct lt_offcpu_priv {
 	u64 cgroup;
 	pid_t tgid;
 	char state;
 	char comm[TASK_COMM_LEN];
+	/* With ustack=1, written at switch-out; else zeroed. */
+	u32 unr;
+	u64 uip[LT_REC_STACK_DEPTH];
 	/* From here on zeroed at switch-out, set by sched_waking. */
 	u32 woken;
 	pid_t waker_pid;
@@ -176,6 +193,14 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	a.waker_stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
 	memcpy(a.waker_stack.ip, priv->waker_stack.ip,
 	       a.waker_stack.nr * sizeof(a.waker_stack.ip[0]));
+	a.ustack.nr = LT_REC_STACK_NONE;
+	if (lt_offcpu_ustack) {
+		a.ustack.nr = min_t(u32, priv->unr, LT_REC_STACK_DEPTH);
+		a.ustack.pid = a.pid;
+		a.ustack.start_ns = r->start_ns;
+		memcpy(a.ustack.ip, priv->uip,
+		       a.ustack.nr * sizeof(a.ustack.ip[0]));
+	}
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 
@@ -243,14 +268,18 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 				   unsigned int prev_state)
 {
 	/*
-	 * Not zeroed first (see lt_wakeup_probe_waking()): every byte up to
+	 * Not zeroed first (see lt_wakeup_probe_waking()): every field up to
 	 * priv_len is written below, the padding before woken is not and
-	 * lies beyond it, zeroed by the core with the waker fields.
+	 * lies beyond it, zeroed by the core with the waker fields.  With
+	 * ustack=1, uip[] beyond unr (and the padding before unr and uip)
+	 * is copied as the stack left it: never read, unr bounds uip.
 	 */
 	struct lt_offcpu_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
-		.priv_len = offsetofend(struct lt_offcpu_priv, comm),
+		.priv_len = lt_offcpu_ustack ?
+			    offsetofend(struct lt_offcpu_priv, uip) :
+			    offsetofend(struct lt_offcpu_priv, comm),
 	};
 	unsigned int state_index;
 	pid_t pid;
@@ -271,6 +300,9 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 		state_index = __task_state_index(prev_state, prev->exit_state);
 		priv.state = task_index_to_char(state_index);
 		memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
+		/* prev is current: its user memory is readable. */
+		if (lt_offcpu_ustack)
+			priv.unr = lt_ustack_save_current(priv.uip);
 		/* The clock of this switch, shared with the other trackers. */
 		opts.ts_ns = latency_tracker_switch_ns(prev);
 		/* The waker fields are zeroed by the core (beyond priv_len). */

@@ -181,10 +181,10 @@ void lt_fmt_str(struct lt_fmt *f, const char *key, const char *s,
  * lt_fmt_frames() - append "key=<frame>;<frame>;..." (a stack).
  * @f: the line.
  * @key: the field name.
- * @ips: the return addresses, innermost first.
- * @nr: how many.
- * @name: names one address (escaped here like any value); @buf is
+ * @nr: how many frames, innermost first.
+ * @name: names frame i of @ctx (escaped here like any value); @buf is
  *	@buf_len bytes the function may use.
+ * @ctx: the stack, for @name.
  * @buf: scratch for @name.
  * @buf_len: its size.
  * @field_max: the most characters of the value.
@@ -195,8 +195,8 @@ void lt_fmt_str(struct lt_fmt *f, const char *key, const char *s,
  *
  * Context: Any context (that of @name).
  */
-void lt_fmt_frames(struct lt_fmt *f, const char *key, const unsigned long *ips,
-		   unsigned int nr, lt_fmt_frame_name_t name, char *buf,
+void lt_fmt_frames(struct lt_fmt *f, const char *key, unsigned int nr,
+		   lt_fmt_frame_name_t name, const void *ctx, char *buf,
 		   size_t buf_len, size_t field_max)
 {
 	size_t start, value, mark;
@@ -209,7 +209,7 @@ void lt_fmt_frames(struct lt_fmt *f, const char *key, const unsigned long *ips,
 		mark = f->len;
 		if (i)
 			lt_fmt_putc(f, ';');
-		lt_fmt_escaped(f, name(buf, buf_len, ips[i]), SIZE_MAX);
+		lt_fmt_escaped(f, name(ctx, i, buf, buf_len), SIZE_MAX);
 		if (lt_fmt_full(f) || f->len - value > field_max) {
 			f->len = mark;
 			break;

@@ -43,11 +43,14 @@ void lt_fmt_str(struct lt_fmt *f, const char *key, const char *s,
 		size_t maxlen);
 void lt_fmt_raw(struct lt_fmt *f, const char *key, const char *s);
 
-/* Names a frame (lt_fmt_frames()): returns @buf or a constant string. */
-typedef const char *(*lt_fmt_frame_name_t)(char *buf, size_t len,
-					   unsigned long addr);
-void lt_fmt_frames(struct lt_fmt *f, const char *key, const unsigned long *ips,
-		   unsigned int nr, lt_fmt_frame_name_t name, char *buf,
+/*
+ * Names frame @i of the stack @ctx (lt_fmt_frames()): returns @buf (@len
+ * bytes) or a constant string.
+ */
+typedef const char *(*lt_fmt_frame_name_t)(const void *ctx, unsigned int i,
+					   char *buf, size_t len);
+void lt_fmt_frames(struct lt_fmt *f, const char *key, unsigned int nr,
+		   lt_fmt_frame_name_t name, const void *ctx, char *buf,
 		   size_t buf_len, size_t field_max);
 size_t lt_fmt_end(struct lt_fmt *f);
 

@@ -42,6 +42,7 @@
 #define LT_TP_ENTRY_STR(n, ...)		__string(n, n)
 /* A stack is given as text, by a STR field (lt_records/record.h). */
 #define LT_TP_ENTRY_STACK(n, ...)
+#define LT_TP_ENTRY_USTACK(n, ...)
 
 #define LT_TP_ASSIGN_PID(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_INT(n, ...)	__entry->n = rec->n
@@ -55,6 +56,7 @@
 #define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
 #define LT_TP_ASSIGN_STR(n, ...)	lt_assign_str(n, n)
 #define LT_TP_ASSIGN_STACK(n, ...)
+#define LT_TP_ASSIGN_USTACK(n, ...)
 
 #define LT_TP_FMT_PID(n)	" " #n "=%d"
 #define LT_TP_FMT_INT(n)	" " #n "=%d"
@@ -68,6 +70,7 @@
 #define LT_TP_FMT_STR(n)	" " #n "=%s"
 #define LT_TP_FMT_ENUM(n)	LT_TP_FMT_STR(n)
 #define LT_TP_FMT_STACK(n)
+#define LT_TP_FMT_USTACK(n)
 
 #define LT_TP_PRINT_PID(n)	, __entry->n
 #define LT_TP_PRINT_INT(n)	, __entry->n
@@ -81,6 +84,7 @@
 #define LT_TP_PRINT_STR(n)	, __get_str(n)
 #define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
 #define LT_TP_PRINT_STACK(n)
+#define LT_TP_PRINT_USTACK(n)
 
 /* Table walkers. */
 #define LT_TP_ENTRY(kind, n, ...)	LT_TP_ENTRY_##kind(n, __VA_ARGS__)

@@ -142,6 +142,15 @@ const char *latency_tracker_frame_name(char *buf, size_t len,
 }
 EXPORT_SYMBOL_GPL(latency_tracker_frame_name);
 
+/* Frame @i of the addresses @ctx (lt_fmt_frames()). */
+static const char *lt_stack_frame_name(const void *ctx, unsigned int i,
+				       char *buf, size_t len)
+{
+	const unsigned long *ip = ctx;
+
+	return latency_tracker_frame_name(buf, len, ip[i]);
+}
+
 /**
  * latency_tracker_fmt_stack() - append ` key=<frame>;<frame>;...`
  * @f: the formatter given to the alert_fmt callback.
@@ -164,8 +173,7 @@ void latency_tracker_fmt_stack(struct lt_fmt *f, const char *key,
 		return;
 	nr = min_t(u32, s->nr, LT_REC_STACK_DEPTH);
 	first = latency_tracker_stack_first(s->ip, nr);
-	lt_fmt_frames(f, key, s->ip + first, nr - first,
-		      latency_tracker_frame_name, name, sizeof(name),
-		      LT_STACK_FIELD_MAX);
+	lt_fmt_frames(f, key, nr - first, lt_stack_frame_name, s->ip + first,
+		      name, sizeof(name), LT_STACK_FIELD_MAX);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_fmt_stack);

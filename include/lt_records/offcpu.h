@@ -8,7 +8,9 @@
  * for a timeout, at the timeout if it still sleeps then, else empty) and
  * the waker's kernel stack at the waking (taken only when the task had
  * been off CPU for the threshold by then, else empty: a wakeup that does
- * not end in an alert costs no stack).  The tracepoint carries both
+ * not end in an alert costs no stack), and, with the module parameter
+ * ustack=1, its user stack (walked at its switch-out, named when the
+ * record is read: no field without).  The tracepoint carries the kernel
  * stacks as text.
  */
 #ifndef _LT_RECORDS_OFFCPU_H
@@ -26,7 +28,8 @@
 	X(COMM, waker_comm)						\
 	X(U64, cgroup)							\
 	X(STACK, stack)							\
-	X(STACK, waker_stack)
+	X(STACK, waker_stack)						\
+	X(USTACK, ustack)
 
 #define LT_OFFCPU_TRACE_ONLY(X)						\
 	X(STR, stack)							\

@@ -48,6 +48,10 @@
  *	STACK	struct lt_rec_stack	frames separated by ';', innermost
  *				first (latency_tracker_fmt_stack()); no
  *				field at all when nr is LT_REC_STACK_NONE
+ *	USTACK	struct lt_rec_ustack	user frames, <build_id>+0x<off> or
+ *				[unknown], separated by ';', innermost
+ *				first (latency_tracker_fmt_ustack()); no
+ *				field when nr is LT_REC_STACK_NONE
  *	STR	-		-	(tracepoint argument: const char *)
  *
  * ENUM takes a third argument, the name function made by
@@ -56,7 +60,9 @@
  * tracepoint-only fields; it has no payload nor text form, so a record
  * table that uses it does not build.  STACK has no tracepoint field (the
  * addresses are kernel pointers): a tracepoint gives a stack as text,
- * through a STR field of its *_TRACE_ONLY table.  A new kind needs its macros here
+ * through a STR field of its *_TRACE_ONLY table.  USTACK has none either:
+ * its text needs the task's mappings and the files' build ids, which only
+ * the read of the record (process context) may look up.  A new kind needs its macros here
  * (LT_REC_MEMBER_, _FMT_), in tracker/lt_trace.h (LT_TP_*)
  * and in probes/lttng/latency_tracker_lttng.h (LT_LTTNG_*); a missing one
  * fails the build.
@@ -100,6 +106,27 @@
 struct lt_rec_stack {
 	u32 nr;
 	unsigned long ip[LT_REC_STACK_DEPTH];
+};
+
+/* A user frame the walk could not follow (lt_rec_ustack.ip). */
+#define LT_REC_USTACK_BROKEN	0
+
+/**
+ * struct lt_rec_ustack - a user-space stack in a record (kind USTACK)
+ * @nr: addresses in @ip; LT_REC_STACK_NONE: no such field.
+ * @pid: the task whose address space @ip are in.
+ * @start_ns: a time the task existed at (its event's start): a later task
+ *	given its pid started after it and is never taken for it.
+ * @ip: user addresses, innermost first (the instruction pointer, then the
+ *	return addresses of a frame-pointer walk); LT_REC_USTACK_BROKEN where
+ *	the walk met a frame it could not follow (code without frame
+ *	pointers): shown as [unknown].
+ */
+struct lt_rec_ustack {
+	u32 nr;
+	pid_t pid;
+	u64 start_ns;
+	u64 ip[LT_REC_STACK_DEPTH];
 };
 
 /*
@@ -160,6 +187,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
 #define LT_REC_MEMBER_HEX(n, ...)	u64 n
 #define LT_REC_MEMBER_STACK(n, ...)	struct lt_rec_stack n
+#define LT_REC_MEMBER_USTACK(n, ...)	struct lt_rec_ustack n
 
 /* Type of a tracepoint-only field's argument. */
 #define LT_REC_PTYPE_STR		const char *
@@ -179,6 +207,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 	latency_tracker_fmt_str(f, #n, name_fn(rec->n), SIZE_MAX)
 #define LT_REC_FMT_HEX(n, ...)	lt_rec_fmt_hex(f, #n, rec->n)
 #define LT_REC_FMT_STACK(n, ...)	latency_tracker_fmt_stack(f, #n, &rec->n)
+#define LT_REC_FMT_USTACK(n, ...)	latency_tracker_fmt_ustack(f, #n, &rec->n)
 
 /* Table walkers: pass one of these as the X of a table. */
 #define LT_REC_MEMBER(kind, n, ...)	LT_REC_MEMBER_##kind(n, __VA_ARGS__);

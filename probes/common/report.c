@@ -11,11 +11,14 @@
 #include <linux/pid.h>
 #include <linux/printk.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/stacktrace.h>
 #include <linux/threads.h>
+#include <linux/uaccess.h>
+#include <asm/ptrace.h>
 
 #include "report.h"
 
@@ -292,5 +295,55 @@ unsigned int lt_stack_save_here(unsigned long *ip)
 			first = i + 1;
 	n = min_t(unsigned int, n - first, LT_REC_STACK_DEPTH);
 	memcpy(ip, raw + first, n * sizeof(*ip));
+	return n;
+}
+
+/**
+ * lt_ustack_save_current() - walk the user stack of the current task
+ * @ip: receives LT_REC_STACK_DEPTH addresses at most, innermost first.
+ *
+ * The user instruction pointer, then the return addresses of the frame
+ * pointer chain from the saved user registers, each frame read with
+ * copy_from_user_nofault() (no fault taken: a page not present ends the
+ * walk).  The chain ends at a frame whose saved frame pointer or return
+ * address is null (the outermost); a frame that cannot be followed (no
+ * frame pointer in the registers, misaligned, unreadable, or not further
+ * up the stack than the one before: code built without frame pointers)
+ * ends it with LT_REC_USTACK_BROKEN.  Nothing for a kernel thread.
+ *
+ * Context: the task's own context, e.g. a sched_switch probe for prev;
+ * any context but NMI, never sleeps.
+ * Return: the number of addresses saved.
+ */
+unsigned int lt_ustack_save_current(u64 *ip)
+{
+	unsigned long fp, frame[2];
+	struct pt_regs *regs;
+	unsigned int n = 0;
+
+	if ((current->flags & PF_KTHREAD) || !current->mm)
+		return 0;
+	regs = task_pt_regs(current);
+	fp = lt_user_frame_pointer(regs);
+	ip[n++] = instruction_pointer(regs);
+	while (n < LT_REC_STACK_DEPTH) {
+		if (!fp || (fp & (sizeof(long) - 1)) ||
+		    copy_from_user_nofault(frame, (const void __user *)fp,
+					   sizeof(frame))) {
+			ip[n++] = LT_REC_USTACK_BROKEN;
+			break;
+		}
+		if (!frame[1])
+			break;
+		ip[n++] = frame[1];
+		if (!frame[0])
+			break;
+		if (frame[0] <= fp) {
+			if (n < LT_REC_STACK_DEPTH)
+				ip[n++] = LT_REC_USTACK_BROKEN;
+			break;
+		}
+		fp = frame[0];
+	}
 	return n;
 }

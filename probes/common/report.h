@@ -57,8 +57,8 @@
 
 /* Reports that may wait for the work item at once, per tracker. */
 #define LT_REPORT_SLOTS		32
-/* Tracker-specific bytes of a report: a record with two stacks. */
-#define LT_REPORT_DATA		384
+/* Tracker-specific bytes of a report: a record with three stacks. */
+#define LT_REPORT_DATA		512
 /* The print interval (module parameter print_interval): default, bounds. */
 #define LT_PRINT_INTERVAL_NS	(5ULL * NSEC_PER_SEC)
 #define LT_PRINT_INTERVAL_MIN	NSEC_PER_MSEC
@@ -155,5 +155,6 @@ const char *lt_stack_text(struct lt_report *r, unsigned int i,
 void lt_report_print_stack(const struct lt_rec_stack *s);
 void lt_stack_save_blocked(pid_t pid, u64 start_ns, struct lt_rec_stack *s);
 unsigned int lt_stack_save_here(unsigned long *ip);
+unsigned int lt_ustack_save_current(u64 *ip);
 
 #endif /* _LT_REPORT_H */

@@ -40,6 +40,8 @@
 #define LT_LTTNG_FIELD_STR(n, ...)	ctf_string(n, n)
 /* A stack is given as text, by a STR field (lt_records/record.h). */
 #define LT_LTTNG_FIELD_STACK(n, ...)
+/* A user stack is named when its record is read, never in a trace. */
+#define LT_LTTNG_FIELD_USTACK(n, ...)
 
 #define LT_LTTNG_FIELD(kind, n, ...)	LT_LTTNG_FIELD_##kind(n, __VA_ARGS__)
 

@@ -5,7 +5,8 @@
 # timer's wake-up as the waker's stack; a pipe reader names the thread
 # that wrote, its stack in the record at pipe_read and the writer's at
 # pipe_write; with a timeout, a task still asleep is reported while it
-# sleeps, with its stack and no waker's.
+# sleeps, with its stack and no waker's; with ustack=1, the user stack of
+# a process with frame pointers and of one without.
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
 TRK=offcpu TRK_MOD=latency_tracker_offcpu
@@ -29,8 +30,8 @@ TRACE=/sys/kernel/tracing/trace
 # stack_of REC FIELD: the frames of a stack field, one a line.
 stack_of() { field "$1" "$2" | tr ';' '\n'; }
 
-# 37 assertions of this script, and those of the shared trk_* checks.
-tap_plan $((37 + $(trk_shared_plan)))
+# 42 assertions of this script, and those of the shared trk_* checks.
+tap_plan $((42 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 echo 1 >$TP/enable && echo >$TRACE
 
@@ -135,8 +136,38 @@ tap_cmp "stats: over_threshold >= 2" "$(trk_stat over_threshold)" -ge 2
 tap_cmp "stats: tracked" "$(trk_stat tracked)" -gt 10
 tap_cmp "stats: pending (blocked threads)" "$(trk_stat pending)" -ge 1
 tap_ok "histogram has the sleep's delay" trk_hist_has "$delay"
+tap_ok "without ustack=1, no record has a ustack field" bash -c "! grep -q ' ustack=' '$alerts'"
 
 trk_unload
+
+# User stacks (ustack=1): a process blocked 500 ms in read() under
+# main() -> lt_ustack_outer() -> lt_ustack_inner(), built with frame
+# pointers (progs/ustack.c): its record's ustack= has the instruction
+# pointer (in libc's read) and the return addresses into the binary's
+# lt_ustack_outer() and main(), as <build_id>+0x<file offset>, the build
+# id the one readelf gives; the same program without frame pointers (rbp
+# holds no frame pointer at its raw read): its own frame, then [unknown].
+build_id() { readelf -n "$1" | sed -n 's/.*Build ID: //p'; }
+ustack_of() { # PID: the ustack= of the record of PID
+	grep -m 1 " pid=${1:-none} " "$alerts" | sed -n 's/.* ustack=\([^ ]*\).*/\1/p'
+}
+tap_ok "load with ustack=1" trk_load threshold=300000000 ustack=1
+trk_reader_start "$alerts"
+fp_pid=$("build/progs/ustack_fp" 500 | sed -n 's/^pid=//p')
+nofp_pid=$("build/progs/ustack_nofp" 500 | sed -n 's/^pid=//p')
+trk_reader_stop 0.5
+fp=$(ustack_of "$fp_pid") nofp=$(ustack_of "$nofp_pid")
+trk_unload
+fp_id=$(build_id "build/progs/ustack_fp")
+nofp_id=$(build_id "build/progs/ustack_nofp")
+tap_diag "ustack_fp ($fp_id): $fp"
+tap_diag "ustack_nofp ($nofp_id): $nofp"
+tap_cmp "frame pointers: the binary's lt_ustack_outer() and main() in the user stack" \
+	"$(tr ';' '\n' <<<"$fp" | grep -c "^$fp_id+0x[0-9a-f]*$")" -ge 2
+tap_ok "frame pointers: the first frame (libc's read) is named too" \
+	bash -c "[[ '$fp' =~ ^[0-9a-f]{40}\+0x[0-9a-f]+\; ]] && [[ '$fp' != $fp_id* ]]"
+tap_ok "no frame pointers: its own frame, then [unknown]" \
+	bash -c "[[ '$nofp' =~ ^$nofp_id\+0x[0-9a-f]+\;\[unknown\]$ ]]"
 trk_rounds 4 $LTPROG wakers 4 30
 trk_tiny_pool 2 $LTPROG wakers 8 1
 tap_ok "core unloads" lt_unload latency_tracker

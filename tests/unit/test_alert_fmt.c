@@ -182,8 +182,11 @@ static void test_overflow(void)
 }
 
 /* Frame names of the stack tests: "f<hex>", 0x5 a name to escape. */
-static const char *frame_name(char *buf, size_t len, unsigned long addr)
+static const char *frame_name(const void *ctx, unsigned int i, char *buf,
+			      size_t len)
 {
+	unsigned long addr = ((const unsigned long *)ctx)[i];
+
 	if (addr == 0x5)
 		return "a b=c";
 	snprintf(buf, len, "f%lx", addr);
@@ -198,9 +201,9 @@ static void test_frames(void)
 
 	lt_fmt_init(&f, buf, sizeof(buf));
 	lt_fmt_u64(&f, "a", 1);
-	lt_fmt_frames(&f, "stack", ips, 4, frame_name, name, sizeof(name),
+	lt_fmt_frames(&f, "stack", 4, frame_name, ips, name, sizeof(name),
 		      100);
-	lt_fmt_frames(&f, "none", ips, 0, frame_name, name, sizeof(name),
+	lt_fmt_frames(&f, "none", 0, frame_name, ips, name, sizeof(name),
 		      100);
 	lt_fmt_u64(&f, "b", 2);
 	lt_fmt_end(&f);
@@ -210,7 +213,8 @@ static void test_frames(void)
 
 	/* "f1;f22;f333" is 11 characters: a limit of 10 keeps two frames. */
 	lt_fmt_init(&f, buf, sizeof(buf));
-	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 10);
+	lt_fmt_frames(&f, "s", 3, frame_name, ips, name, sizeof(name),
+		      10);
 	lt_fmt_u64(&f, "b", 2);
 	lt_fmt_end(&f);
 	tap_ok(!strcmp(buf, "s=f1;f22 b=2\n") && !f.overflow,
@@ -219,22 +223,26 @@ static void test_frames(void)
 
 	/* A line of 16 bytes holds "s=f1;f22" + " b=2" + '\n' + NUL. */
 	lt_fmt_init(&f, buf, 16);
-	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_frames(&f, "s", 3, frame_name, ips, name, sizeof(name),
+		      100);
 	lt_fmt_end(&f);
 	tap_ok(!strcmp(buf, "s=f1;f22;f333\n") && !f.overflow,
 	       "stack: fits the line exactly");
 	lt_fmt_init(&f, buf, 12);
-	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_frames(&f, "s", 3, frame_name, ips, name, sizeof(name),
+		      100);
 	lt_fmt_end(&f);
 	tap_ok(!strcmp(buf, "s=f1;f22\n") && !f.overflow,
 	       "stack: a line too short for every frame keeps the whole ones");
 	lt_fmt_init(&f, buf, 4);
-	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_frames(&f, "s", 3, frame_name, ips, name, sizeof(name),
+		      100);
 	lt_fmt_end(&f);
 	tap_ok(!strcmp(buf, "s=\n") && !f.overflow,
 	       "stack: no room for one frame: an empty value");
 	lt_fmt_init(&f, buf, 3);
-	lt_fmt_frames(&f, "s", ips, 3, frame_name, name, sizeof(name), 100);
+	lt_fmt_frames(&f, "s", 3, frame_name, ips, name, sizeof(name),
+		      100);
 	lt_fmt_end(&f);
 	tap_ok(!strcmp(buf, "\n") && f.overflow,
 	       "stack: no room for the key: dropped like any field");

@@ -47,9 +47,10 @@ void latency_tracker_fmt_str(struct lt_fmt *f, const char *key,
 }
 
 /* The core's (tracker/stack.c) without kallsyms: frame "f<hex>". */
-static const char *frame_name(char *buf, size_t len, unsigned long addr)
+static const char *frame_name(const void *ctx, unsigned int i, char *buf,
+			      size_t len)
 {
-	snprintf(buf, len, "f%lx", addr);
+	snprintf(buf, len, "f%lx", ((const unsigned long *)ctx)[i]);
 	return buf;
 }
 
@@ -59,7 +60,29 @@ void latency_tracker_fmt_stack(struct lt_fmt *f, const char *key,
 	char name[32];
 
 	if (s->nr != LT_REC_STACK_NONE)
-		lt_fmt_frames(f, key, s->ip, s->nr, frame_name, name,
+		lt_fmt_frames(f, key, s->nr, frame_name, s->ip, name,
+			      sizeof(name), 1024);
+}
+
+/* The core's (tracker/ustack.c) without a task: frame "u<hex>". */
+static const char *uframe_name(const void *ctx, unsigned int i, char *buf,
+			       size_t len)
+{
+	u64 ip = ((const u64 *)ctx)[i];
+
+	if (ip == LT_REC_USTACK_BROKEN)
+		return "[unknown]";
+	snprintf(buf, len, "u%llx", (unsigned long long)ip);
+	return buf;
+}
+
+void latency_tracker_fmt_ustack(struct lt_fmt *f, const char *key,
+				const struct lt_rec_ustack *s)
+{
+	char name[32];
+
+	if (s->nr != LT_REC_STACK_NONE)
+		lt_fmt_frames(f, key, s->nr, uframe_name, s->ip, name,
 			      sizeof(name), 1024);
 }
 
@@ -139,10 +162,11 @@ static void test_offcpu(void)
 		.state = 'D', .waker_pid = 12, .waker_comm = "ksoftirqd/0",
 		.cgroup = 1, .stack = { 2, { 0xa1, 0xa2 } },
 		.waker_stack = { 3, { 0xb1, 0xb2, 0xb3 } },
+		.ustack = { .nr = LT_REC_STACK_NONE },
 	};
 	struct lt_offcpu_record t = {
 		.pid = 5, .tgid = 5, .comm = "tab\there", .cpu = -1,
-		.state = '=',
+		.state = '=', .ustack = { .nr = LT_REC_STACK_NONE },
 	};
 
 	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_THRESHOLD,
@@ -151,7 +175,20 @@ static void test_offcpu(void)
 	      "tgid=299 comm=kworker/0:1 cpu=0 state=D waker_pid=12 "
 	      "waker_comm=ksoftirqd/0 cgroup=1 stack=fa1;fa2 "
 	      "waker_stack=fb1;fb2;fb3\n",
-	      "offcpu: fields and order, both stacks");
+	      "offcpu: fields and order, both stacks, no ustack field "
+	      "without ustack=1");
+	a.ustack.nr = 3;
+	a.ustack.ip[0] = 0x401000;
+	a.ustack.ip[1] = 0x401200;
+	a.ustack.ip[2] = LT_REC_USTACK_BROKEN;
+	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=offcpu cause=threshold delay=2000 pid=300 "
+	      "tgid=299 comm=kworker/0:1 cpu=0 state=D waker_pid=12 "
+	      "waker_comm=ksoftirqd/0 cgroup=1 stack=fa1;fa2 "
+	      "waker_stack=fb1;fb2;fb3 ustack=u401000;u401200;[unknown]\n",
+	      "offcpu with ustack=1: the user stack last, a broken walk's "
+	      "frame [unknown]");
 	check(fmt_line(offcpu_fmt, "offcpu", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=offcpu cause=timeout delay=2000 pid=5 tgid=5 "
@@ -269,7 +306,7 @@ static void test_causes(void)
 
 int main(void)
 {
-	tap_plan(17);
+	tap_plan(18);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();
