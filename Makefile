@@ -18,7 +18,7 @@ KREL = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 DEPS := $(TOP)/tests/vm/deps.sh
 CHECK := $(TOP)/tests/check.sh
 
-.PHONY: all modules tools check check-full check-mttcg check-unit check-daemon check-vm check-dkms check-debug lint soak selftest demo \
+.PHONY: all modules tools check check-full check-mttcg check-unit check-daemon check-vm check-dkms check-debug check-browser lint soak selftest demo \
 	bench install deb check-deb dkms clean help
 
 all: modules tools
@@ -43,12 +43,18 @@ check:
 # The whole matrix, what CI runs: every kernel line (6.1, 6.12, the newest
 # backports kernel and its PREEMPT_RT flavour, the debug kernel) with its
 # list of guest tests (tests/vm/tiers.sh), lint on every Debian line, the
-# multi-threaded lane, dkms and the Debian packages.  All but the
+# multi-threaded lane, dkms, the Debian packages and the flame graph in a
+# headless browser (tests/browser/: full tier only).  All but the
 # multi-threaded lane (which wants both CPUs) run at once, beside the
 # guests: they fill the CPU that the guests' lines leave idle at their end.
 check-full:
-	@$(CHECK) --tier full --deps "build unit vm dkms deb lint tools lttng debugkernel" \
-		unit+daemon+lint+selftest+vm+dkms+deb mttcg
+	@$(CHECK) --tier full --deps "build unit vm dkms deb lint tools lttng debugkernel browser" \
+		unit+daemon+lint+selftest+vm+dkms+deb+browser mttcg
+
+# The flame graph's SVG in headless Chromium (part of make check-full).
+check-browser:
+	@$(DEPS) browser
+	@$(CHECK) --tier full browser
 
 # The guest tests on the debug kernel alone (T= narrows them).
 check-debug:
@@ -149,7 +155,7 @@ help:
 	@echo "make check     the fast tier: host tests, lint and the self-test, the 6.12 guests' fast list (about 8 min warm)"
 	@echo "make check-full   the whole matrix (CI): five kernel lines, the debug kernel, dkms, Debian packages"
 	@echo "make check-vm T=<test> KERNEL=<6.1|6.12|current|current-rt|debug>   guest tests"
-	@echo "make check-unit / check-daemon / selftest / check-mttcg / check-dkms / check-deb   one suite"
+	@echo "make check-unit / check-daemon / selftest / check-mttcg / check-dkms / check-deb / check-browser   one suite"
 	@echo "make check-debug   the guest tests on the KASAN/lockdep/kmemleak debug kernel (T=)"
 	@echo "make lint      sparse, checkpatch --strict, cppcheck, probe prototypes, hot path"
 	@echo "make soak DURATION=<s>   the torture test on the debug kernel, as long as asked"

@@ -12,7 +12,9 @@
 # daemon (latency-trackerd on the host under ASan: fake proc root and
 # sessiond, a real Prometheus scraping it; tests/tools/), selftest (the
 # harness checks itself), vm (guest tests; KERNEL= and T= narrow it), mttcg
-# (the race tests under multi-threaded TCG), dkms, deb, lint.  A GROUP
+# (the race tests under multi-threaded TCG), dkms, deb, lint, browser (the
+# flame graph's SVG in headless Chromium: tests/browser/; the full tier
+# only, its packages are the `browser` profile).  A GROUP
 # "A+B" runs suites A and B side by side; groups run one after the other.
 #
 # --tier (the make targets' choice; tests/vm/tiers.sh):
@@ -82,6 +84,7 @@ suite_cmd() {
 	# through the same dkms (vm builds them for its guests).
 	dkms) echo "LT_KERNEL_LINES=\"\${LT_DKMS_LINES:-6.12 current}\" $LT_TOP/tests/vm/check-dkms.sh" ;;
 	deb) echo "$LT_TOP/tests/pkg/check-deb.sh" ;;
+	browser) echo "$LT_TOP/tests/browser/run.sh" ;;
 	*) return 1 ;;
 	esac
 }
@@ -89,7 +92,10 @@ for group in "$@"; do
 	IFS=+ read -r -a members <<<"$group"
 	for s in "${members[@]}"; do
 		suite_cmd "$s" >/dev/null ||
-			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms deb lint)"
+			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms deb lint browser)"
+		# Chromium is for the full tier: the fast one installs none.
+		[ "$s" != browser ] || [ "$tier" = full ] ||
+			lt_die "suite browser runs in the full tier only (--tier full)"
 	done
 done
 

@@ -3,8 +3,10 @@
 #
 # run.sh [TEST...] - the host tests of latency-trackerd (the `daemon` suite
 # of tests/check.sh): builds the daemon with ASan+UBSan and the fake
-# session daemon (fake_lttng.so) into build/tools-test, then runs each
-# tests/tools/daemon-*.sh (or the ones named), whose TAP lines it passes on;
+# session daemon (fake_lttng.so) into build/tools-test, and the CLI with
+# ASan+UBSan into build/tools-test/asan-cli, then runs each
+# tests/tools/daemon-*.sh and cli-*.sh (or the ones named), whose TAP
+# lines it passes on;
 # a script fails unless it declared its plan first and made that many.
 # Needs root (a tmpfs is mounted) and the `tools` packages.
 set -u
@@ -22,9 +24,14 @@ gcc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -shared -fPIC \
 	-o "$build/fake_lttng.so" "$here/fake_lttng.c" -llttng-ctl ||
 	{ echo "not ok - build of fake_lttng.so"; exit 1; }
 install -m 0755 "$here/fake-explain.sh" "$build/asan/latency-tracker"
+# The real CLI (the daemon's explain children run the fake one above).
+CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+LDFLAGS="-fsanitize=address,undefined" \
+	make -s -j"$(nproc)" -C "$LT_TOP/tools" BUILD="$build/asan-cli" "$build/asan-cli/latency-tracker" ||
+	{ echo "not ok - build of the ASan CLI"; exit 1; }
 
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=($(cd "$here" && ls daemon-*.sh | sed 's/\.sh$//'))
+[ ${#tests[@]} -gt 0 ] || tests=($(cd "$here" && ls daemon-*.sh cli-*.sh | sed 's/\.sh$//'))
 rc=0
 for t in "${tests[@]}"; do
 	lt_log "tools test $t"

@@ -11,6 +11,10 @@
       is found in a label once decoded as tools/lib/lt_dot.h says
       (Graphviz escapes, &amp;, then \\xHH); `dot -Tsvg` (when installed)
       reads FILE without a warning.
+  check_outputs.py svg FILE [HEX...]
+      FILE is valid UTF-8 and well-formed XML (xml.etree), an SVG; every
+      HEX is exactly the name (data-n) of one of its flame graph frames
+      (tools/lib/lt_flamesvg.h).
 
 Exit 0 when all holds; else one line per problem ("# ...", TAP comments)
 on stdout, exit 1.
@@ -90,6 +94,19 @@ def check_dot(data, path):
     return found
 
 
+def check_svg(data):
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as e:
+        problems.append(f"not well-formed XML: {e}")
+        return []
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        problems.append(f"the root is {root.tag}, not an SVG")
+    return [e.get("data-n").encode("utf-8") for e in root.iter()
+            if e.get("data-n") is not None]
+
+
 def main():
     mode, path, want = sys.argv[1], sys.argv[2], sys.argv[3:]
     data = open(path, "rb").read()
@@ -98,10 +115,13 @@ def main():
     except UnicodeDecodeError as e:
         problems.append(f"{path}: not valid UTF-8: {e}")
         data = data.decode("utf-8", "replace").encode()
-    found = check_json(data) if mode == "json" else check_dot(data, path)
+    if mode == "svg":
+        found = check_svg(data)
+    else:
+        found = check_json(data) if mode == "json" else check_dot(data, path)
     for h in want:
         b = bytes.fromhex(h)
-        if not any(b in s for s in found):
+        if not any(b == s if mode == "svg" else b in s for s in found):
             problems.append(f"{path}: {b!r} not found in any string")
     for p in problems:
         print("# " + p)

@@ -30,10 +30,28 @@ test_explain_sync_SRCS := tests/unit/test_explain_sync.c $(EXPLAIN_CORE)
 test_explain_sync_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
 test_explain_sync_LDLIBS := -lm
 
+# What links ex_main.c renders SVG in the process with Graphviz's
+# libraries (ex_svg.c; libgraphviz-dev, tests/vm/deps.sh unit).
+EXPLAIN_MAIN := tools/explain/ex_main.c tools/explain/ex_compare_cli.c \
+	tools/explain/ex_svg.c
+EXPLAIN_MAIN_CFLAGS := $(EXPLAIN_UNIT_CFLAGS) \
+	$(shell pkg-config --cflags libgvc 2>/dev/null || echo -I/usr/include/graphviz)
+EXPLAIN_MAIN_LDLIBS := -lm \
+	$(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
+
 # The options of issue 17 through lt_explain_main, the trace reader
 # replaced by the test's (synthetic snapshot).
 UNIT_TESTS += test_explain_cli
 test_explain_cli_SRCS := tests/unit/test_explain_cli.c $(EXPLAIN_CORE) \
-	tools/explain/ex_main.c tools/explain/ex_compare_cli.c
-test_explain_cli_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
-test_explain_cli_LDLIBS := -lm
+	$(EXPLAIN_MAIN)
+test_explain_cli_CFLAGS := $(EXPLAIN_MAIN_CFLAGS)
+test_explain_cli_LDLIBS := $(EXPLAIN_MAIN_LDLIBS)
+
+# Issue 33 item 4: an explanation that reads at a glance (the states
+# table's counts in the graph, no child larger than its parent, nothing
+# disconnected, the lock on its wait edge); item 7: SVG without `dot`.
+UNIT_TESTS += test_explain_glance
+test_explain_glance_SRCS := tests/unit/test_explain_glance.c $(EXPLAIN_CORE) \
+	$(EXPLAIN_MAIN)
+test_explain_glance_CFLAGS := $(EXPLAIN_MAIN_CFLAGS)
+test_explain_glance_LDLIBS := $(EXPLAIN_MAIN_LDLIBS)

@@ -9,6 +9,6 @@
 UNIT_TESTS += test_explain_critical
 
 test_explain_critical_SRCS := tests/unit/test_explain_critical.c $(EXPLAIN_CORE) \
-	tools/explain/ex_main.c tools/explain/ex_compare_cli.c
-test_explain_critical_CFLAGS := $(EXPLAIN_UNIT_CFLAGS)
-test_explain_critical_LDLIBS := -lm
+	$(EXPLAIN_MAIN)
+test_explain_critical_CFLAGS := $(EXPLAIN_MAIN_CFLAGS)
+test_explain_critical_LDLIBS := $(EXPLAIN_MAIN_LDLIBS)

@@ -14,6 +14,19 @@
 
 #define EXPLAIN_RUN_MAX_ARGS	32
 
+/*
+ * -o renders SVG in the process (ex_svg.c): Graphviz's context keeps
+ * caches for the life of the process (libgvc, fontconfig through its
+ * text layout) that LeakSanitizer would report.  Their leaks only: what
+ * libcgraph allocates for a graph (agclose) is still checked.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libgvc.so\nleak:libfontconfig.so\nleak:libpango\n"
+	       "leak:libcairo.so\n";
+}
+
 /* Read a captured stream into buf (NUL-terminated) and close it. */
 static inline void explain_run_slurp(FILE *f, char *buf, size_t size)
 {

@@ -212,9 +212,8 @@ static void test_app(void)
 	       strstr(dot, "t100 -> l0") && strstr(dot, "l0 -> t200") &&
 	       strstr(dot, "cli.lock"), "-o: lockview.dot, waiter -> lock -> releaser");
 	snprintf(path, sizeof(path), "%s/lockview.svg", out);
-	tap_ok(system("command -v dot >/dev/null 2>&1") ? access(path, F_OK) != 0 :
-	       slurp(path, dot, sizeof(dot)) && strstr(dot, "<svg"),
-	       "-o: lockview.svg rendered as the graph is, when Graphviz is installed");
+	tap_ok(slurp(path, dot, sizeof(dot)) && strstr(dot, "<svg"),
+	       "-o: lockview.svg rendered as the graph is (Graphviz's libraries)");
 	snprintf(path, sizeof(path), "%s/explain.json", out);
 	tap_ok(slurp(path, dot, sizeof(dot)) && strstr(dot, "\"lock_pids\":[100,200]"),
 	       "-o: explain.json has the application's processes");

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ex_alerts.h"
 #include "explain.h"
 #include "lt_custom.h"
 #include "lt_pct.h"
@@ -51,6 +52,19 @@ int lt_timeline_main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	return 0;
+}
+
+/* flamegraph's snapshot reader needs libbabeltrace2: not linked here
+ * (tests/tools/cli-flamegraph.sh reads a snapshot with the real CLI). */
+int ex_alerts_read(const char *path,
+		   void (*fn)(void *arg, const struct lt_record *r), void *arg,
+		   struct ex_alerts_stats *st, char *err, size_t errlen)
+{
+	(void)fn;
+	(void)arg;
+	memset(st, 0, sizeof(*st));
+	snprintf(err, errlen, "%s: no snapshot reader (test)", path);
+	return -1;
 }
 
 static char root[] = "/tmp/lt_cli_XXXXXX";
@@ -159,6 +173,15 @@ static void tracker_dir(const char *name, const char *hist)
 	mkfifo(path, 0600);
 }
 
+/* The root's version file: modules writing record format @v. */
+static void put_format(int v)
+{
+	char version[16];
+
+	snprintf(version, sizeof(version), "%d\n", v);
+	put(".", "version", version);
+}
+
 static void setup(void)
 {
 	size_t n = 0;
@@ -179,6 +202,7 @@ static void setup(void)
 	tracker_dir(weird, "");
 	put(weird, "filter_cgroup", "\n");
 	put(weird, "stats", "tracked 0\nmatched 0\nmin_ns 18446744073709551615\nmax_ns 0\n");
+	put_format(LT_RECORD_FORMAT);
 	setenv("LT_PROC_ROOT", root, 1);
 }
 
@@ -192,6 +216,7 @@ static void test_version_help(void)
 {
 	static const char *const cmds[] = {
 		"list", "get", "set", "stats", "hist", "follow", "add", "del",
+		"flamegraph",
 	};
 	char mk[4096], want[128];
 
@@ -225,6 +250,7 @@ static void test_man_page(void)
 	static char man[65536];
 	static const char *const cmds[] = {
 		"list", "get", "set", "stats", "hist", "follow", "add", "del",
+		"flamegraph",
 	};
 	static const char *const words[] = {
 		/* follow --json record types */
@@ -578,23 +604,33 @@ static void test_version_file(void)
 {
 	char path[512];
 
+	char want[128];
+
 	snprintf(path, sizeof(path), "%s/version", root);
-	put(".", "version", "1\n");
-	tap_eq(run(AS_ME, "list"), 0, "version 1: list works");
-	put(".", "version", "2\n");
-	tap_eq(run(AS_ME, "list"), CLI_FAIL, "version 2: list exits 1");
-	tap_ok(lines(err) == 1 && !*out &&
-	       strstr(err, "write alert record format 2, these tools read format 1"),
-	       "version 2: one line naming both formats");
+	put_format(LT_RECORD_FORMAT);
+	tap_eq(run(AS_ME, "list"), 0, "the tools' version: list works");
+	put_format(LT_RECORD_FORMAT + 1);
+	tap_eq(run(AS_ME, "list"), CLI_FAIL, "a later version: list exits 1");
+	snprintf(want, sizeof(want),
+		 "write alert record format %d, these tools read format %d",
+		 LT_RECORD_FORMAT + 1, LT_RECORD_FORMAT);
+	tap_ok(lines(err) == 1 && !*out && strstr(err, want),
+	       "a later version: one line naming both formats");
 	tap_eq(run(AS_ME, "set", "wakeup", "threshold", "1ms"), CLI_FAIL,
-	       "version 2: set refused");
-	tap_eq(run(AS_ME, "follow", "-n", "1"), CLI_FAIL, "version 2: follow refused");
+	       "a later version: set refused");
+	tap_eq(run(AS_ME, "follow", "-n", "1"), CLI_FAIL,
+	       "a later version: follow refused");
 	put(".", "version", "x\n");
 	tap_eq(run(AS_ME, "stats", "wakeup"), CLI_FAIL, "a version file without a number: exit 1");
 	tap_ok(strstr(err, "not a record format number") != NULL, "says so");
 	unlink(path);
-	tap_eq(run(AS_ME, "get", "wakeup", "threshold"), 0,
-	       "no version file (older modules): format 1, works");
+	snprintf(want, sizeof(want),
+		 "write alert record format 1, these tools read format %d",
+		 LT_RECORD_FORMAT);
+	tap_ok(run(AS_ME, "get", "wakeup", "threshold") == CLI_FAIL &&
+	       strstr(err, want),
+	       "no version file (modules of format 1, records without stacks): refused");
+	put_format(LT_RECORD_FORMAT);
 }
 
 struct watch_seen {
@@ -639,23 +675,24 @@ static void test_watch_format(void)
 	char *only[] = { "wakeup", NULL };
 	struct lt_watch w;
 	int epfd = epoll_create1(EPOLL_CLOEXEC);
+	char want[64];
 
+	snprintf(want, sizeof(want), "format 7, these tools read format %d",
+		 LT_RECORD_FORMAT);
 	lt_watch_init(&w, epfd, &ops, &s, only);
 	tap_eq(lt_watch_scan(&w), 1, "watch: the alerts file followed");
 	put(".", "version", "7\n");
 	tap_eq(lt_watch_scan(&w), 0, "watch, format 7: nothing followed");
 	tap_ok(s.errors == 1 && s.err == EPROTONOSUPPORT && s.added == 0 &&
-	       strstr(s.what, "format 7, these tools read format 1"),
+	       strstr(s.what, want),
 	       "watch, format 7: one error naming both formats, file closed");
 	lt_watch_scan(&w);
 	tap_eq(s.errors, 1, "watch: the error is reported once");
-	put(".", "version", "1\n");
+	put_format(LT_RECORD_FORMAT);
 	tap_ok(lt_watch_scan(&w) == 1 && s.errors == 1 && s.added == 1,
 	       "watch: followed again once the format is right");
 	lt_watch_close_all(&w, false);
 	close(epfd);
-	snprintf(s.what, sizeof(s.what), "%s/version", root);
-	unlink(s.what);
 }
 
 /* follow --json on the wakeup tracker's alerts (a FIFO here). */
@@ -708,12 +745,86 @@ static void test_follow(void)
 	       "follow --json: lost and malformed records");
 }
 
+/* flamegraph's refusals: exit 2, one line naming the problem. */
+static void test_flame_args(void)
+{
+	tap_eq(run(AS_ME, "flamegraph", "--mode", "bogus", "x"), CLI_USAGE,
+	       "flamegraph --mode bogus: exit 2");
+	tap_ok(strstr(err, "bad mode 'bogus'") != NULL, "flamegraph: the bad mode named");
+	tap_eq(run(AS_ME, "flamegraph", "--pid", "0", "x"), CLI_USAGE, "flamegraph --pid 0: exit 2");
+	tap_eq(run(AS_ME, "flamegraph", "--since", "soon", "x"), CLI_USAGE,
+	       "flamegraph --since soon: exit 2");
+	tap_eq(run(AS_ME, "flamegraph", "--since", "2.5", "--until", "2000000000", "x"),
+	       CLI_USAGE, "flamegraph: --since (seconds) after --until (ns): exit 2");
+	tap_eq(run(AS_ME, "flamegraph", "--duration", "1s", "x"), CLI_USAGE,
+	       "flamegraph --duration with a source: exit 2");
+	tap_eq(run(AS_ME, "flamegraph", "a", "b"), CLI_USAGE, "flamegraph: two sources: exit 2");
+	tap_eq(run(AS_ME, "flamegraph", "--folded", "/nonexistent/log"), CLI_FAIL,
+	       "flamegraph: a source that cannot be read: exit 1");
+}
+
+/* flamegraph live, on the wakeup tracker's alerts (a FIFO), until SIGINT. */
+static void test_flame_live(void)
+{
+	char path[512], *args[] = { "latency-tracker", "flamegraph", "--folded",
+				    "--tracker", "wakeup", NULL };
+	pid_t pid;
+	int fd, rc;
+	FILE *f;
+
+	pid = start(AS_ME, args);
+	snprintf(path, sizeof(path), "%s/wakeup/alerts", root);
+	for (int i = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0 &&
+	     errno == ENXIO && i < 1000; i++)
+		usleep(10000);
+	if (fd < 0) {
+		tap_ok(0, "flamegraph opens the alerts file: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		finish(pid);
+		tap_ok(0, "flamegraph live: skipped");
+		tap_ok(0, "flamegraph live: skipped");
+	} else {
+		fcntl(fd, F_SETFL, 0);
+		f = fdopen(fd, "w");
+		fputs("ts=1 tracker=wakeup cause=threshold delay=5 pid=7 tgid=7 comm=w stack=b;a\n", f);
+		fputs("ts=2 tracker=wakeup cause=threshold delay=6 pid=8 tgid=8 comm=w stack=b;a\n", f);
+		fputs("ts=3 tracker=wakeup cause=lost count=2\n", f);
+		fputs("ts=4 tracker=wakeup bad\\line\n", f);
+		fclose(f);
+		/* The lines are read before the signal is (one epoll_wait). */
+		usleep(300000);
+		kill(pid, SIGINT);
+		rc = finish(pid);
+		tap_eq(rc, 0, "flamegraph live: SIGINT ends it, exit 0");
+		tap_ok(!strcmp(out, "w;a;b 11\n"), "flamegraph live: the records folded when it ends");
+		if (strcmp(out, "w;a;b 11\n"))
+			tap_diag("out: %s", out);
+		tap_ok(strstr(err, "1 malformed record") && strstr(err, "2 records lost"),
+		       "flamegraph live: malformed and lost records said on stderr");
+	}
+	/* --duration: ends by itself; nothing came: a warning, an empty SVG. */
+	rc = run(AS_ME, "flamegraph", "--duration", "200ms", "--tracker", "wakeup");
+	tap_eq(rc, 0, "flamegraph live --duration: ends by itself, exit 0");
+	tap_ok(strstr(out, "<svg") && strstr(out, "No record to show") &&
+	       strstr(err, "no record of tracker wakeup"),
+	       "flamegraph live: no record, an SVG saying so, a warning");
+	/* A log file: alert lines, as cat of an alerts file saves them. */
+	snprintf(path, sizeof(path), "%s.log", root);
+	f = fopen(path, "w");
+	fputs("ts=1 tracker=offcpu cause=threshold delay=5 pid=7 tgid=7 comm=w stack=b;a\n"
+	      "ts=2 tracker=syscalls cause=threshold delay=9 pid=7 tgid=7 comm=w stack=c\n", f);
+	fclose(f);
+	rc = run(AS_ME, "flamegraph", "--folded", "-o", out_path, path);
+	tap_ok(rc == 0 && !strcmp(out, "w;a;b 5\n"), "flamegraph FILE -o OUT: folded into OUT");
+	unlink(path);
+}
+
 int main(void)
 {
 	char cmd[1024];
 
 	/* test_access() makes two more assertions as root (run as nobody). */
-	tap_plan(geteuid() == 0 ? 134 : 132);
+	tap_plan(geteuid() == 0 ? 150 : 148);
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();
@@ -732,6 +843,8 @@ int main(void)
 	test_version_file();
 	test_watch_format();
 	test_follow();
+	test_flame_args();
+	test_flame_live();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s", root, out_path, err_path);
 	if (system(cmd))
 		tap_diag("could not remove %s", root);

@@ -9,7 +9,8 @@
 #                    (LT_PROC_ROOT): --version, --help, --json outputs,
 #                    hist percentiles, warnings, errors and exit statuses,
 #                    the record-format check, follow --json; add, del
-#                    and list of custom trackers
+#                    and list of custom trackers; flamegraph's options,
+#                    its live source (SIGINT, --duration) and a log file
 
 UNIT_TESTS += test_tools_json test_tools_cli
 
@@ -30,6 +31,9 @@ test_tools_json_LDLIBS := -lm
 test_tools_cli_SRCS := tests/unit/test_tools_cli.c $(TOOLS_OUT_LIB) \
 	$(addprefix tools/lib/,lt_proc.c lt_procfmt.c lt_pct.c lt_watch.c \
 	lt_filter.c lt_custom.c) \
+	$(addprefix tools/lib/,lt_folded.c lt_flamesvg.c lt_xml.c lt_logread.c) \
 	$(addprefix tools/cli/,cli_main.c cli_list.c cli_knob.c cli_stats.c \
-	cli_hist.c cli_follow.c cli_custom.c)
-test_tools_cli_CFLAGS := $(TOOLS_OUT_CFLAGS) -I$(TOP)/tools/cli
+	cli_hist.c cli_follow.c cli_custom.c cli_flame.c cli_flame_live.c)
+test_tools_cli_CFLAGS := $(TOOLS_OUT_CFLAGS) -I$(TOP)/tools/cli \
+	$(shell pkg-config --cflags json-c 2>/dev/null)
+test_tools_cli_LDLIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)

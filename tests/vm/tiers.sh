@@ -37,7 +37,7 @@ RT_TESTS="core-alerts alerts-lost alerts-unload timeout-change hotplug torture
 	offcpu-threads block-burst"
 ONE_LINE_TESTS="core-procfs fuzz-procfs filters filters-cgroup security
 	stacks-budget custom-refusals
-	cli-basic cli-filters
+	cli-basic cli-filters flamegraph
 	daemon-explain daemon-faults daemon-remote daemon-sandbox daemon-unload
 	explain-bad explain-compare explain-disk explain-lock"
 LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool explain-app
@@ -50,7 +50,7 @@ FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
 	block-requests block-burst rt-timers stacks stacks-budget lttng-probe filters
 	filters-cgroup fuzz-procfs security alerts-unload hotplug torture
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block
-	cli-basic cli-filters daemon-explain explain-timeline custom app"
+	cli-basic cli-filters flamegraph daemon-explain explain-timeline custom app"
 
 # tier_tests LINE [TIER]: the tests LINE runs in TIER (full: the default;
 # fast: 6.12 only), one a line.

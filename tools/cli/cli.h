@@ -66,5 +66,6 @@ int cli_hist(int argc, char **argv);
 int cli_follow(int argc, char **argv);
 int cli_add(int argc, char **argv);
 int cli_del(int argc, char **argv);
+int cli_flamegraph(int argc, char **argv);
 
 #endif /* LT_CLI_H */

@@ -77,6 +77,26 @@ static const struct cli_cmd cli_cmds[] = {
 	  "              key=arg1 threshold=2ms stack=1\n" },
 	{ "del", cli_del, "del <name>",
 	  "Delete a custom tracker (its /proc/latency_tracker/<name>/ goes with it).\n" },
+	{ "flamegraph", cli_flamegraph,
+	  "flamegraph [--tracker T] [--pid P] [--since T0] [--until T1] [--mode offcpu|offwake|syscalls] [--folded] [-o FILE.svg] [--duration D] [SOURCE]",
+	  "A flame graph of the stacks of the alert records (stack=, waker_stack=,\n"
+	  "ustack=): an interactive SVG (hover, click to zoom, search), or folded\n"
+	  "stacks (comm;root;...;leaf weight) for other flame graph tools.  The\n"
+	  "width of a stack is the sum of the delays of its records.\n"
+	  "SOURCE: a latency-trackerd JSON log (or saved alert lines; - for stdin),\n"
+	  "a snapshot directory, or none: the live alerts until Ctrl-C, SIGTERM\n"
+	  "or --duration (root).\n"
+	  "  --mode M       offcpu (tracker offcpu: the default when the source has\n"
+	  "                 it), syscalls (tracker syscalls), offwake (offcpu with the\n"
+	  "                 waker's stack above the blocked one, after a \"--\" frame)\n"
+	  "  --tracker T    the records of tracker T (a custom one with stack=1...)\n"
+	  "  --pid P        only the records whose pid or tgid is P\n"
+	  "  --since T0     only the records with ts >= T0; --until T1: ts <= T1\n"
+	  "                 (ns as in ts=, or seconds as follow prints them)\n"
+	  "  --folded       folded stacks instead of the SVG\n"
+	  "  -o FILE        write to FILE (default: standard output)\n"
+	  "  --duration D   live: stop after D (10s, 500ms)\n"
+	  "Lost-record notices and malformed lines are counted on stderr.\n" },
 	/* The analysis of a snapshot (tools/explain/): no root needed. */
 	{ "explain", lt_explain_main,
 	  "explain <snapshot> [--tid T] [--at TS --window D] | explain --compare <snapshot>...",

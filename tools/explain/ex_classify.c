@@ -271,6 +271,7 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 		 struct ex_class_report *r)
 {
 	const struct ex_thread *t = ex_model_thread(m, tid);
+	int last_sys = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->tid = tid;
@@ -290,12 +291,17 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 	for (size_t i = ex_thread_first_iv(t, s); i < t->niv && t->iv[i].start < e; i++) {
 		const struct ex_interval *iv = &t->iv[i];
 		uint64_t ns = ex_overlap(iv->start, iv->end, s, e);
+		struct ex_ctx_time *c;
 
 		if (!ns)
 			continue;
 		r->state_ns[iv->state] += ns;
-		ctx_time(r, iv->sys >= 0 ? t->sys[iv->sys].name : "user space")
-			->ns[iv->state] += ns;
+		c = ctx_time(r, iv->sys >= 0 ? t->sys[iv->sys].name : "user space");
+		c->ns[iv->state] += ns;
+		/* A call counts once, by its intervals in [s, e): as the
+		 * graph's context edges count (ex_depgraph.c). */
+		c->count += iv->sys >= 0 && iv->sys != last_sys;
+		last_sys = iv->sys;
 		switch (iv->state) {
 		case ST_RUNNING:
 			r->class_ns[C_RUNNING] += ns;
@@ -314,7 +320,6 @@ void ex_classify(const struct ex_model *m, int tid, uint64_t s, uint64_t e,
 		if (sc->start < s || sc->start >= e)
 			continue;
 		r->syscalls++;
-		ctx_time(r, sc->name)->count++;
 		if (sc->ret > 0 && sc->end != EX_TS_OPEN) {
 			if (in_list(sc->name, read_calls))
 				r->bytes_read += (uint64_t)sc->ret;

@@ -20,7 +20,8 @@ enum ex_class { C_RUNNING, C_SYNC, C_IO, C_CPU, C_TIMER, C_UNKNOWN, C_NCLASS };
 struct ex_ctx_time {		/* one context: a syscall or user space */
 	char name[EX_NAME_LEN];
 	uint64_t ns[3];		/* by enum ex_state */
-	uint64_t count;		/* calls started in the interval */
+	uint64_t count;		/* calls with time in the interval (as the
+				 * graph's context edges count them) */
 };
 
 struct ex_cause {

@@ -8,13 +8,11 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "ex_app.h"
 #include "ex_critical.h"
@@ -26,8 +24,6 @@
 #include "explain.h"
 #include "lt_num.h"
 #include "lt_version.h"
-
-extern char **environ;
 
 static const char usage[] =
 "usage: latency-tracker explain SNAPSHOT [--tid T] [--at TS --window D]\n"
@@ -48,7 +44,7 @@ static const char usage[] =
 "--compare clusters executions (the alerts, or the spans of --tid between\n"
 "consecutive calls of SYSCALL) with k-means and compares the fastest and\n"
 "slowest clusters' graphs.  -o DIR also writes explain.txt, explain.json,\n"
-"explain-N.dot (and explain-N.svg when Graphviz is installed) and\n"
+"explain-N.dot and explain-N.svg (laid out by Graphviz's libraries) and\n"
 "lockview.dot (waiter -> lock -> releaser; lockview.svg too).\n"
 "The lock view covers the application: the processes of --pid and those\n"
 "with a thread named --comm, or else the explained thread's process.  An\n"
@@ -69,18 +65,7 @@ int ex_fail(const char *fmt, ...)
 	return EX_EXIT_BAD;
 }
 
-int ex_render_svg(const char *dot, const char *svg)
-{
-	char *argv[] = { "dot", "-Tsvg", "-o", (char *)svg, (char *)dot, NULL };
-	pid_t pid;
-	int st;
-
-	if (posix_spawnp(&pid, "dot", NULL, NULL, argv, environ))
-		return -1;
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return -1;
-	return 0;
-}
+/* ex_render_svg(): ex_svg.c (Graphviz's libraries, in the process). */
 
 /* "12,34,5" -> pids (allocated); -1 on error. */
 static int parse_pids(const char *s, int **out, int *n)
@@ -110,23 +95,14 @@ static int parse_pids(const char *s, int **out, int *n)
 	return 0;
 }
 
-/* "123", "100ms", "250us", "2s", "10ns" -> ns; -1 on error. */
 /*
  * --at: an instant of CLOCK_MONOTONIC in ns (an alert's ts), or in seconds
  * with up to 9 decimals as `latency-tracker follow` and this report print
- * it ("1234.567890").
+ * it ("1234.567890"): lt_parse_instant().
  */
 static int parse_at(const char *s, uint64_t *out)
 {
-	char secs[40];
-
-	if (!strchr(s, '.'))
-		return lt_parse_u64(s, out);
-	/* Seconds: the duration grammar's, with its unit. */
-	if (strlen(s) + 2 > sizeof(secs))
-		return -1;
-	snprintf(secs, sizeof(secs), "%ss", s);
-	return lt_parse_duration(secs, out);
+	return lt_parse_instant(s, out);
 }
 
 struct interval {

@@ -42,8 +42,9 @@ struct ex_opts {
 /* Print "latency-tracker explain: <msg>" on stderr; returns EX_EXIT_BAD. */
 int ex_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Render a DOT file to SVG with Graphviz's dot when installed; 0 on
- * success, -1 when dot is missing or failed. */
+/* Render a DOT file to SVG in the process (ex_svg.c: Graphviz's libcgraph
+ * and libgvc, no `dot` program); 0 on success, -1 after saying on stderr
+ * what failed (Graphviz's message: the DOT file is left as it is). */
 int ex_render_svg(const char *dot, const char *svg);
 
 int ex_compare_main(const struct ex_opts *o);

@@ -2,7 +2,8 @@
 /*
  * ex_out_dot.c - the dependency graph as Graphviz DOT: one node per thread,
  * context or resource with its time and share of the slow interval, edges
- * labelled with their accumulated time, thicker when heavier.  Names are
+ * labelled with their accumulated time and the lock waited on, thicker
+ * when heavier; only what is connected to the root.  Names are
  * escaped by tools/lib/lt_dot.h (bytes that are not text shown as \xHH).
  */
 #include <inttypes.h>
@@ -29,18 +30,29 @@ static const char *shape(enum ex_node_type t)
 	}
 }
 
+/*
+ * The graph merges what several paths reach (ex_graph.h): a node's time
+ * is the sum of its incoming edges, each at most the time of the node it
+ * leaves; a node with several is said so, since its time may then be
+ * larger than that of one of its parents.  The edges under min_share of
+ * the interval are left out, and with them what only they reach: every
+ * node drawn is connected to the root.
+ */
 void ex_out_dot(FILE *f, const struct ex_report *r, double min_share)
 {
 	const struct ex_graph *g = &r->g;
+	double min_w = min_share * (double)g->total;
 	bool *used = calloc(g->nnodes + 1, sizeof(*used));
+	size_t *nin = calloc(g->nnodes + 1, sizeof(*nin));
 
-	if (!used)
+	if (!used || !nin) {
+		free(used);
+		free(nin);
 		return;
-	if (g->root >= 0)
-		used[g->root] = true;
+	}
+	ex_graph_reach(g, min_w, used);
 	for (size_t i = 0; i < g->nedges; i++)
-		if (g->edges[i].weight >= min_share * (double)g->total)
-			used[g->edges[i].from] = used[g->edges[i].to] = true;
+		nin[g->edges[i].to]++;
 	fprintf(f, "digraph depgraph {\n\trankdir=LR;\n\tnode [fontname=\"Helvetica\", fontsize=10];\n");
 	fprintf(f, "\tedge [fontname=\"Helvetica\", fontsize=9];\n");
 	for (size_t i = 0; i < g->nnodes; i++) {
@@ -51,20 +63,31 @@ void ex_out_dot(FILE *f, const struct ex_report *r, double min_share)
 		/* The name (escaped), a line break, its time and share. */
 		fprintf(f, "\tn%zu [label=\"", i);
 		lt_dot_text(f, g->nodes[i].label, strlen(g->nodes[i].label));
-		fprintf(f, "\\n%s (%.1f%%)\"", ex_dur(w).s, ex_pct(w, g->total));
-		fprintf(f, ", shape=%s%s];\n", shape(g->nodes[i].type),
+		fprintf(f, "\\n%s (%.1f%%)", ex_dur(w).s, ex_pct(w, g->total));
+		if ((int)i != g->root && nin[i] > 1)
+			fprintf(f, "\\nsum of %zu incoming edges", nin[i]);
+		fprintf(f, "\", shape=%s%s];\n", shape(g->nodes[i].type),
 			(int)i == g->root ? ", penwidth=2" : "");
 	}
 	for (size_t i = 0; i < g->nedges; i++) {
 		const struct ex_edge *e = &g->edges[i];
 		double share = ex_pct(e->weight, g->total);
 
-		if (e->weight < min_share * (double)g->total)
+		if ((double)e->weight < min_w || !used[e->from])
 			continue;
-		fprintf(f, "\tn%d -> n%d [label=\"%s\", penwidth=%.1f, tooltip=\"%s\"];\n",
-			e->from, e->to, ex_dur((uint64_t)e->weight).s,
+		fprintf(f, "\tn%d -> n%d [label=\"%s", e->from, e->to,
+			ex_dur((uint64_t)e->weight).s);
+		/* The lock waited on (a futex, a file lock, a semaphore). */
+		for (size_t k = 0; k < e->locks.n && k < 3; k++) {
+			fputs("\\non ", f);
+			lt_dot_text(f, e->locks.v[k], strlen(e->locks.v[k]));
+		}
+		if (e->locks.n > 3)
+			fprintf(f, "\\nand %zu other locks", e->locks.n - 3);
+		fprintf(f, "\", penwidth=%.1f, tooltip=\"%s\"];\n",
 			1.0 + share / 20.0, ex_edge_kind_name(e->kind));
 	}
 	fprintf(f, "}\n");
 	free(used);
+	free(nin);
 }

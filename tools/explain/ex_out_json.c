@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ex_out_json.c - the explanation as one JSON object: interval, states,
- * graph (nodes with weight and share, edges with weight, count, kind),
+ * graph (nodes with weight and share, edges with weight, count, kind and
+ * the locks a wait was on),
  * classification (classes, causes with the evidence of a synchronisation),
  * the application's lock view ("locks", ex_lockview.h) and the stacks of
  * our alerts on the graph nodes they explain.  Times in ns.
@@ -30,9 +31,20 @@ static void graph(FILE *f, const struct ex_graph *g)
 	for (size_t i = 0; i < g->nedges; i++) {
 		const struct ex_edge *e = &g->edges[i];
 
-		fprintf(f, "%s{\"from\":%d,\"to\":%d,\"kind\":\"%s\",\"weight_ns\":%" PRIu64 ",\"count\":%" PRIu64 ",\"share\":%.4f}",
+		fprintf(f, "%s{\"from\":%d,\"to\":%d,\"kind\":\"%s\",\"weight_ns\":%" PRIu64 ",\"count\":%" PRIu64 ",\"share\":%.4f",
 			i ? "," : "", e->from, e->to, ex_edge_kind_name(e->kind),
 			e->weight, e->count, ex_pct(e->weight, g->total) / 100.0);
+		/* The locks waited on (woken_by), as the lock view names them. */
+		if (e->locks.n) {
+			fprintf(f, ",\"locks\":[");
+			for (size_t k = 0; k < e->locks.n; k++) {
+				if (k)
+					fputc(',', f);
+				ex_json_str(f, e->locks.v[k]);
+			}
+			fputc(']', f);
+		}
+		fputc('}', f);
 	}
 	fprintf(f, "]}");
 }

@@ -2,7 +2,9 @@
 /*
  * ex_out_text.c - the explanation as text: state breakdown, the dependency
  * graph as an indented tree in the manner of DepGraph Figure 4
- * (thread (total) -> syscall (time, %) -> dependency (time, %)), the
+ * (thread (total) -> syscall (time, %) -> dependency (time, %)) along its
+ * paths (ex_graph.h: a child within its parent), a wait's lock on its
+ * line, the number of edges left out under --min-share; the
  * classification by class and cause (with the evidence of a
  * synchronisation), the application's lock view and the stacks of our
  * alerts (marked [stack N] on the node they explain).
@@ -13,6 +15,7 @@
 
 #include "ex_fmt.h"
 #include "ex_report.h"
+#include "ex_util.h"
 
 #define EX_TREE_MAX_DEPTH 12
 /* A cause's text starts here. */
@@ -40,44 +43,125 @@ void ex_text_wrapped(FILE *f, const char *text, int col)
 	fputc('\n', f);
 }
 
-static void tree(FILE *f, const struct ex_report *r, int node, char *prefix,
-		 size_t plen, int *path, int depth, double min_share)
+/* A tree line's parts: what it may not cut, and the lock it may cut. */
+struct tline {
+	char head[512], lock[EX_SYNC_TEXT + 64], marks[128];
+};
+
+/* "on futex 0x7f..", "on futex 0x1 and 2 other locks". */
+static void lock_text(char *buf, size_t size, const struct ex_locks *l)
+{
+	buf[0] = '\0';
+	if (!l->n)
+		return;
+	if (l->n == 1)
+		snprintf(buf, size, " on %s", l->v[0]);
+	else
+		snprintf(buf, size, " on %s and %zu other lock%s", l->v[0],
+			 l->n - 1, l->n > 2 ? "s" : "");
+}
+
+/*
+ * The line at most EX_TEXT_COLS wide: the lock's name is what gives way
+ * (cut, "..." at its end), then the head, which is short in practice.
+ */
+static void tline_put(FILE *f, const struct tline *t)
+{
+	int room = EX_TEXT_COLS - (int)strlen(t->head) - (int)strlen(t->marks);
+	int lock = (int)strlen(t->lock);
+
+	if (lock > room && room > 8)
+		fprintf(f, "%s%.*s...%s\n", t->head, room - 3, t->lock, t->marks);
+	else if (lock > room)
+		fprintf(f, "%s%s\n", t->head, t->marks);
+	else
+		fprintf(f, "%s%s%s\n", t->head, t->lock, t->marks);
+}
+
+/* Children of tree edge te overlapping in time (their sum is larger):
+ * the reason, or NULL. */
+static const char *overlap(const struct ex_graph *g, int te)
+{
+	const struct ex_tedge *t = &g->tedges[te];
+	uint64_t sum = 0;
+
+	for (int c = t->child; c >= 0; c = g->tedges[c].next)
+		sum += g->tedges[c].weight;
+	if (sum <= t->weight)
+		return NULL;
+	return g->nodes[t->to].type == N_DISK ? "requests in flight together"
+					       : "children at the same time";
+}
+
+/*
+ * The tree edges under te (-1: the root), heaviest first; those under
+ * min_share of the interval are left out (with what is under them) and
+ * counted in *hidden.  path[]: the nodes above, for cycles.
+ */
+static void tree(FILE *f, const struct ex_report *r, int te, char *prefix,
+		 size_t plen, int *path, int depth, double min_share,
+		 size_t *hidden)
 {
 	const struct ex_graph *g = &r->g;
 	int *out;
-	size_t n = ex_graph_out_edges(g, node, &out), shown = 0;
+	size_t n = ex_graph_tree_children(g, te, &out), shown = 0;
+	struct tline *t = ex_xcalloc(1, sizeof(*t));
 
 	for (size_t i = 0; i < n; i++)
-		shown += g->edges[out[i]].weight >= min_share * (double)g->total;
+		shown += g->tedges[out[i]].weight >= min_share * (double)g->total;
+	*hidden += n - shown;
 	for (size_t i = 0, k = 0; i < n; i++) {
-		const struct ex_edge *e = &g->edges[out[i]];
+		const struct ex_tedge *e = &g->tedges[out[i]];
 		const struct ex_node *c = &g->nodes[e->to];
+		const char *why = overlap(g, out[i]);
 		bool last, loop = false;
+		size_t len;
 
 		if (e->weight < min_share * (double)g->total)
 			continue;
 		last = ++k == shown;
 		for (int d = 0; d < depth; d++)
 			loop |= path[d] == e->to;
-		fprintf(f, "%s%s %s (%s, %.1f%%", prefix, last ? "`-" : "|-",
-			c->label, ex_dur((uint64_t)e->weight).s,
-			ex_pct(e->weight, g->total));
-		if (c->run_ns && (c->type == N_SYSCALL || c->type == N_USER))
-			fprintf(f, "; running %s", ex_dur(c->run_ns).s);
-		if (e->count > 1)
-			fprintf(f, "; x%" PRIu64, e->count);
-		fprintf(f, ")%s", loop ? " (cycle)" : "");
-		for (size_t k = 0; k < r->nstacks; k++)
-			if (r->stacks[k].node == e->to)
-				fprintf(f, " [stack %zu]", k + 1);
-		fputc('\n', f);
+		len = (size_t)snprintf(t->head, sizeof(t->head), "%s%s %s (%s, %.1f%%",
+				       prefix, last ? "`-" : "|-", c->label,
+				       ex_dur((uint64_t)e->weight).s,
+				       ex_pct(e->weight, g->total));
+		/* Its running time on this path (the node's is of all). */
+		if (e->run_ns && (c->type == N_SYSCALL || c->type == N_USER) &&
+		    len < sizeof(t->head))
+			len += (size_t)snprintf(t->head + len, sizeof(t->head) - len,
+						"; running %s", ex_dur(e->run_ns).s);
+		/* A context counts calls, as the states table does. */
+		if (e->kind == E_CONTEXT && e->count && len < sizeof(t->head))
+			len += (size_t)snprintf(t->head + len, sizeof(t->head) - len,
+						"; %" PRIu64 " call%s", e->count,
+						e->count > 1 ? "s" : "");
+		else if (e->count > 1 && len < sizeof(t->head))
+			len += (size_t)snprintf(t->head + len, sizeof(t->head) - len,
+						"; x%" PRIu64, e->count);
+		if (len < sizeof(t->head))
+			snprintf(t->head + len, sizeof(t->head) - len, ")");
+		lock_text(t->lock, sizeof(t->lock), &e->locks);
+		len = (size_t)snprintf(t->marks, sizeof(t->marks), "%s",
+				       loop ? " (cycle)" : "");
+		if (why && len < sizeof(t->marks))
+			len += (size_t)snprintf(t->marks + len, sizeof(t->marks) - len,
+						" (overlaps: %s)", why);
+		for (size_t s = 0; s < r->nstacks && len < sizeof(t->marks); s++)
+			if (r->stacks[s].node == e->to)
+				len += (size_t)snprintf(t->marks + len,
+							sizeof(t->marks) - len,
+							" [stack %zu]", s + 1);
+		tline_put(f, t);
 		if (loop || depth + 1 >= EX_TREE_MAX_DEPTH || plen + 4 >= 256)
 			continue;
 		snprintf(prefix + plen, 256 - plen, "%s", last ? "   " : "|  ");
 		path[depth] = e->to;
-		tree(f, r, e->to, prefix, plen + 3, path, depth + 1, min_share);
+		tree(f, r, out[i], prefix, plen + 3, path, depth + 1, min_share,
+		     hidden);
 		prefix[plen] = '\0';
 	}
+	free(t);
 	free(out);
 }
 
@@ -122,7 +206,8 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 			c->name, ex_dur(c->ns[ST_RUNNING]).s,
 			ex_dur(c->ns[ST_RUNNABLE]).s, ex_dur(c->ns[ST_BLOCKED]).s);
 		if (c->count)
-			fprintf(f, " (%" PRIu64 " calls)", c->count);
+			fprintf(f, " (%" PRIu64 " call%s)", c->count,
+				c->count > 1 ? "s" : "");
 		fputc('\n', f);
 	}
 
@@ -131,9 +216,15 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 		char prefix[256] = "";
 		int path[EX_TREE_MAX_DEPTH];
 
+		size_t hidden = 0;
+
 		fprintf(f, "%s (%s)\n", r->g.nodes[r->g.root].label, ex_dur(total).s);
 		path[0] = r->g.root;
-		tree(f, r, r->g.root, prefix, 0, path, 1, min_share);
+		tree(f, r, -1, prefix, 0, path, 1, min_share, &hidden);
+		/* Why the tree shows less than the states table. */
+		if (hidden)
+			fprintf(f, "(%zu smaller edge%s under %.1f%% of the interval not shown: --min-share)\n",
+				hidden, hidden > 1 ? "s" : "", 100.0 * min_share);
 	}
 
 	fprintf(f, "\nclassification:\n");

@@ -320,7 +320,9 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 
 struct sink {
 	bt_message_iterator *it;
-	struct ex_model *m;
+	ex_trace_event_fn fn;
+	void *arg;
+	uint64_t discarded;
 };
 
 static bt_graph_simple_sink_component_initialize_func_status
@@ -343,7 +345,16 @@ static uint64_t snapshot_ns(const bt_clock_snapshot *cs)
 	return (uint64_t)((unsigned __int128)v * 1000000000ULL / f);
 }
 
-static void on_event(struct sink *s, const bt_message *msg)
+int ex_trace_msg_ns(const bt_message *msg, uint64_t *ns)
+{
+	if (!bt_message_event_borrow_stream_class_default_clock_class_const(msg))
+		return -1;
+	*ns = snapshot_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
+	return 0;
+}
+
+/* The explain model's reading of an event. */
+static void on_event(void *arg, const bt_message *msg)
 {
 	const bt_event *e = bt_message_event_borrow_event_const(msg);
 	const char *name = bt_event_class_get_name(bt_event_borrow_class_const(e));
@@ -362,16 +373,15 @@ static void on_event(struct sink *s, const bt_message *msg)
 	ex_ev_init(&ev, EV_OTHER, 0, -1);
 	if (!decode(name, &c, &ev))
 		return;
-	if (!bt_message_event_borrow_stream_class_default_clock_class_const(msg))
+	if (ex_trace_msg_ns(msg, &ev.ts))
 		return;
-	ev.ts = snapshot_ns(bt_message_event_borrow_default_clock_snapshot_const(msg));
 	if (field_int(member(c.packet, "cpu_id"), &v))
 		ev.cpu = (int)v;
 	if (ctx_int(&c, "tid", &v))
 		ev.ctx_tid = (int)v;
 	if (ctx_int(&c, "pid", &v))
 		ev.ctx_pid = (int)v;
-	ex_model_feed(s->m, &ev);
+	ex_model_feed(arg, &ev);
 }
 
 static bt_graph_simple_sink_component_consume_func_status
@@ -396,11 +406,11 @@ sink_consume(bt_message_iterator *it, void *data)
 		uint64_t n;
 
 		if (bt_message_get_type(msg) == BT_MESSAGE_TYPE_EVENT)
-			on_event(s, msg);
+			s->fn(s->arg, msg);
 		else if (bt_message_get_type(msg) == BT_MESSAGE_TYPE_DISCARDED_EVENTS &&
 			 bt_message_discarded_events_get_count(msg, &n) ==
 				BT_PROPERTY_AVAILABILITY_AVAILABLE)
-			s->m->discarded += n;
+			s->discarded += n;
 		bt_message_put_ref(msg);
 	}
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
@@ -418,14 +428,13 @@ static const bt_plugin *load_plugin(const char *name)
 	return p;
 }
 
-static int run_graph(struct ex_model *m, char *err, size_t errlen)
+static int run_graph(struct sink *s, char *err, size_t errlen)
 {
 	const bt_plugin *ctf = load_plugin("ctf"), *utils = load_plugin("utils");
 	const bt_component_source *src = NULL;
 	const bt_component_filter *mux = NULL;
 	const bt_component_sink *snk = NULL;
 	bt_value *params = NULL, *inputs = NULL;
-	struct sink s = { .m = m };
 	bt_graph *g = NULL;
 	bt_graph_run_status st;
 	int ret = -1;
@@ -453,7 +462,7 @@ static int run_graph(struct ex_model *m, char *err, size_t errlen)
 		goto out;
 	}
 	if (bt_graph_add_simple_sink_component(g, "sink", sink_init, sink_consume,
-					       NULL, &s, &snk))
+					       NULL, s, &snk))
 		goto oom;
 	nout = bt_component_source_get_output_port_count(src);
 	for (uint64_t i = 0; i < nout; i++)
@@ -489,9 +498,10 @@ out:
 	return ret;
 }
 
-int ex_trace_read(const char *path, struct ex_model *m, char *err,
-		  size_t errlen)
+int ex_trace_each(const char *path, ex_trace_event_fn fn, void *arg,
+		  uint64_t *discarded, char *err, size_t errlen)
 {
+	struct sink s = { .fn = fn, .arg = arg };
 	struct stat st;
 	int ret;
 
@@ -505,14 +515,22 @@ int ex_trace_read(const char *path, struct ex_model *m, char *err,
 		snprintf(err, errlen, "%s: not a trace directory (no CTF metadata under it)", path);
 		return -1;
 	}
-	ret = run_graph(m, err, errlen);
+	ret = run_graph(&s, err, errlen);
 	for (size_t i = 0; i < nfound; i++)
 		free(found_dirs[i]);
 	free(found_dirs);
 	found_dirs = NULL;
 	nfound = capfound = 0;
-	if (ret)
-		return ret;
+	if (discarded)
+		*discarded += s.discarded;
+	return ret;
+}
+
+int ex_trace_read(const char *path, struct ex_model *m, char *err,
+		  size_t errlen)
+{
+	if (ex_trace_each(path, on_event, m, &m->discarded, err, errlen))
+		return -1;
 	ex_model_finish(m);
 	if (!m->nsched) {
 		snprintf(err, errlen, "%s: the trace has no scheduler events (record sched_switch and sched_waking)", path);

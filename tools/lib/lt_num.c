@@ -165,6 +165,20 @@ int lt_parse_duration(const char *s, uint64_t *ns)
 			    ARRAY_LEN(lt_time_parse_units), "ns", ns);
 }
 
+int lt_parse_instant(const char *s, uint64_t *ns)
+{
+	size_t n = strlen(s);
+	char secs[40];
+
+	/* A bare number with decimals: seconds, the duration's "s" added. */
+	if (!strchr(s, '.') || !n || s[n - 1] < '0' || s[n - 1] > '9')
+		return lt_parse_duration(s, ns);
+	if (n + 2 > sizeof(secs))
+		return -1;
+	snprintf(secs, sizeof(secs), "%ss", s);
+	return lt_parse_duration(secs, ns);
+}
+
 int lt_parse_size(const char *s, uint64_t *bytes)
 {
 	char buf[32];

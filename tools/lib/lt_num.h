@@ -27,6 +27,14 @@ int lt_parse_duration(const char *s, uint64_t *ns);
 int lt_parse_size(const char *s, uint64_t *bytes);
 
 /*
+ * An instant of CLOCK_MONOTONIC, as the tools print one: in ns (an alert
+ * record's ts, a bare number), or in seconds with up to 9 decimals as
+ * `latency-tracker follow` prints it ("1234.567890"); also any duration
+ * with its unit ("1234s", "1500ms": that long after boot).
+ */
+int lt_parse_instant(const char *s, uint64_t *ns);
+
+/*
  * "5ms", "1.5s", "200us", "17ns": the largest unit in which the value has
  * at most 3 decimals, trailing zeros dropped.  Returns buf.
  */
