@@ -81,8 +81,7 @@ LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 0);
  */
 static bool lt_offcpu_ustack;
 module_param_named(ustack, lt_offcpu_ustack, bool, 0444);
-MODULE_PARM_DESC(ustack,
-	"records carry the user stack (a frame-pointer walk at each switch-out; default 0)");
+MODULE_PARM_DESC(ustack, "records carry the user stack (a frame-pointer walk at each switch-out; default 0)");
 
 /* Saved at switch-out (and sched_waking), in the event's private data. */
 struct lt_offcpu_priv {

@@ -60,10 +60,10 @@ static int lt_notes_build_id(const u8 *buf, size_t len, size_t align,
 			     u8 *id)
 {
 	size_t pos = 0, name, desc;
-	const Elf64_Nhdr *nh;
+	const struct elf64_note *nh;
 
 	while (pos + sizeof(*nh) <= len) {
-		nh = (const Elf64_Nhdr *)(buf + pos);
+		nh = (const struct elf64_note *)(buf + pos);
 		pos += sizeof(*nh);
 		name = ALIGN((size_t)nh->n_namesz, align);
 		desc = ALIGN((size_t)nh->n_descsz, align);
@@ -83,8 +83,8 @@ static int lt_notes_build_id(const u8 *buf, size_t len, size_t align,
 /* The GNU build id of the ELF file @file into @id; its length or < 0. */
 static int lt_file_build_id(struct file *file, u8 *id)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
 	loff_t pos = 0;
 	int i, ret = -ENOENT;
 	u8 *notes;
