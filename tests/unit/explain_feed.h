@@ -56,6 +56,44 @@ static void sys(uint64_t ts, int cpu, int tid, bool entry, const char *name,
 	ex_model_feed(&m, &ev);
 }
 
+/* An event of task @tid (its own process) on @cpu, in @ctx's context. */
+static __attribute__((unused)) void
+event(enum ex_ev_type type, uint64_t ts, int cpu, int tid, int ctx)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, type, ts, cpu);
+	ev.tid = tid;
+	ev.pid = tid;
+	ev.target_cpu = cpu;
+	ev.ctx_tid = ctx;
+	ex_model_feed(&m, &ev);
+}
+
+/*
+ * A system call with its fd/cmd and file name (entry) or return value
+ * (exit), as the lock tests need them.
+ */
+static __attribute__((unused)) void
+sys_call(uint64_t ts, int cpu, int tid, const char *name, bool entry, int64_t fd,
+	 int64_t cmd, const char *path, int64_t ret)
+{
+	struct ex_ev ev;
+
+	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
+	ev.ctx_tid = ev.ctx_pid = tid;
+	snprintf(ev.name, sizeof(ev.name), "%s", name);
+	if (entry) {
+		ev.fd = fd;
+		ev.cmd = cmd;
+		if (path)
+			snprintf(ev.filename, sizeof(ev.filename), "%s", path);
+	} else {
+		ev.ret = ret;
+	}
+	ex_model_feed(&m, &ev);
+}
+
 /* Weight of the edges from the node labelled a to the node labelled b. */
 static uint64_t edge(const struct ex_graph *g, const char *a, const char *b)
 {

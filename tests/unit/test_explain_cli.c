@@ -32,37 +32,6 @@
 #define EXIT_TS 160100
 #define LAST_SWITCH 160300
 
-static void call(uint64_t ts, int cpu, int tid, const char *name, bool entry,
-		 int64_t fd, int64_t cmd, const char *path, int64_t ret)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
-	ev.ctx_tid = ev.ctx_pid = tid;
-	snprintf(ev.name, sizeof(ev.name), "%s", name);
-	if (entry) {
-		ev.fd = fd;
-		ev.cmd = cmd;
-		if (path)
-			snprintf(ev.filename, sizeof(ev.filename), "%s", path);
-	} else {
-		ev.ret = ret;
-	}
-	ex_model_feed(&m, &ev);
-}
-
-static void event(enum ex_ev_type type, uint64_t ts, int cpu, int tid, int ctx)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, type, ts, cpu);
-	ev.tid = tid;
-	ev.pid = tid;
-	ev.target_cpu = cpu;
-	ev.ctx_tid = ctx;
-	ex_model_feed(&m, &ev);
-}
-
 /*
  * Process 100 (CPU 0) opens /tmp/cli.lock as fd 4 and waits in
  * fcntl(F_SETLKW) from 2100 to 150000 for process 200 (CPU 1), which took
@@ -79,18 +48,18 @@ int ex_trace_read(const char *path, struct ex_model *out, char *err,
 	ex_model_init(&m);
 	sw(0, 0, 0, 0, 100);
 	sw(0, 1, 0, 0, 200);
-	call(1000, 0, 100, "openat", true, -100, -1, "/tmp/cli.lock", 0);
-	call(1010, 0, 100, "openat", false, -1, -1, NULL, 4);
-	call(1500, 1, 200, "fcntl", true, 3, LT_F_SETLKW, NULL, 0);
-	call(1510, 1, 200, "fcntl", false, -1, -1, NULL, 0);
-	call(2000, 0, 100, "fcntl", true, 4, LT_F_SETLKW, NULL, 0);
+	sys_call(1000, 0, 100, "openat", true, -100, -1, "/tmp/cli.lock", 0);
+	sys_call(1010, 0, 100, "openat", false, -1, -1, NULL, 4);
+	sys_call(1500, 1, 200, "fcntl", true, 3, LT_F_SETLKW, NULL, 0);
+	sys_call(1510, 1, 200, "fcntl", false, -1, -1, NULL, 0);
+	sys_call(2000, 0, 100, "fcntl", true, 4, LT_F_SETLKW, NULL, 0);
 	sw(2100, 0, 100, 1, 0);
-	call(149000, 1, 200, "fcntl", true, 3, LT_F_SETLK, NULL, 0);
+	sys_call(149000, 1, 200, "fcntl", true, 3, LT_F_SETLK, NULL, 0);
 	event(EV_WAKING, 150000, 1, 100, 200);
-	call(150100, 1, 200, "fcntl", false, -1, -1, NULL, 0);
+	sys_call(150100, 1, 200, "fcntl", false, -1, -1, NULL, 0);
 	sw(150200, 0, 0, 0, 100);
-	call(150300, 0, 100, "fcntl", false, -1, -1, NULL, 0);
-	call(160000, 0, 100, "exit_group", true, -1, -1, NULL, 0);
+	sys_call(150300, 0, 100, "fcntl", false, -1, -1, NULL, 0);
+	sys_call(160000, 0, 100, "exit_group", true, -1, -1, NULL, 0);
 	event(EV_EXIT, EXIT_TS, 0, 100, -1);
 	sw(LAST_SWITCH, 0, 100, 0x20, 0);
 	sw(900000, 1, 200, 1, 0);

@@ -35,34 +35,7 @@
 
 static void wake(uint64_t ts, int cpu, int tid, int waker)
 {
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, EV_WAKING, ts, cpu);
-	ev.tid = tid;
-	ev.pid = tid;
-	ev.target_cpu = cpu;
-	ev.ctx_tid = waker;
-	ex_model_feed(&m, &ev);
-}
-
-/* A system call with its fd/cmd (entry) or return value (exit). */
-static void call(uint64_t ts, int cpu, int tid, const char *name, bool entry,
-		 int64_t fd, int64_t cmd, const char *path, int64_t ret)
-{
-	struct ex_ev ev;
-
-	ex_ev_init(&ev, entry ? EV_SYS_ENTRY : EV_SYS_EXIT, ts, cpu);
-	ev.ctx_tid = ev.ctx_pid = tid;
-	snprintf(ev.name, sizeof(ev.name), "%s", name);
-	if (entry) {
-		ev.fd = fd;
-		ev.cmd = cmd;
-		if (path)
-			snprintf(ev.filename, sizeof(ev.filename), "%s", path);
-	} else {
-		ev.ret = ret;
-	}
-	ex_model_feed(&m, &ev);
+	event(EV_WAKING, ts, cpu, tid, waker);
 }
 
 /*
@@ -316,15 +289,15 @@ static void test_lock_label(void)
 	ex_model_init(&m);
 	sw(0, 0, 0, 0, 1);
 	sw(0, 1, 0, 0, 2);
-	call(1000, 0, 1, "openat", true, -100, -1, path, 0);
-	call(1010, 0, 1, "openat", false, -1, -1, NULL, 4);
-	call(2000, 0, 1, "fcntl", true, 4, LT_F_SETLKW, NULL, 0);
+	sys_call(1000, 0, 1, "openat", true, -100, -1, path, 0);
+	sys_call(1010, 0, 1, "openat", false, -1, -1, NULL, 4);
+	sys_call(2000, 0, 1, "fcntl", true, 4, LT_F_SETLKW, NULL, 0);
 	sw(2100, 0, 1, 1, 0);
-	call(149000, 1, 2, "fcntl", true, 3, 6, NULL, 0);
+	sys_call(149000, 1, 2, "fcntl", true, 3, 6, NULL, 0);
 	wake(150000, 0, 1, 2);
-	call(150100, 1, 2, "fcntl", false, -1, -1, NULL, 0);
+	sys_call(150100, 1, 2, "fcntl", false, -1, -1, NULL, 0);
 	sw(150200, 0, 0, 0, 1);
-	call(150300, 0, 1, "fcntl", false, -1, -1, NULL, 0);
+	sys_call(150300, 0, 1, "fcntl", false, -1, -1, NULL, 0);
 	sw(160000, 0, 1, 0, 0);
 	sw(160000, 1, 2, 1, 0);
 	ex_model_finish(&m);

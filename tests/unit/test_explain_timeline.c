@@ -43,7 +43,7 @@
 
 static char dir[] = "/tmp/lt_timeline_XXXXXX";
 
-static void event(enum ex_ev_type type, uint64_t ts, int cpu, int tid)
+static void tl_event(enum ex_ev_type type, uint64_t ts, int cpu, int tid)
 {
 	struct ex_ev e;
 
@@ -132,7 +132,7 @@ static void scenario(void)
 	block(EV_BLK_COMPLETE, 4900, 1, 0, SDA, 8192);
 	sw(5000, 1, 101, 1, 0);
 	sw(5000, 0, 200, 0, 301);	/* t300 has no track, its process a name */
-	event(EV_OTHER, 5000, 0, -1);
+	tl_event(EV_OTHER, 5000, 0, -1);
 	ex_model_finish(&m);
 }
 

@@ -695,13 +695,33 @@ static void test_watch_format(void)
 	close(epfd);
 }
 
+/*
+ * The wakeup tracker's alerts (a FIFO) opened for writing, once a reader
+ * started meanwhile has it open (ENXIO before): 10 s at most.  NULL with
+ * errno set when it is not.
+ */
+static FILE *alerts_writer(void)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/wakeup/alerts", root);
+	for (int i = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0 &&
+	     errno == ENXIO && i < 1000; i++)
+		usleep(10000);
+	if (fd < 0)
+		return NULL;
+	fcntl(fd, F_SETFL, 0);
+	return fdopen(fd, "w");
+}
+
 /* follow --json on the wakeup tracker's alerts (a FIFO here). */
 static void test_follow(void)
 {
-	char path[512], n[16], line[512], comm[128], *args[7];
+	char n[16], line[512], comm[128], *args[7];
 	pid_t pid;
-	int fd, rc;
 	FILE *f;
+	int rc;
 
 	/* The count stuck to its option: -nN. */
 	snprintf(n, sizeof(n), "-n%zu", NNAMES + 2);
@@ -712,19 +732,13 @@ static void test_follow(void)
 	args[4] = "wakeup";
 	args[5] = NULL;
 	pid = start(AS_ME, args);
-	snprintf(path, sizeof(path), "%s/wakeup/alerts", root);
-	/* Opens once follow has it open (ENXIO before), 10 s at most. */
-	for (int i = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0 &&
-	     errno == ENXIO && i < 1000; i++)
-		usleep(10000);
-	if (fd < 0) {
+	f = alerts_writer();
+	if (!f) {
 		tap_ok(0, "follow opens the alerts file: %s", strerror(errno));
 		kill(pid, SIGKILL);
 		finish(pid);
 		return;
 	}
-	fcntl(fd, F_SETFL, 0);
-	f = fdopen(fd, "w");
 	for (size_t i = 0; i < NNAMES; i++) {
 		record_escape(comm, names[i].s, names[i].len);
 		snprintf(line, sizeof(line),
@@ -769,23 +783,18 @@ static void test_flame_live(void)
 	char path[512], *args[] = { "latency-tracker", "flamegraph", "--folded",
 				    "--tracker", "wakeup", NULL };
 	pid_t pid;
-	int fd, rc;
 	FILE *f;
+	int rc;
 
 	pid = start(AS_ME, args);
-	snprintf(path, sizeof(path), "%s/wakeup/alerts", root);
-	for (int i = 0; (fd = open(path, O_WRONLY | O_NONBLOCK)) < 0 &&
-	     errno == ENXIO && i < 1000; i++)
-		usleep(10000);
-	if (fd < 0) {
+	f = alerts_writer();
+	if (!f) {
 		tap_ok(0, "flamegraph opens the alerts file: %s", strerror(errno));
 		kill(pid, SIGKILL);
 		finish(pid);
 		tap_ok(0, "flamegraph live: skipped");
 		tap_ok(0, "flamegraph live: skipped");
 	} else {
-		fcntl(fd, F_SETFL, 0);
-		f = fdopen(fd, "w");
 		fputs("ts=1 tracker=wakeup cause=threshold delay=5 pid=7 tgid=7 comm=w stack=b;a\n", f);
 		fputs("ts=2 tracker=wakeup cause=threshold delay=6 pid=8 tgid=8 comm=w stack=b;a\n", f);
 		fputs("ts=3 tracker=wakeup cause=lost count=2\n", f);
