@@ -9,7 +9,11 @@
 # folded root first under its comm down to pipe_read; off-wake mode puts
 # the writer's stack above it, down from pipe_write to its comm; the SVG
 # is well-formed XML with a frame per folded frame.  (The SVG in a real
-# browser: tests/browser/.)
+# browser: tests/browser/.)  With ustack=1, a process blocked under known
+# functions (progs/ustack.c): built with frame pointers, its user frames
+# are named by the tool (libdw, the binary given with --binary) as the
+# test's functions, below its kernel frames; built without, its user
+# stack ends in [unknown].
 . tests/guest/lib.sh
 . tests/guest/lttng.inc
 trap lt_tools_cleanup EXIT
@@ -18,16 +22,19 @@ log=$LT_WORK/daemon.json
 folded=$LT_WORK/offcpu.folded
 svg=$LT_WORK/offcpu.svg
 
-tap_plan 9
+tap_plan 11
 tap_ok "tools built on the host" lt_tools_built || tap_done
-tap_ok "offcpu loads (threshold 300 ms)" \
-	bash -c "lt_load latency_tracker && lt_load latency_tracker_offcpu threshold=300000000"
+load() { lt_load latency_tracker && lt_load latency_tracker_offcpu threshold=300000000 ustack=1; }
+tap_ok "offcpu loads (threshold 300 ms, user stacks)" load
 daemon_start "$log" --snapshot off --trackers offcpu
 tap_ok "daemon: watching offcpu" wait_for 10 log_has "$log" '"type":"watch","tracker":"offcpu"'
 out=$($LTPROG pipe 600)
 reader=$(sed -n 's/^reader_tid=//p' <<<"$out")
+fp=$(build/progs/ustack_fp 500 | sed -n 's/^pid=//p')
+nofp=$(build/progs/ustack_nofp 500 | sed -n 's/^pid=//p')
 sleep 0.5
 wait_for 5 log_has "$log" "\"type\":\"alert\".*\"pid\":${reader:-none},"
+wait_for 5 log_has "$log" "\"type\":\"alert\".*\"pid\":${nofp:-none},"
 daemon_stop
 lt_unload latency_tracker_offcpu
 lt_unload latency_tracker
@@ -52,6 +59,14 @@ wake=$("$LTC" flamegraph --folded --mode offwake "$log" 2>/dev/null | grep -m 1 
 tap_diag "off-wake: $wake"
 tap_ok "off-wake: the writer's stack above the reader's, pipe_write down to lt_writer" \
 	bash -c "[[ '${wake%% *}' =~ pipe_read\+[^\;]*\;--\;.*pipe_write\+[^\;]*\;.*\;lt_writer$ ]]"
+us=$("$LTC" flamegraph --folded --binary build/progs/ustack_fp --pid "${fp:-0}" "$log" 2>&1)
+tap_diag "ustack_fp: $us"
+tap_ok "user frames named by the tool: main, lt_ustack_outer, under the kernel's read" \
+	bash -c "[[ '${us%% *}' =~ ^ustack_fp\;.*main.*\;lt_ustack_outer.*\;.*ksys_read ]]"
+un=$("$LTC" flamegraph --folded --pid "${nofp:-0}" "$log" 2>&1)
+tap_diag "ustack_nofp: $un"
+tap_ok "no frame pointers: the user stack ends in [unknown]" \
+	bash -c "[[ '${un%% *}' =~ ^ustack_nofp\;\[unknown\]\; ]]"
 tap_ok "the SVG is written" "$LTC" flamegraph -o "$svg" "$log"
 tap_ok "the SVG is XML with a frame named pipe_read" python3 - "$svg" <<'EOF'
 import sys

@@ -10,8 +10,10 @@
 # stacks of each mode and filter, exactly; the weights against the delays
 # Python reads from the log; stderr's counts; the SVG well-formed XML with
 # every stack's frames; standard input; a snapshot (an LTTng-like CTF
-# trace written by flame_ctf.py, read through libbabeltrace2); the
-# refusals and their exit statuses.
+# trace written by flame_ctf.py, read through libbabeltrace2); user
+# frames (ustack=) of a program compiled here named with --binary (libdw),
+# and left as build id + offset without it; the refusals and their exit
+# statuses.
 . "$(dirname "$0")/lib.sh"
 
 CLI=$T_BUILD/asan-cli/latency-tracker
@@ -20,7 +22,7 @@ W=$T_WORK
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-tap_plan 24
+tap_plan 29
 
 SLEEP='sleep;do_syscall_64+0x5d/0xb0;__x64_sys_clock_nanosleep+0xdb/0x140;common_nsleep+0x3f/0x50;hrtimer_nanosleep+0x9e/0x170;do_nanosleep+0x7b/0x140'
 DB='db<&"x;[unknown];ab12cd+0x1a2b;?;folio_wait_bit+0x100/0x200;io_schedule+0x12/0x40'
@@ -153,6 +155,53 @@ tap_ok "snapshot: the syscall event is tracker syscalls, a custom event its own 
 fg snapsvg -o "$W/snap.svg" "$W/snap"
 tap_ok "snapshot: its SVG well-formed (a byte that is not UTF-8 replaced)" \
 	check_svg "$W/snap.svg" "offcpu" /dev/null
+
+# User frames named: a program built here (frame pointers, a build id),
+# two records whose ustack= has its frames, innermost first, as
+# <build id>+0x<file offset> (the offset through the PT_LOAD holding the
+# address, from readelf and nm, not from the CLI's code).
+cat >"$W/usym.c" <<'EOF'
+int lt_usym_inner(int x) __attribute__((noinline));
+int lt_usym_outer(int x) __attribute__((noinline));
+int lt_usym_inner(int x) { int y = x * 3; return y + 1; }
+int lt_usym_outer(int x) { int y = lt_usym_inner(x); return y + 2; }
+int main(int argc, char **argv) { (void)argv; return lt_usym_outer(argc) == 7; }
+EOF
+gcc -O0 -fno-omit-frame-pointer -Wl,--build-id -o "$W/usym" "$W/usym.c"
+UID_=$(readelf -n "$W/usym" | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+# uoff SYMBOL N: the file offset of SYMBOL's address + N, in hex.
+uoff() {
+	local va t o v p f rest
+	va=$(nm "$W/usym" | sed -n "s/^\([0-9a-f]*\) [Tt] $1\$/\1/p")
+	[ -n "$va" ] || return
+	va=$((16#$va + $2))
+	while read -r t o v p f rest; do
+		[ "$t" = LOAD ] && [ $va -ge $((v)) ] && [ $va -lt $((v + f)) ] &&
+			printf '%x\n' $((va - v + o)) && return
+	done < <(readelf -lW "$W/usym")
+}
+IN=$(uoff lt_usym_inner 4) OUT=$(uoff lt_usym_outer 8)
+tap_ok "the program built, its build id ($UID_) and offsets (0x$IN, 0x$OUT) read" \
+	eval '[ -n "$UID_" ] && [ -n "$IN" ] && [ -n "$OUT" ]'
+USTACK="$UID_+0x$IN;$UID_+0x$OUT;[unknown]"
+for ts in 2000000000000 2001000000000; do
+	printf '{"time":"2026-11-29T10:00:00.000Z","type":"alert","ts":%s,"tracker":"offcpu","cause":"threshold","delay":1000,"pid":800,"tgid":800,"comm":"usym","cpu":0,"state":"S","waker_pid":0,"waker_comm":"swapper/0","cgroup":1,"stack":"do_nanosleep+0x7b/0x140","waker_stack":"","ustack":"%s","action":"off"}\n' \
+		"$ts" "$USTACK"
+done >"$W/ulog.json"
+fg ubin --folded --binary "$W/usym" --binary /bin/sh "$W/ulog.json"
+tap_ok "--binary: the user frames named, root first, below the kernel's, merged" \
+	same ubin "usym;[unknown];lt_usym_outer+0x8;lt_usym_inner+0x4;do_nanosleep+0x7b/0x140 2000"
+tap_ok "--binary: no warning about frames not named" \
+	eval '! grep -q "not named" "$W/ubin.err"'
+fg uraw --folded "$W/ulog.json"
+tap_ok "without --binary: the build id frames as they are, a warning counting them" \
+	eval 'same uraw "usym;[unknown];$UID_+0x$OUT;$UID_+0x$IN;do_nanosleep+0x7b/0x140 2000" &&
+	      grep -q "4 of 4 user frames not named" "$W/uraw.err"'
+fg ubad --folded --binary "$W/usym.c" "$W/ulog.json"
+fg unone --folded --binary "$W/nosuch" "$W/ulog.json"
+tap_ok "--binary of a file that is not ELF: exit 2; that does not exist: exit 1" \
+	eval 'rc_is ubad 2 && grep -q "not an ELF file" "$W/ubad.err" &&
+	      rc_is unone 1 && grep -q "No such file" "$W/unone.err"'
 
 # Refusals.
 fg badmode --mode bogus "$LOG"

@@ -31,9 +31,11 @@ test_tools_json_LDLIBS := -lm
 test_tools_cli_SRCS := tests/unit/test_tools_cli.c $(TOOLS_OUT_LIB) \
 	$(addprefix tools/lib/,lt_proc.c lt_procfmt.c lt_pct.c lt_watch.c \
 	lt_filter.c lt_custom.c) \
-	$(addprefix tools/lib/,lt_folded.c lt_flamesvg.c lt_xml.c lt_logread.c) \
+	$(addprefix tools/lib/,lt_folded.c lt_flamesvg.c lt_xml.c lt_logread.c \
+	lt_usym.c) \
 	$(addprefix tools/cli/,cli_main.c cli_list.c cli_knob.c cli_stats.c \
 	cli_hist.c cli_follow.c cli_custom.c cli_flame.c cli_flame_live.c)
 test_tools_cli_CFLAGS := $(TOOLS_OUT_CFLAGS) -I$(TOP)/tools/cli \
-	$(shell pkg-config --cflags json-c 2>/dev/null)
-test_tools_cli_LDLIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+	$(shell pkg-config --cflags json-c libdw 2>/dev/null)
+test_tools_cli_LDLIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c) \
+	$(shell pkg-config --libs libdw 2>/dev/null || echo -ldw -lelf)

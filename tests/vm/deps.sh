@@ -15,15 +15,15 @@ set -u
 
 declare -A PKGS=(
 	[build]="make gcc libc6-dev bc kmod rsync xz-utils linux-headers-amd64 linux-headers-6.12-amd64 debootstrap"
-	[unit]="make gcc libc6-dev liburcu-dev perl libopen-trace-format2-dev otf2-tools python3-otf2 libjson-c-dev pkg-config libgraphviz-dev"
+	[unit]="make gcc libc6-dev liburcu-dev perl libopen-trace-format2-dev otf2-tools python3-otf2 libjson-c-dev pkg-config libgraphviz-dev libdw-dev"
 	[vm]="qemu-system-x86 busybox-static cpio xz-utils kmod util-linux iproute2 python3 rt-tests stress-ng gcc gcc-multilib"
 	[dkms]="dkms"
 	[deb]="debhelper dh-dkms lintian dpkg-dev fakeroot debootstrap openssl systemd"
-	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz libmicrohttpd-dev libopen-trace-format2-dev otf2-tools python3-otf2 libjson-c-dev libgraphviz-dev"
+	[tools]="make gcc libc6-dev pkg-config liblttng-ctl-dev libbabeltrace2-dev babeltrace2 graphviz libmicrohttpd-dev libopen-trace-format2-dev otf2-tools python3-otf2 libjson-c-dev libgraphviz-dev libdw-dev"
 	[lttng]="lttng-tools babeltrace2 dpkg-dev xz-utils make gcc"
 	[bench]="rt-tests bpftrace python3 linux-perf liblttng-ust-dev"
 	[lint]="sparse cppcheck linux-source-6.1 rsync make gcc"
-	[browser]="chromium chromium-driver python3-selenium python3 make gcc libc6-dev pkg-config libbabeltrace2-dev babeltrace2 libopen-trace-format2-dev libjson-c-dev libgraphviz-dev"
+	[browser]="chromium chromium-driver python3-selenium python3 make gcc libc6-dev pkg-config libbabeltrace2-dev babeltrace2 libopen-trace-format2-dev libjson-c-dev libgraphviz-dev libdw-dev"
 	[debugkernel]="linux-source-6.1 make gcc bc flex bison libelf-dev libssl-dev xz-utils kmod"
 )
 

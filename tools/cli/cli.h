@@ -34,7 +34,7 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * minpos); an unknown option, a missing value or a wrong count prints one
  * line with the command's usage and returns CLI_USAGE.
  */
-#define CLI_MAX_OPTS	8
+#define CLI_MAX_OPTS	16
 
 struct cli_opt {
 	const char *name;
@@ -44,6 +44,23 @@ struct cli_opt {
 
 int cli_args(int argc, char **argv, const struct cli_opt *opts,
 	     const char **pos, int minpos, int maxpos, int *npos);
+
+/*
+ * cli_args() with options that may be given more than once, each with a
+ * value ("--binary A --binary B"): multi (ended by a NULL name) has their
+ * values in order in values[], which has room for argc of them (each one
+ * takes an argument at least).  opts and multi count together against
+ * CLI_MAX_OPTS.
+ */
+struct cli_multi {
+	const char *name;
+	const char **values;
+	int *n;
+};
+
+int cli_args_multi(int argc, char **argv, const struct cli_opt *opts,
+		   const struct cli_multi *multi, const char **pos,
+		   int minpos, int maxpos, int *npos);
 
 /*
  * Checks shared by subcommands that touch a tracker, by trying the files

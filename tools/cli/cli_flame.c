@@ -5,7 +5,8 @@
  * records") of a latency-trackerd log, of a snapshot or of the live
  * alerts, as folded stacks (--folded) or as an interactive SVG flame
  * graph.  Folding: lt_folded.c; the SVG: lt_flamesvg.c; the log:
- * lt_logread.c; the snapshot: ex_alerts.c; live: cli_flame_live.c.
+ * lt_logread.c; the snapshot: ex_alerts.c; live: cli_flame_live.c; the
+ * names of the user frames (--binary, --debuginfod): lt_usym.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,14 +21,17 @@
 #include "lt_folded.h"
 #include "lt_logread.h"
 #include "lt_num.h"
+#include "lt_usym.h"
 
 /* The largest pid the kernel hands out (PID_MAX_LIMIT). */
 #define FLAME_PID_MAX	4194304
 
 struct flame_args {
 	const char *tracker, *pid, *since, *until, *mode, *out, *duration;
-	bool folded;
+	bool folded, debuginfod;
 	const char *source;
+	const char **binaries;	/* --binary, nbinaries of them */
+	int nbinaries;
 };
 
 static int add_record(void *arg, const struct lt_record *r)
@@ -170,6 +174,45 @@ static int read_source(const struct flame_args *a, struct lt_samples *s,
 	return read_log(a->source, s);
 }
 
+/* The symbolizer, with the --binary files indexed. */
+static int usym_open(const struct flame_args *a, struct lt_usym **u)
+{
+	char why[1024];
+
+	*u = lt_usym_new(a->debuginfod);
+	if (!*u) {
+		cli_err("out of memory");
+		return CLI_FAIL;
+	}
+	for (int i = 0; i < a->nbinaries; i++) {
+		if (!lt_usym_add_binary(*u, a->binaries[i], why, sizeof(why)))
+			continue;
+		cli_err("--binary %s", why);
+		/* A file that is not ELF or has no build id: a bad value. */
+		return errno == ENOEXEC || errno == ENODATA ? CLI_USAGE : CLI_FAIL;
+	}
+	return CLI_OK;
+}
+
+/* The user frames (ustack=) named before folding, so that they merge. */
+static int symbolize(struct lt_usym *u, struct lt_samples *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		char *v;
+
+		if (!s->v[i].ustack || !*s->v[i].ustack)
+			continue;
+		v = lt_usym_stack(u, s->v[i].ustack);
+		if (!v) {
+			cli_err("out of memory");
+			return CLI_FAIL;
+		}
+		free(s->v[i].ustack);
+		s->v[i].ustack = v;
+	}
+	return CLI_OK;
+}
+
 static const char *what(const struct lt_folded *f)
 {
 	switch (f->mode) {
@@ -246,8 +289,11 @@ static int write_output(const struct flame_args *a,
 }
 
 /* What was used and what was not, on stderr. */
-static void summary(const struct lt_samples *s, const struct lt_folded *f)
+static void summary(const struct lt_samples *s, const struct lt_folded *f,
+		    const struct lt_usym *u)
 {
+	uint64_t named, unnamed;
+
 	if (!f->used) {
 		cli_warn("no record of tracker %s%s", f->tracker,
 			 f->filtered ? " matched --pid, --since and --until" : "");
@@ -269,6 +315,11 @@ static void summary(const struct lt_samples *s, const struct lt_folded *f)
 			 s->lost_lines == 1 ? "" : "s",
 			 (unsigned long long)s->lost_records,
 			 s->lost_records == 1 ? "" : "s");
+	lt_usym_counts(u, &named, &unnamed);
+	if (unnamed)
+		cli_warn("%llu of %llu user frames not named: no ELF file of their build id found, or no symbol there (--binary FILE, the -dbgsym package, --debuginfod)",
+			 (unsigned long long)unnamed,
+			 (unsigned long long)(named + unnamed));
 }
 
 int cli_flamegraph(int argc, char **argv)
@@ -283,8 +334,16 @@ int cli_flamegraph(int argc, char **argv)
 		{ "--folded", &a.folded, NULL },
 		{ "-o", NULL, &a.out },
 		{ "--duration", NULL, &a.duration },
+		{ "--debuginfod", &a.debuginfod, NULL },
 		{ NULL, NULL, NULL },
 	};
+	const char **binaries = calloc((size_t)(argc > 0 ? argc : 1),
+				       sizeof(*binaries));
+	const struct cli_multi multi[] = {
+		{ "--binary", binaries, &a.nbinaries },
+		{ NULL, NULL, NULL },
+	};
+	struct lt_usym *u = NULL;
 	struct lt_samples s = { 0 };
 	struct lt_fold_opts o;
 	struct lt_folded f = { 0 };
@@ -292,13 +351,24 @@ int cli_flamegraph(int argc, char **argv)
 	uint64_t duration;
 	int ret, npos;
 
-	ret = cli_args(argc, argv, opts, pos, 0, 1, &npos);
-	if (ret)
+	if (!binaries) {
+		cli_err("out of memory");
+		return CLI_FAIL;
+	}
+	a.binaries = binaries;
+	ret = cli_args_multi(argc, argv, opts, multi, pos, 0, 1, &npos);
+	if (ret) {
+		free(binaries);
 		return ret;
+	}
 	a.source = npos ? pos[0] : NULL;
 	ret = parse(&a, &o, &duration);
 	if (!ret)
+		ret = usym_open(&a, &u);
+	if (!ret)
 		ret = read_source(&a, &s, duration);
+	if (!ret)
+		ret = symbolize(u, &s);
 	if (!ret && lt_fold(&s, &o, &f)) {
 		cli_err("out of memory");
 		ret = CLI_FAIL;
@@ -306,8 +376,10 @@ int cli_flamegraph(int argc, char **argv)
 	if (!ret)
 		ret = write_output(&a, &o, &f);
 	if (!ret)
-		summary(&s, &f);
+		summary(&s, &f, u);
 	lt_folded_free(&f);
 	lt_samples_free(&s);
+	lt_usym_free(u);
+	free(binaries);
 	return ret;
 }

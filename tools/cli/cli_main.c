@@ -78,7 +78,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "del", cli_del, "del <name>",
 	  "Delete a custom tracker (its /proc/latency_tracker/<name>/ goes with it).\n" },
 	{ "flamegraph", cli_flamegraph,
-	  "flamegraph [--tracker T] [--pid P] [--since T0] [--until T1] [--mode offcpu|offwake|syscalls] [--folded] [-o FILE.svg] [--duration D] [SOURCE]",
+	  "flamegraph [--tracker T] [--pid P] [--since T0] [--until T1] [--mode offcpu|offwake|syscalls] [--folded] [-o FILE.svg] [--duration D] [--binary FILE]... [--debuginfod] [SOURCE]",
 	  "A flame graph of the stacks of the alert records (stack=, waker_stack=,\n"
 	  "ustack=): an interactive SVG (hover, click to zoom, search), or folded\n"
 	  "stacks (comm;root;...;leaf weight) for other flame graph tools.  The\n"
@@ -96,6 +96,12 @@ static const struct cli_cmd cli_cmds[] = {
 	  "  --folded       folded stacks instead of the SVG\n"
 	  "  -o FILE        write to FILE (default: standard output)\n"
 	  "  --duration D   live: stop after D (10s, 500ms)\n"
+	  "  --binary FILE  name the user frames (ustack=) of FILE's build id from\n"
+	  "                 it (repeatable); else from /usr/lib/debug/.build-id/\n"
+	  "                 (the -dbgsym packages)\n"
+	  "  --debuginfod   also fetch the files of the other build ids from the\n"
+	  "                 servers of DEBUGINFOD_URLS (default debuginfod.debian.net):\n"
+	  "                 no network access without it\n"
 	  "Lost-record notices and malformed lines are counted on stderr.\n" },
 	/* The analysis of a snapshot (tools/explain/): no root needed. */
 	{ "explain", lt_explain_main,
@@ -159,28 +165,43 @@ static const char *refused_opt(char **argv, char *buf, size_t len)
  * getopt_long() does the splitting: combined short options (-pn3), a value
  * stuck to its option (-n3, --opt=V), positionals before or after them,
  * and "--" before positionals that start with '-'.  Its own messages are
- * off (opterr = 0, a leading ':'): ours name the command's usage.
+ * off (opterr = 0, a leading ':'): ours name the command's usage.  Option
+ * i is opts[i], or multi[i - (the number of opts)] after them.
  */
-int cli_args(int argc, char **argv, const struct cli_opt *opts,
-	     const char **pos, int minpos, int maxpos, int *npos)
+int cli_args_multi(int argc, char **argv, const struct cli_opt *opts,
+		   const struct cli_multi *multi, const char **pos,
+		   int minpos, int maxpos, int *npos)
 {
 	struct option lopts[CLI_MAX_OPTS + 1] = { { 0 } };
 	char shorts[2 * CLI_MAX_OPTS + 2] = ":", buf[8];
-	size_t nl = 0, ns = 1, n = 0;
+	const char *names[CLI_MAX_OPTS];
+	size_t nl = 0, ns = 1, n = 0, nopts = 0, nall;
 	int c;
 
 	*npos = 0;
-	for (; opts && opts[n].name; n++) {
-		const struct cli_opt *o = &opts[n];
-		bool val = !o->flag;
+	for (; opts && opts[nopts].name; nopts++)
+		if (nopts < CLI_MAX_OPTS)
+			names[nopts] = opts[nopts].name;
+	for (nall = nopts; multi && multi[nall - nopts].name; nall++) {
+		if (nall < CLI_MAX_OPTS)
+			names[nall] = multi[nall - nopts].name;
+		*multi[nall - nopts].n = 0;
+	}
+	if (nall > CLI_MAX_OPTS) {
+		cli_err("internal error: %zu options, at most %d (CLI_MAX_OPTS)",
+			nall, CLI_MAX_OPTS);
+		return CLI_FAIL;
+	}
+	for (; n < nall; n++) {
+		bool val = n >= nopts || !opts[n].flag;
 
-		if (o->name[1] != '-') {	/* "-c" */
-			shorts[ns++] = o->name[1];
+		if (names[n][1] != '-') {	/* "-c" */
+			shorts[ns++] = names[n][1];
 			if (val)
 				shorts[ns++] = ':';
 			continue;
 		}
-		lopts[nl].name = o->name + 2;
+		lopts[nl].name = names[n] + 2;
 		lopts[nl].has_arg = val ? required_argument : no_argument;
 		lopts[nl].val = CLI_LONG_BASE + (int)n;
 		nl++;
@@ -189,11 +210,11 @@ int cli_args(int argc, char **argv, const struct cli_opt *opts,
 	optind = 0;		/* glibc: start again from argv[1] */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
-		const struct cli_opt *o = NULL;
+		size_t i = nall;
 
 		if (c == '?' && optopt >= CLI_LONG_BASE) {
 			cli_err("%s takes no value (usage: latency-tracker %s)",
-				opts[optopt - CLI_LONG_BASE].name, usage_of());
+				names[optopt - CLI_LONG_BASE], usage_of());
 			return CLI_USAGE;
 		}
 		if (c == '?') {
@@ -207,16 +228,21 @@ int cli_args(int argc, char **argv, const struct cli_opt *opts,
 			return CLI_USAGE;
 		}
 		if (c >= CLI_LONG_BASE) {
-			o = &opts[c - CLI_LONG_BASE];
+			i = (size_t)(c - CLI_LONG_BASE);
 		} else {
-			for (size_t i = 0; i < n && !o; i++)
-				if (opts[i].name[1] == c)
-					o = &opts[i];
+			for (size_t j = 0; j < nall && i == nall; j++)
+				if (names[j][1] == c)
+					i = j;
 		}
-		if (o->flag)
-			*o->flag = true;
-		else
-			*o->value = optarg;
+		if (i >= nopts) {
+			const struct cli_multi *m = &multi[i - nopts];
+
+			m->values[(*m->n)++] = optarg;
+		} else if (opts[i].flag) {
+			*opts[i].flag = true;
+		} else {
+			*opts[i].value = optarg;
+		}
 	}
 	for (; optind < argc; optind++) {
 		if (*npos == maxpos) {
@@ -231,6 +257,13 @@ int cli_args(int argc, char **argv, const struct cli_opt *opts,
 		return CLI_USAGE;
 	}
 	return CLI_OK;
+}
+
+int cli_args(int argc, char **argv, const struct cli_opt *opts,
+	     const char **pos, int minpos, int maxpos, int *npos)
+{
+	return cli_args_multi(argc, argv, opts, NULL, pos, minpos, maxpos,
+			      npos);
 }
 
 int cli_check_access(void)

@@ -247,3 +247,14 @@ char *lt_format_duration_short(uint64_t ns, char *buf, size_t size)
 	snprintf(buf, size, "%lluns", (unsigned long long)ns);
 	return buf;
 }
+
+int lt_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -43,4 +43,7 @@ char *lt_format_duration(uint64_t ns, char *buf, size_t size);
 /* "1.235ms": about 4 significant digits, for display only. */
 char *lt_format_duration_short(uint64_t ns, char *buf, size_t size);
 
+/* The value of a hex digit (either case), or -1. */
+int lt_hexval(char c);
+
 #endif /* LT_NUM_H */

@@ -20,17 +20,6 @@ const char *lt_cause_name(enum lt_cause c)
 	return c <= LT_CAUSE_LOST ? lt_cause_names[c] : "?";
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool key_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
@@ -48,8 +37,8 @@ static int unescape(char *v, size_t *len, const char **why)
 		if (c == '\\') {
 			int hi, lo;
 
-			if (s[1] != 'x' || (hi = hexval(s[2])) < 0 ||
-			    (lo = hexval(s[3])) < 0) {
+			if (s[1] != 'x' || (hi = lt_hexval(s[2])) < 0 ||
+			    (lo = lt_hexval(s[3])) < 0) {
 				*why = "bad escape (want \\xHH)";
 				return -1;
 			}

@@ -10,7 +10,12 @@
  * without, whose read is a raw system call made with rbp holding a value
  * that is no frame pointer (as code built without them may leave there):
  * the walk must stop at [unknown] after the instruction pointer.
- * Prints pid=<pid> when it is about to block; exits 0 after the read.
+ * Prints pid=<pid> when it is about to block; exits 0 LINGER_MS (default
+ * 1000) after the read: a user stack is named when its record is read,
+ * from the task's mappings, so the task must still live then (the
+ * reader of the test reads at once; a task gone reads [unknown]).
+ *
+ * usage: ustack_fp|ustack_nofp [DELAY_MS [LINGER_MS]]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +61,13 @@ __attribute__((noinline)) static int lt_ustack_outer(int fd)
 int main(int argc, char **argv)
 {
 	int delay_ms = argc > 1 ? atoi(argv[1]) : 500, p[2], ret;
+	int linger_ms = argc > 2 ? atoi(argv[2]) : 1000;
 	struct timespec ts = {
 		.tv_sec = delay_ms / 1000,
 		.tv_nsec = (delay_ms % 1000) * 1000000L,
+	}, linger = {
+		.tv_sec = linger_ms / 1000,
+		.tv_nsec = (linger_ms % 1000) * 1000000L,
 	};
 	pid_t child;
 
@@ -75,5 +84,6 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	ret = lt_ustack_outer(p[0]);
 	waitpid(child, NULL, 0);
+	nanosleep(&linger, NULL);
 	return ret;
 }
