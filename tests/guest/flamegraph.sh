@@ -24,7 +24,13 @@ svg=$LT_WORK/offcpu.svg
 
 tap_plan 11
 tap_ok "tools built on the host" lt_tools_built || tap_done
-load() { lt_load latency_tracker && lt_load latency_tracker_offcpu threshold=300000000 ustack=1; }
+# Readers woken at each record: the user stacks are named while their
+# processes live (progs/ustack.c lingers 1 s).
+load() {
+	lt_load latency_tracker &&
+		lt_load latency_tracker_offcpu threshold=300000000 ustack=1 &&
+		echo 0 >/proc/latency_tracker/offcpu/wakeup_interval
+}
 tap_ok "offcpu loads (threshold 300 ms, user stacks)" load
 daemon_start "$log" --snapshot off --trackers offcpu
 tap_ok "daemon: watching offcpu" wait_for 10 log_has "$log" '"type":"watch","tracker":"offcpu"'
