@@ -44,7 +44,8 @@ LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool explain-app
 	explain-pipe explain-timeline"
 DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
 	stacks filters-cgroup hotplug torture lttng-probe
-	fuzz-procfs oracle-wakeup offcpu-threads block-burst custom-unload app"
+	fuzz-procfs oracle-wakeup offcpu-threads block-burst custom-unload app
+	flamegraph"
 FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
 	timeout-change wakeup offcpu syscalls block wakeup-contended
 	block-requests block-burst rt-timers stacks stacks-budget lttng-probe filters
