@@ -204,7 +204,12 @@ struct latency_tracker_params {
  * @mode: unique (default) or duplicate.
  * @priv: private data copied into the event (may be NULL).
  * @priv_len: its length, at most the tracker's priv_size; the rest of the
- *	event's private area is zeroed.
+ *	event's private area is zeroed, but for its last @priv_keep bytes.
+ * @priv_keep: bytes at the end of the private area neither copied nor
+ *	zeroed: they hold what an earlier event of the slot left, for arrays
+ *	whose used part a count in the copied or zeroed part says (a stack
+ *	and its depth), so that no event pays for them until it fills them.
+ *	Clamped to what @priv_len leaves.
  */
 struct latency_tracker_in_opts {
 	u64 ts_ns;
@@ -212,6 +217,7 @@ struct latency_tracker_in_opts {
 	enum latency_tracker_mode mode;
 	const void *priv;
 	u32 priv_len;
+	u32 priv_keep;
 };
 
 /**

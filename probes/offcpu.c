@@ -83,21 +83,35 @@ static bool lt_offcpu_ustack;
 module_param_named(ustack, lt_offcpu_ustack, bool, 0444);
 MODULE_PARM_DESC(ustack, "records carry the user stack (a frame-pointer walk at each switch-out; default 0)");
 
-/* Saved at switch-out (and sched_waking), in the event's private data. */
+/*
+ * Saved at switch-out (and sched_waking), in the event's private data.
+ * Every field up to wnr is written at switch-out (the waker's as zeros);
+ * the two stacks' addresses come last, outside what event_in copies or
+ * zeroes (priv_keep), valid up to their counts: uip, with ustack=1, is
+ * copied from the walk at switch-out; wip is written by the waker.
+ */
 struct lt_offcpu_priv {
 	u64 cgroup;
+	u64 exec_id;
 	pid_t tgid;
 	char state;
 	char comm[TASK_COMM_LEN];
-	/* With ustack=1, written at switch-out; else zeroed. */
 	u32 unr;
-	u64 uip[LT_REC_STACK_DEPTH];
-	/* From here on zeroed at switch-out, set by sched_waking. */
+	/* Set by sched_waking. */
 	u32 woken;
 	pid_t waker_pid;
 	char waker_comm[TASK_COMM_LEN];
-	struct lt_rec_stack waker_stack;
+	u32 wnr;
+	u64 uip[LT_REC_STACK_DEPTH];
+	unsigned long wip[LT_REC_STACK_DEPTH];
 };
+
+/*
+ * The record being made, per CPU: too large for the stack of a probe
+ * under __schedule().  [0] for the switch-in (interrupts off), [1] for a
+ * timeout (the timer, preemption off): neither nests in itself.
+ */
+static DEFINE_PER_CPU(struct lt_offcpu_record, lt_offcpu_rec[2]);
 
 static struct lt_probe lt_offcpu;
 static struct lt_reports lt_offcpu_reports;
@@ -165,55 +179,58 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	const struct lt_offcpu_priv *priv =
 		latency_tracker_event_priv(r->event);
 	struct task_struct *next = r->ctx;
-	struct lt_offcpu_record a = { };
+	struct lt_offcpu_record *a;
 	struct lt_report *rep;
 	const pid_t *pid;
 	bool print;
 	u32 len, n;
 
+	a = this_cpu_ptr(&lt_offcpu_rec[next ? 0 : 1]);
+	memset(a, 0, sizeof(*a));
 	pid = latency_tracker_event_key(r->event, &len);
-	a.pid = *pid;
-	a.tgid = priv->tgid;
-	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
-	a.waker_pid = priv->waker_pid;
-	memcpy(a.waker_comm, priv->waker_comm, TASK_COMM_LEN);
-	a.state = priv->state;
-	a.cgroup = priv->cgroup;
+	a->pid = *pid;
+	a->tgid = priv->tgid;
+	memcpy(a->comm, priv->comm, TASK_COMM_LEN);
+	a->waker_pid = priv->waker_pid;
+	memcpy(a->waker_comm, priv->waker_comm, TASK_COMM_LEN);
+	a->state = priv->state;
+	a->cgroup = priv->cgroup;
 	/* The CPU the task gets back; unknown while it still sleeps. */
-	a.cpu = next ? smp_processor_id() : -1;
+	a->cpu = next ? smp_processor_id() : -1;
 	/* Switch-in: next has not run yet, the runqueue lock pins it. */
 	if (next)
-		a.stack.nr = lt_stack_save_tsk(next, a.stack.ip,
-					       LT_REC_STACK_DEPTH);
+		a->stack.nr = lt_stack_save_tsk(next, a->stack.ip,
+						LT_REC_STACK_DEPTH);
 	else
-		lt_stack_save_blocked(a.pid, r->start_ns, &a.stack);
-	/* ip[0..n) written before n (lt_offcpu_note_waker()). */
-	n = smp_load_acquire(&priv->waker_stack.nr);
-	a.waker_stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
-	memcpy(a.waker_stack.ip, priv->waker_stack.ip,
-	       a.waker_stack.nr * sizeof(a.waker_stack.ip[0]));
-	a.ustack.nr = LT_REC_STACK_NONE;
+		lt_stack_save_blocked(a->pid, r->start_ns, &a->stack);
+	/* wip[0..n) written before n (lt_offcpu_note_waker()). */
+	n = smp_load_acquire(&priv->wnr);
+	a->waker_stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
+	memcpy(a->waker_stack.ip, priv->wip,
+	       a->waker_stack.nr * sizeof(a->waker_stack.ip[0]));
+	a->ustack.nr = LT_REC_STACK_NONE;
 	if (lt_offcpu_ustack) {
-		a.ustack.nr = min_t(u32, priv->unr, LT_REC_STACK_DEPTH);
-		a.ustack.pid = a.pid;
-		a.ustack.start_ns = r->start_ns;
-		memcpy(a.ustack.ip, priv->uip,
-		       a.ustack.nr * sizeof(a.ustack.ip[0]));
+		a->ustack.nr = min_t(u32, priv->unr, LT_REC_STACK_DEPTH);
+		a->ustack.pid = a->pid;
+		a->ustack.start_ns = r->start_ns;
+		a->ustack.exec_id = priv->exec_id;
+		memcpy(a->ustack.ip, priv->uip,
+		       a->ustack.nr * sizeof(a->ustack.ip[0]));
 	}
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
-			      &a, sizeof(a));
+			      a, sizeof(*a));
 
 	/* Reports: for dmesg or for a tracepoint user only. */
-	print = lt_report_may_print(&lt_offcpu_reports, a.tgid,
+	print = lt_report_may_print(&lt_offcpu_reports, a->tgid,
 				    lt_probe_selects(&lt_offcpu));
 	if (!print && !trace_offcpu_enabled())
 		return;
 	rep = lt_report_get(&lt_offcpu_reports);
 	if (!rep) {
-		trace_offcpu(r->cause, r->delay_ns, &a, "", "");
+		trace_offcpu(r->cause, r->delay_ns, a, "", "");
 		return;
 	}
-	lt_report_fill(rep, r, print, &a, sizeof(a));
+	lt_report_fill(rep, r, print, a, sizeof(*a));
 	lt_report_queue(rep);
 }
 
@@ -228,7 +245,7 @@ static void lt_offcpu_note_waker(struct latency_tracker_event *ev, pid_t pid,
 				 const char *comm, bool here)
 {
 	struct lt_offcpu_priv *priv = latency_tracker_event_priv(ev);
-	struct lt_rec_stack *s = &priv->waker_stack;
+	unsigned int n;
 
 	if (xchg(&priv->woken, 1))
 		return;
@@ -237,8 +254,9 @@ static void lt_offcpu_note_waker(struct latency_tracker_event *ev, pid_t pid,
 	if (!here || ktime_get_mono_fast_ns() - latency_tracker_event_start(ev) <
 		     latency_tracker_threshold(lt_offcpu.t))
 		return;
-	/* Its only writer (woken); nr last: pairs with the callback. */
-	smp_store_release(&s->nr, lt_stack_save_here(s->ip));
+	/* Its only writer (woken); wnr last: pairs with the callback. */
+	n = lt_stack_save_here(priv->wip);
+	smp_store_release(&priv->wnr, n);
 }
 
 /*
@@ -261,27 +279,63 @@ static void lt_offcpu_stash_take(struct task_struct *prev)
 	smp_store_release(&e->owner, NULL);
 }
 
-static void lt_offcpu_probe_switch(void *data, bool preempt,
-				   struct task_struct *prev,
-				   struct task_struct *next,
-				   unsigned int prev_state)
+/*
+ * prev blocks: its event starts.  Apart (noinline) so that its private
+ * data, a few hundred bytes, is off the stack before next's switch-in
+ * goes down into the core and the callback.
+ */
+static noinline void lt_offcpu_switch_out(struct task_struct *prev,
+					  unsigned int prev_state)
 {
 	/*
 	 * Not zeroed first (see lt_wakeup_probe_waking()): every field up to
-	 * priv_len is written below, the padding before woken is not and
-	 * lies beyond it, zeroed by the core with the waker fields.  With
-	 * ustack=1, uip[] beyond unr (and the padding before unr and uip)
-	 * is copied as the stack left it: never read, unr bounds uip.
+	 * wnr is written below; the padding between fields, and with
+	 * ustack=1 uip[] beyond unr, are copied as the stack left them:
+	 * never read (unr bounds uip).
 	 */
 	struct lt_offcpu_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
 		.priv = &priv,
 		.priv_len = lt_offcpu_ustack ?
 			    offsetofend(struct lt_offcpu_priv, uip) :
-			    offsetofend(struct lt_offcpu_priv, comm),
+			    offsetofend(struct lt_offcpu_priv, wnr),
+		.priv_keep = lt_offcpu_ustack ?
+			     sizeof(priv.wip) : sizeof(priv.uip) + sizeof(priv.wip),
 	};
 	unsigned int state_index;
-	pid_t pid;
+	pid_t pid = prev->pid;
+
+	if (!lt_probe_track_task(&lt_offcpu, prev, &priv.cgroup))
+		return;
+	priv.tgid = prev->tgid;
+	state_index = __task_state_index(prev_state, prev->exit_state);
+	priv.state = task_index_to_char(state_index);
+	memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
+	/* prev is current: its user memory is readable. */
+	priv.unr = lt_offcpu_ustack ? lt_ustack_save_current(priv.uip) : 0;
+	priv.exec_id = prev->self_exec_id;
+	/* No waker yet. */
+	priv.woken = 0;
+	priv.waker_pid = 0;
+	memset(priv.waker_comm, 0, TASK_COMM_LEN);
+	priv.wnr = 0;
+	/* The clock of this switch, shared with the other trackers. */
+	opts.ts_ns = latency_tracker_switch_ns(prev);
+	if (latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid),
+				     &opts) == LATENCY_TRACKER_OK) {
+		/* The insertion before the stash's read. */
+		smp_mb();
+		if (unlikely(READ_ONCE(lt_stash_of(prev)->owner) == prev))
+			lt_offcpu_stash_take(prev);
+	}
+}
+
+static void lt_offcpu_probe_switch(void *data, bool preempt,
+				   struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state)
+{
+	pid_t pid = next->pid;
 
 	/*
 	 * prev first: its off-CPU time starts now, not after next's report
@@ -290,31 +344,10 @@ static void lt_offcpu_probe_switch(void *data, bool preempt,
 	 * Blocked: not preempted, in a sleeping state, not exiting, and no
 	 * longer queued and runnable (see the top of this file).
 	 */
-	pid = prev->pid;
-	if (!preempt && pid && prev_state != TASK_RUNNING &&
+	if (!preempt && prev->pid && prev_state != TASK_RUNNING &&
 	    !(prev_state & TASK_DEAD) && !prev->exit_state &&
-	    !lt_task_queued_runnable(prev) &&
-	    lt_probe_track_task(&lt_offcpu, prev, &priv.cgroup)) {
-		priv.tgid = prev->tgid;
-		state_index = __task_state_index(prev_state, prev->exit_state);
-		priv.state = task_index_to_char(state_index);
-		memcpy(priv.comm, prev->comm, TASK_COMM_LEN);
-		/* prev is current: its user memory is readable. */
-		if (lt_offcpu_ustack)
-			priv.unr = lt_ustack_save_current(priv.uip);
-		/* The clock of this switch, shared with the other trackers. */
-		opts.ts_ns = latency_tracker_switch_ns(prev);
-		/* The waker fields are zeroed by the core (beyond priv_len). */
-		if (latency_tracker_event_in(lt_offcpu.t, &pid, sizeof(pid),
-					     &opts) == LATENCY_TRACKER_OK) {
-			/* The insertion before the stash's read. */
-			smp_mb();
-			if (unlikely(READ_ONCE(lt_stash_of(prev)->owner) == prev))
-				lt_offcpu_stash_take(prev);
-		}
-	}
-
-	pid = next->pid;
+	    !lt_task_queued_runnable(prev))
+		lt_offcpu_switch_out(prev, prev_state);
 	if (pid)
 		latency_tracker_event_out_switch(lt_offcpu.t, &pid, sizeof(pid),
 						 prev, 0, next);

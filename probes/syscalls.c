@@ -353,7 +353,9 @@ static void lt_syscalls_event_in(pid_t pid,
  * on the tracker's clock, under @p's pid now.  priv is not zeroed first
  * (__uninitialized: the kernel's automatic zeroing of the stack would
  * clear the whole stack array): event_in copies the fields written here,
- * up to stack_taken, and zeroes the rest itself.
+ * up to stack_taken, and zeroes stack_taken and the stack's depth; the
+ * stack's addresses are left as they are (priv_keep), valid up to that
+ * depth.
  */
 static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns)
 {
@@ -362,6 +364,7 @@ static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns)
 		.ts_ns = start_ns,
 		.priv = &priv,
 		.priv_len = offsetof(struct lt_syscalls_priv, stack_taken),
+		.priv_keep = sizeof(priv.stack.ip),
 	};
 
 	priv.cgroup = lt_task_cgroup_id(p);

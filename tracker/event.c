@@ -226,7 +226,9 @@ latency_tracker_event_in(struct latency_tracker *t, const void *key, u32 len,
 	ev->threshold_ns = opts ? opts->threshold_ns : 0;
 	if (t->priv_size)
 		lt_priv_init(ev->data + t->key_area, opts ? opts->priv : NULL,
-			     priv_len, t->priv_size);
+			     priv_len, t->priv_size -
+			     (opts ? min(opts->priv_keep,
+					 t->priv_size - priv_len) : 0));
 	atomic_set(&ev->ref, 1);
 	ev->fifo_cpu = LT_NO_FIFO;
 	/* On the FIFO before it is visible: whoever ends it finds it there. */

@@ -8,7 +8,8 @@
  * an address to its file takes the task's mmap lock, and the build id is
  * read from the file: both wait for the read of the record (process
  * context).  The task is looked up by pid and taken only if it existed at
- * the event's start (a later task given its pid started after it); its
+ * the event's start (a later task given its pid started after it) and
+ * runs the program the walk was in (its self_exec_id unchanged); its
  * mappings are those of the read, which a task that unmapped a library
  * meanwhile no longer has: such a frame, one of a task gone, one outside
  * any executable file mapping (anonymous memory, JIT code, or data where
@@ -16,9 +17,9 @@
  * reads [unknown].  Files are held
  * (get_file()) across the mmap lock's release and read after it.
  *
- * The build id is the ELF note NT_GNU_BUILD_ID of the file, read from its
- * program headers (a PT_NOTE segment), as build_id_parse() does, which is
- * not exported to modules; the offset is the one in the file (vm_pgoff
+ * The build id is the ELF note NT_GNU_BUILD_ID of a regular file, found
+ * through its program headers (a PT_NOTE segment) read from its page
+ * cache, as build_id_parse() (not exported to modules) finds it; the offset is the one in the file (vm_pgoff
  * plus the offset in the mapping), which a symbolizer turns into an
  * address through the file's program headers.
  */
@@ -26,7 +27,9 @@
 #include <linux/export.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
@@ -55,41 +58,81 @@ struct lt_uframe {
 	char text[LT_UFRAME_LEN];
 };
 
-/* The build id in the notes @buf (@len bytes, @align-aligned entries). */
+/*
+ * The build id in the notes @buf (@len bytes, entries aligned to
+ * @align): the gABI's layout, the name at 12 bytes from the note's start,
+ * the descriptor and the next note at the next multiples of @align.
+ */
 static int lt_notes_build_id(const u8 *buf, size_t len, size_t align,
 			     u8 *id)
 {
-	size_t pos = 0, name, desc;
 	const struct elf64_note *nh;
+	size_t pos = 0, desc, end;
 
 	while (pos + sizeof(*nh) <= len) {
 		nh = (const struct elf64_note *)(buf + pos);
-		pos += sizeof(*nh);
-		name = ALIGN((size_t)nh->n_namesz, align);
-		desc = ALIGN((size_t)nh->n_descsz, align);
-		if (name > len - pos || desc > len - pos - name)
+		desc = ALIGN(pos + sizeof(*nh) + nh->n_namesz, align);
+		end = ALIGN(desc + nh->n_descsz, align);
+		if (nh->n_namesz > len || nh->n_descsz > len || end > len ||
+		    end <= pos)
 			return -EINVAL;
 		if (nh->n_type == LT_NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-		    !memcmp(buf + pos, "GNU", 4) && nh->n_descsz &&
-		    nh->n_descsz <= LT_BUILD_ID_MAX) {
-			memcpy(id, buf + pos + name, nh->n_descsz);
+		    !memcmp(buf + pos + sizeof(*nh), "GNU", 4) &&
+		    nh->n_descsz && nh->n_descsz <= LT_BUILD_ID_MAX) {
+			memcpy(id, buf + desc, nh->n_descsz);
 			return nh->n_descsz;
 		}
-		pos += name + desc;
+		pos = end;
 	}
 	return -ENOENT;
 }
 
-/* The GNU build id of the ELF file @file into @id; its length or < 0. */
+/*
+ * @len bytes of @file at @pos, through its page cache: no file operation
+ * is called (no permission hook, no fsnotify event, no atime), as
+ * build_id_parse() reads.  0 or < 0.
+ */
+static int lt_file_read(struct file *file, loff_t pos, void *buf, size_t len)
+{
+	struct address_space *mapping = file->f_mapping;
+	struct page *page;
+	size_t off, n;
+	void *addr;
+
+	if (pos < 0 || pos + len > i_size_read(file_inode(file)))
+		return -EINVAL;
+	while (len) {
+		off = offset_in_page(pos);
+		n = min_t(size_t, len, PAGE_SIZE - off);
+		page = read_cache_page(mapping, pos >> PAGE_SHIFT, NULL, file);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		addr = kmap_local_page(page);
+		memcpy(buf, addr + off, n);
+		kunmap_local(addr);
+		put_page(page);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The GNU build id of the ELF file @file into @id; its length or < 0.  A
+ * regular file only, read through its page cache.
+ */
 static int lt_file_build_id(struct file *file, u8 *id)
 {
 	struct elf64_hdr eh;
 	struct elf64_phdr ph;
-	loff_t pos = 0;
 	int i, ret = -ENOENT;
 	u8 *notes;
 
-	if (kernel_read(file, &eh, sizeof(eh), &pos) != sizeof(eh) ||
+	if (!S_ISREG(file_inode(file)->i_mode) ||
+	    !file->f_mapping->a_ops->read_folio)
+		return -EINVAL;
+	if (lt_file_read(file, 0, &eh, sizeof(eh)) ||
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_phentsize != sizeof(ph) || eh.e_phnum > LT_PHDRS_MAX)
@@ -98,14 +141,12 @@ static int lt_file_build_id(struct file *file, u8 *id)
 	if (!notes)
 		return -ENOMEM;
 	for (i = 0; i < eh.e_phnum && ret < 0; i++) {
-		pos = eh.e_phoff + (loff_t)i * sizeof(ph);
-		if (kernel_read(file, &ph, sizeof(ph), &pos) != sizeof(ph))
+		if (lt_file_read(file, eh.e_phoff + (loff_t)i * sizeof(ph),
+				 &ph, sizeof(ph)))
 			break;
 		if (ph.p_type != PT_NOTE || ph.p_filesz > LT_NOTES_MAX)
 			continue;
-		pos = ph.p_offset;
-		if (kernel_read(file, notes, ph.p_filesz, &pos) !=
-		    (ssize_t)ph.p_filesz)
+		if (lt_file_read(file, ph.p_offset, notes, ph.p_filesz))
 			continue;
 		ret = lt_notes_build_id(notes, ph.p_filesz,
 					ph.p_align == 8 ? 8 : 4, id);
@@ -128,7 +169,9 @@ static void lt_ustack_map(const struct lt_rec_ustack *s, unsigned int nr,
 
 	rcu_read_lock();
 	p = pid_task(find_pid_ns(s->pid, &init_pid_ns), PIDTYPE_PID);
-	if (p && p->start_time <= s->start_ns)
+	/* The event's task, in the program of the walk (no exec since). */
+	if (p && p->start_time <= s->start_ns &&
+	    READ_ONCE(p->self_exec_id) == s->exec_id)
 		get_task_struct(p);
 	else
 		p = NULL;
@@ -179,8 +222,8 @@ static void lt_ustack_name(struct lt_uframe *fr, unsigned int nr)
 		if (!fr[i].file)
 			continue;
 		/* Frames of one file in a row share its id. */
-		if (!i || file_inode(fr[i].file) != file_inode(fr[i - 1].file) ||
-		    !fr[i - 1].file)
+		if (!i || !fr[i - 1].file ||
+		    file_inode(fr[i].file) != file_inode(fr[i - 1].file))
 			n = lt_file_build_id(fr[i].file, id);
 		if (n > 0) {
 			t = fr[i].text;
@@ -214,7 +257,8 @@ void latency_tracker_fmt_ustack(struct lt_fmt *f, const char *key,
 	struct lt_uframe *fr;
 	unsigned int nr;
 
-	if (s->nr == LT_REC_STACK_NONE)
+	/* No field, or no room left for one: no lookup. */
+	if (s->nr == LT_REC_STACK_NONE || f->overflow)
 		return;
 	nr = min_t(u32, s->nr, LT_REC_STACK_DEPTH);
 	fr = kcalloc(LT_REC_STACK_DEPTH, sizeof(*fr), GFP_KERNEL);

@@ -117,6 +117,8 @@ struct lt_rec_stack {
  * @pid: the task whose address space @ip are in.
  * @start_ns: a time the task existed at (its event's start): a later task
  *	given its pid started after it and is never taken for it.
+ * @exec_id: the task's self_exec_id at the walk: after an exec the
+ *	addresses are another program's.
  * @ip: user addresses, innermost first (the instruction pointer, then the
  *	return addresses of a frame-pointer walk); LT_REC_USTACK_BROKEN where
  *	the walk met a frame it could not follow (code without frame
@@ -126,6 +128,7 @@ struct lt_rec_ustack {
 	u32 nr;
 	pid_t pid;
 	u64 start_ns;
+	u64 exec_id;
 	u64 ip[LT_REC_STACK_DEPTH];
 };
 

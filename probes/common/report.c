@@ -190,10 +190,13 @@ void lt_report_print_suppressed(struct lt_reports *rs)
 const char *lt_stack_text(struct lt_report *r, unsigned int i,
 			  const struct lt_rec_stack *s)
 {
-	char *buf = r->owner->text[i], name[KSYM_SYMBOL_LEN];
+	char *buf, name[KSYM_SYMBOL_LEN];
 	unsigned int j, first, nr;
 	size_t len = 0;
 
+	if (WARN_ON_ONCE(i >= LT_STACK_TEXTS))
+		i = 0;
+	buf = r->owner->text[i];
 	buf[0] = '\0';
 	if (s->nr == LT_REC_STACK_NONE)
 		return buf;
@@ -309,7 +312,8 @@ unsigned int lt_stack_save_here(unsigned long *ip)
  * address is null (the outermost); a frame that cannot be followed (no
  * frame pointer in the registers, misaligned, unreadable, or not further
  * up the stack than the one before: code built without frame pointers)
- * ends it with LT_REC_USTACK_BROKEN.  Nothing for a kernel thread.
+ * ends it with LT_REC_USTACK_BROKEN.  Nothing for a kernel thread or an
+ * io_uring worker (no user registers).
  *
  * Context: the task's own context, e.g. a sched_switch probe for prev;
  * any context but NMI, never sleeps.
@@ -321,9 +325,12 @@ unsigned int lt_ustack_save_current(u64 *ip)
 	struct pt_regs *regs;
 	unsigned int n = 0;
 
-	if ((current->flags & PF_KTHREAD) || !current->mm)
+	/* An io_uring worker has an mm but no user registers of its own. */
+	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm)
 		return 0;
 	regs = task_pt_regs(current);
+	if (!user_mode(regs))
+		return 0;
 	fp = lt_user_frame_pointer(regs);
 	ip[n++] = instruction_pointer(regs);
 	while (n < LT_REC_STACK_DEPTH) {

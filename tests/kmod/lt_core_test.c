@@ -637,6 +637,61 @@ static void ltt_test_pool(void)
 	ltt_check(true, "destroy with 200 pending duplicates being timed out");
 }
 
+/* ---- private data kept at the end of a slot (priv_keep) -------------- */
+
+/*
+ * One slot, used twice: the bytes the first event left at the end of its
+ * private area stay for the second with priv_keep, are zeroed without.
+ */
+static void ltt_test_priv_keep(void)
+{
+	struct latency_tracker_in_opts o = { .priv = "hello", .priv_len = 6 };
+	struct latency_tracker_event *ev;
+	struct latency_tracker *t;
+	struct ltt_state s;
+	u64 key = 9;
+	char *priv;
+	bool kept = false, zeroed = false;
+
+	t = ltt_create("ltt_keep", &s, NSEC_PER_SEC, 0, 1, 16);
+	if (!t)
+		return;
+	latency_tracker_event_in(t, &key, sizeof(key), &o);
+	ev = latency_tracker_get_event(t, &key, sizeof(key));
+	if (ev) {
+		memcpy((char *)latency_tracker_event_priv(ev) + 12, "KEEP", 4);
+		latency_tracker_put_event(ev);
+	}
+	ltt_out(t, key);
+	ltt_reclaim_settle();
+	o.priv = "hi";
+	o.priv_len = 3;
+	o.priv_keep = 4;
+	latency_tracker_event_in(t, &key, sizeof(key), &o);
+	ev = latency_tracker_get_event(t, &key, sizeof(key));
+	if (ev) {
+		priv = latency_tracker_event_priv(ev);
+		kept = !memcmp(priv, "hi", 3) && !priv[3] && !priv[11] &&
+		       !memcmp(priv + 12, "KEEP", 4);
+		latency_tracker_put_event(ev);
+	}
+	ltt_out(t, key);
+	ltt_reclaim_settle();
+	o.priv_keep = 0;
+	latency_tracker_event_in(t, &key, sizeof(key), &o);
+	ev = latency_tracker_get_event(t, &key, sizeof(key));
+	if (ev) {
+		priv = latency_tracker_event_priv(ev);
+		zeroed = !memcmp(priv, "hi", 3) && !priv[12] && !priv[15];
+		latency_tracker_put_event(ev);
+	}
+	ltt_out(t, key);
+	ltt_check(kept, "priv_keep: the last bytes an earlier event left stay, the rest is zeroed");
+	ltt_check(zeroed, "priv_keep 0: all but the copied bytes zeroed");
+	ltt_reclaim_settle();
+	latency_tracker_destroy(t);
+}
+
 /* ---- stateful lookups ------------------------------------------------- */
 
 static void ltt_test_stateful(void)
@@ -1452,6 +1507,7 @@ static int __init ltt_init(void)
 		ltt_test_timeout();
 		ltt_test_pool();
 		ltt_test_stateful();
+		ltt_test_priv_keep();
 		ltt_test_race();
 		ltt_test_contexts();
 		ltt_test_tracepoints();
