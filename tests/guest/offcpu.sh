@@ -30,8 +30,8 @@ TRACE=/sys/kernel/tracing/trace
 # stack_of REC FIELD: the frames of a stack field, one a line.
 stack_of() { field "$1" "$2" | tr ';' '\n'; }
 
-# 42 assertions of this script, and those of the shared trk_* checks.
-tap_plan $((42 + $(trk_shared_plan)))
+# 43 assertions of this script, and those of the shared trk_* checks.
+tap_plan $((43 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 echo 1 >$TP/enable && echo >$TRACE
 
@@ -146,7 +146,9 @@ trk_unload
 # pointer (in libc's read) and the return addresses into the binary's
 # lt_ustack_outer() and main(), as <build_id>+0x<file offset>, the build
 # id the one readelf gives; the same program without frame pointers (rbp
-# holds no frame pointer at its raw read): its own frame, then [unknown].
+# holds no frame pointer at its raw read): its own frame, then [unknown];
+# and with its read made from anonymous executable memory (a JIT's):
+# [unknown] first (no file), then the binary's frames.
 build_id() { readelf -n "$1" | sed -n 's/.*Build ID: //p'; }
 ustack_of() { # PID: the ustack= of the record of PID
 	grep -m 1 " pid=${1:-none} " "$alerts" | sed -n 's/.* ustack=\([^ ]*\).*/\1/p'
@@ -155,11 +157,13 @@ tap_ok "load with ustack=1" trk_load threshold=300000000 ustack=1
 trk_reader_start "$alerts"
 fp_pid=$("build/progs/ustack_fp" 500 | sed -n 's/^pid=//p')
 nofp_pid=$("build/progs/ustack_nofp" 500 | sed -n 's/^pid=//p')
+jit_pid=$("build/progs/ustack_jit" 500 | sed -n 's/^pid=//p')
 trk_reader_stop 0.5
-fp=$(ustack_of "$fp_pid") nofp=$(ustack_of "$nofp_pid")
+fp=$(ustack_of "$fp_pid") nofp=$(ustack_of "$nofp_pid") jit=$(ustack_of "$jit_pid")
 trk_unload
 fp_id=$(build_id "build/progs/ustack_fp")
 nofp_id=$(build_id "build/progs/ustack_nofp")
+jit_id=$(build_id "build/progs/ustack_jit")
 tap_diag "ustack_fp ($fp_id): $fp"
 tap_diag "ustack_nofp ($nofp_id): $nofp"
 tap_cmp "frame pointers: the binary's lt_ustack_outer() and main() in the user stack" \
@@ -168,6 +172,9 @@ tap_ok "frame pointers: the first frame (libc's read) is named too" \
 	bash -c "[[ '$fp' =~ ^[0-9a-f]{40}\+0x[0-9a-f]+\; ]] && [[ '$fp' != $fp_id* ]]"
 tap_ok "no frame pointers: its own frame, then [unknown]" \
 	bash -c "[[ '$nofp' =~ ^$nofp_id\+0x[0-9a-f]+\;\[unknown\]$ ]]"
+tap_diag "ustack_jit ($jit_id): $jit"
+tap_ok "code in anonymous memory: [unknown] first, then the binary's frames" \
+	bash -c "[[ '$jit' =~ ^\[unknown\]\;$jit_id\+0x[0-9a-f]+\;$jit_id\+0x ]]"
 trk_rounds 4 $LTPROG wakers 4 30
 trk_tiny_pool 2 $LTPROG wakers 8 1
 tap_ok "core unloads" lt_unload latency_tracker

@@ -9,16 +9,21 @@
  * stack the kernel walks through both functions and main(); ustack_nofp
  * without, whose read is a raw system call made with rbp holding a value
  * that is no frame pointer (as code built without them may leave there):
- * the walk must stop at [unknown] after the instruction pointer.
+ * the walk must stop at [unknown] after the instruction pointer; and
+ * ustack_jit, with frame pointers, whose read is made by code copied into
+ * anonymous executable memory (as a JIT's): its first frame is [unknown]
+ * (no file), the binary's frames follow.
  * Prints pid=<pid> when it is about to block; exits 0 LINGER_MS (default
  * 1000) after the read: a user stack is named when its record is read,
  * from the task's mappings, so the task must still live then (the
  * reader of the test reads at once; a task gone reads [unknown]).
  *
- * usage: ustack_fp|ustack_nofp [DELAY_MS [LINGER_MS]]
+ * usage: ustack_fp|ustack_nofp|ustack_jit [DELAY_MS [LINGER_MS]]
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +42,24 @@ static long lt_read(int fd, void *buf, size_t len)
 			 : "a"(0L), "D"((long)fd), "S"(buf), "d"(len)
 			 : "rcx", "r11", "memory");
 	return ret;
+}
+#elif defined(LT_JIT)
+/* read(2) by code in anonymous executable memory: xor eax,eax; syscall; ret. */
+static long lt_read(int fd, void *buf, size_t len)
+{
+	static const unsigned char code[] = { 0x31, 0xc0, 0x0f, 0x05, 0xc3 };
+	static long (*fn)(int, void *, size_t);
+
+	if (!fn) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return -1;
+		memcpy(p, code, sizeof(code));
+		fn = (long (*)(int, void *, size_t))p;
+	}
+	return fn(fd, buf, len);
 }
 #else
 #define lt_read	read
