@@ -9,7 +9,7 @@
 D=/proc/latency_tracker/lt_core_test
 # The ltt_check() calls lt_core_test.c makes at load: one PASS/FAIL line
 # each.  A self-test that stops early or is left out changes the count.
-SELFTESTS=97
+SELFTESTS=98
 
 tap_plan $((3 + SELFTESTS + 11))
 tap_ok "insmod latency_tracker" lt_load latency_tracker
