@@ -19,9 +19,10 @@
  *
  * The build id is the ELF note NT_GNU_BUILD_ID of a regular file, found
  * through its program headers (a PT_NOTE segment) read from its page
- * cache, as build_id_parse() (not exported to modules) finds it; the offset is the one in the file (vm_pgoff
- * plus the offset in the mapping), which a symbolizer turns into an
- * address through the file's program headers.
+ * cache, as build_id_parse() (not exported to modules) finds it.  The
+ * offset is the one in the file (vm_pgoff plus the offset in the
+ * mapping), which a symbolizer turns into an address through the file's
+ * program headers.
  */
 #include <linux/elf.h>
 #include <linux/export.h>
