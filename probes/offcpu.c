@@ -254,8 +254,9 @@ static void lt_offcpu_note_waker(struct latency_tracker_event *ev, pid_t pid,
 	if (!here || ktime_get_mono_fast_ns() - latency_tracker_event_start(ev) <
 		     latency_tracker_threshold(lt_offcpu.t))
 		return;
-	/* Its only writer (woken); wnr last: pairs with the callback. */
+	/* Its only writer (woken). */
 	n = lt_stack_save_here(priv->wip);
+	/* wip[] before wnr: pairs with the acquire in lt_offcpu_cb(). */
 	smp_store_release(&priv->wnr, n);
 }
 
