@@ -8,7 +8,8 @@
 # the histogram and the stats.  Then latency-trackerd, following only the
 # victim, snapshots its next outlier with its default session, and
 # `latency-tracker explain` shows the victim's sleeps before it as timer
-# waits and, last, the dependency tree of the outlier: CPU 1 -> the hog.
+# waits and, last, the dependency tree of the outlier: CPU 1 -> the hog,
+# and its classification naming the hog with its RT priority.
 # A DEMO CHECK line (and exit status 1) when the explanation says
 # otherwise.
 . tests/guest/lib.sh
@@ -176,13 +177,16 @@ check "its sleeps are timer waits" awk '/^  [a-z]/ { cat = $1 } cat == "timer" &
 
 say "why was the victim slow?  latency-tracker explain $snap --tid $victim"
 $LTC explain "$snap" --tid "$victim" -o "$LT_WORK/explain" >"$LT_WORK/explain.txt" 2>&1
-# Its own outlier, down to its dependency tree (the classification after
-# it says the same: waiting for CPU 1).
-sed '/^classification:/,$d' "$LT_WORK/explain.txt" | show
+# Its own outlier, down to its dependency tree, and the classification
+# that says the same in words: waiting for CPU 1, held by the hog, with
+# its RT priority.
+sed '/^lock view/,$d' "$LT_WORK/explain.txt" | show
 check "the explanation is of the victim's own alert" grep -q "^lt_victim \[$victim\] .*wakeup alert" "$LT_WORK/explain.txt"
 check "its tree names CPU $VICTIM_CPU -> lt_hog" \
 	bash -c "sed -n '/^waiting dependency graph:/,/^classification:/p' '$LT_WORK/explain.txt' | grep -A 1 -E -- '- CPU $VICTIM_CPU ' | grep -qE -- '- lt_hog \[[0-9]+\]'"
 check "nothing in it is unknown" bash -c "! grep -q unknown '$LT_WORK/explain.txt'"
+check "its classification names the hog that held CPU $VICTIM_CPU, with its RT priority (50)" \
+	grep -qE "waiting for CPU $VICTIM_CPU, held by lt_hog \[[0-9]+\], RT priority 50" "$LT_WORK/explain.txt"
 mkdir -p /lt-results/demo-explain
 cp "$LT_WORK"/explain/* /lt-results/demo-explain/ 2>/dev/null
 daemon_stop

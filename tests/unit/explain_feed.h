@@ -17,9 +17,12 @@
 
 static struct ex_model m;
 
-/* A sched_switch; next's priority as LTTng records it (EX_PRIO_NONE: none). */
-static void sw_prio(uint64_t ts, int cpu, int prev, long state, int next,
-		    int next_prio)
+/*
+ * A sched_switch; prev's and next's priorities as LTTng records them
+ * (EX_PRIO_NONE: none).
+ */
+static void sw_prios(uint64_t ts, int cpu, int prev, long state, int next,
+		     int prev_prio, int next_prio)
 {
 	struct ex_ev ev;
 
@@ -27,10 +30,17 @@ static void sw_prio(uint64_t ts, int cpu, int prev, long state, int next,
 	ev.tid = prev;
 	ev.state = state;
 	ev.next_tid = next;
+	ev.prev_prio = prev_prio;
 	ev.next_prio = next_prio;
 	snprintf(ev.comm, sizeof(ev.comm), "t%d", prev);
 	snprintf(ev.next_comm, sizeof(ev.next_comm), "t%d", next);
 	ex_model_feed(&m, &ev);
+}
+
+static void sw_prio(uint64_t ts, int cpu, int prev, long state, int next,
+		    int next_prio)
+{
+	sw_prios(ts, cpu, prev, state, next, EX_PRIO_NONE, next_prio);
 }
 
 static void sw(uint64_t ts, int cpu, int prev, long state, int next)

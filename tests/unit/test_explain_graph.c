@@ -170,6 +170,22 @@ static void test_cpu(void)
 	       "cpu: an RT holder named with its priority, then the CPU idle");
 	ex_report_free(&r);
 	ex_model_free(&m);
+
+	/* The holder on CPU 1 since before the trace (no switch-in seen):
+	 * its priority from the switch where it leaves (prev_prio). */
+	ex_model_init(&m);
+	sw(0, 0, 0, 0, 30);
+	sw(50, 0, 30, 1, 0);
+	event(EV_WAKING, 100, 1, 30, 0);
+	sw_prios(150100, 1, 41, 1, 30, -51, EX_PRIO_NONE);
+	sw(200100, 1, 30, 1, 0);
+	ex_model_finish(&m);
+	ex_report_build(&r, &m, "synthetic", 30, 50, 200100);
+	tap_ok(r.cr.ncauses >= 1 &&
+	       cause_is(&r, 0, "waiting for CPU 1, held by t41 [41], RT priority 50", 150000),
+	       "cpu: a holder since before the trace named with the priority it leaves with");
+	ex_report_free(&r);
+	ex_model_free(&m);
 }
 
 static void test_disk(void)
@@ -257,7 +273,7 @@ static void test_graph_merge(void)
 
 int main(void)
 {
-	tap_plan(38);
+	tap_plan(39);
 	test_lock();
 	test_cpu();
 	test_disk();

@@ -53,6 +53,8 @@ struct ex_ev {
 	/* sched_switch's next_prio as LTTng records it, prio - 100 (an RT
 	 * priority P is -1 - P, a normal task 0..39); EX_PRIO_NONE without. */
 	int next_prio;
+	/* Its prev_prio, the same way: the priority of the task leaving. */
+	int prev_prio;
 	int pid;
 	int parent_tid;
 	int target_cpu;

@@ -196,8 +196,13 @@ static void running_split(struct ex_thread *t, uint64_t ts)
 
 /* ---- CPU slices ---- */
 
+/*
+ * A slice's priority: the one its task got the CPU with, or, when the
+ * trace starts after that (a task holding the CPU since before the
+ * snapshot), the one it leaves with (prev_prio).
+ */
 static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
-		       int next_prio, uint64_t ts)
+		       int prev_prio, int next_prio, uint64_t ts)
 {
 	struct ex_cpu *c = &m->cpu[cpu];
 
@@ -209,7 +214,8 @@ static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
 		s->start = c->cur >= 0 ? c->cur_start : m->first_ts;
 		s->end = ts;
 		s->tid = c->cur >= 0 ? c->cur : prev;
-		s->prio = c->cur >= 0 ? c->cur_prio : EX_PRIO_NONE;
+		s->prio = c->cur >= 0 && c->cur_prio != EX_PRIO_NONE ?
+			  c->cur_prio : prev_prio;
 	}
 	c->cur = next;
 	c->cur_prio = next_prio;
@@ -308,7 +314,8 @@ static void on_switch(struct ex_model *m, const struct ex_ev *ev)
 		n->last_seen = ev->ts;
 	}
 	irq_switch(&m->cpu[ev->cpu], p, n);
-	cpu_switch(m, ev->cpu, ev->tid, ev->next_tid, ev->next_prio, ev->ts);
+	cpu_switch(m, ev->cpu, ev->tid, ev->next_tid, ev->prev_prio,
+		   ev->next_prio, ev->ts);
 }
 
 static void on_waking(struct ex_model *m, const struct ex_ev *ev)
@@ -675,7 +682,8 @@ void ex_model_finish(struct ex_model *m)
 	}
 	for (int c = 0; c < m->ncpu; c++)
 		if (m->cpu[c].cur >= 0)
-			cpu_switch(m, c, -1, -1, EX_PRIO_NONE, m->last_ts);
+			cpu_switch(m, c, -1, -1, EX_PRIO_NONE, EX_PRIO_NONE,
+				   m->last_ts);
 	for (size_t i = 0; i < m->nrq; i++)
 		if (m->rq[i].end == EX_TS_OPEN)
 			m->rq[i].end = m->last_ts;

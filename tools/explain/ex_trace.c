@@ -206,6 +206,7 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 		ev->tid = get_i(c, "prev_tid", -1);
 		ev->next_tid = get_i(c, "next_tid", -1);
 		ev->next_prio = get_i(c, "next_prio", EX_PRIO_NONE);
+		ev->prev_prio = get_i(c, "prev_prio", EX_PRIO_NONE);
 		ev->state = get_int(c, "prev_state", &v) ? (long)v : 0;
 		get_s(c, "prev_comm", ev->comm, sizeof(ev->comm));
 		get_s(c, "next_comm", ev->next_comm, sizeof(ev->next_comm));
