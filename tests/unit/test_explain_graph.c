@@ -186,6 +186,21 @@ static void test_cpu(void)
 	       "cpu: a holder since before the trace named with the priority it leaves with");
 	ex_report_free(&r);
 	ex_model_free(&m);
+
+	/* The holder switched in as a normal task (next_prio 20), then made
+	 * itself SCHED_FIFO 50 while running: the priority it leaves with. */
+	ex_model_init(&m);
+	sw(0, 1, 0, 0, 30);
+	sw_prios(100, 1, 30, 0x100, 41, EX_PRIO_NONE, 20);
+	sw_prios(150100, 1, 41, 1, 30, -51, EX_PRIO_NONE);
+	sw(200100, 1, 30, 1, 0);
+	ex_model_finish(&m);
+	ex_report_build(&r, &m, "synthetic", 30, 0, 200100);
+	tap_ok(r.cr.ncauses >= 1 &&
+	       cause_is(&r, 0, "waiting for CPU 1, held by t41 [41], RT priority 50", 150000),
+	       "cpu: a holder that raised its priority while running named with the one it leaves with");
+	ex_report_free(&r);
+	ex_model_free(&m);
 }
 
 static void test_disk(void)
@@ -273,7 +288,7 @@ static void test_graph_merge(void)
 
 int main(void)
 {
-	tap_plan(39);
+	tap_plan(40);
 	test_lock();
 	test_cpu();
 	test_disk();

@@ -197,9 +197,10 @@ static void running_split(struct ex_thread *t, uint64_t ts)
 /* ---- CPU slices ---- */
 
 /*
- * A slice's priority: the one its task got the CPU with, or, when the
- * trace starts after that (a task holding the CPU since before the
- * snapshot), the one it leaves with (prev_prio).
+ * A slice's priority: the one its task leaves the CPU with (prev_prio),
+ * which a task that raised its own while running (sched_setscheduler()
+ * after its switch-in) or was boosted holds at the end; else the one it
+ * got the CPU with (next_prio), or none.
  */
 static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
 		       int prev_prio, int next_prio, uint64_t ts)
@@ -214,8 +215,10 @@ static void cpu_switch(struct ex_model *m, int cpu, int prev, int next,
 		s->start = c->cur >= 0 ? c->cur_start : m->first_ts;
 		s->end = ts;
 		s->tid = c->cur >= 0 ? c->cur : prev;
-		s->prio = c->cur >= 0 && c->cur_prio != EX_PRIO_NONE ?
-			  c->cur_prio : prev_prio;
+		if (prev_prio != EX_PRIO_NONE && (c->cur < 0 || c->cur == prev))
+			s->prio = prev_prio;
+		else
+			s->prio = c->cur >= 0 ? c->cur_prio : EX_PRIO_NONE;
 	}
 	c->cur = next;
 	c->cur_prio = next_prio;
