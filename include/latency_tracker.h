@@ -343,6 +343,7 @@ void *latency_tracker_event_priv(struct latency_tracker_event *ev);
 const void *latency_tracker_event_key(struct latency_tracker_event *ev,
 				      u32 *len);
 u64 latency_tracker_event_start(struct latency_tracker_event *ev);
+struct task_struct *latency_tracker_event_task(pid_t pid, u64 start_ns);
 
 int latency_tracker_alert(struct latency_tracker *t,
 			  enum latency_tracker_cause cause, u64 ts_ns,

@@ -8,6 +8,7 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -515,3 +516,28 @@ module_exit(latency_tracker_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("latency-tracker project");
 MODULE_DESCRIPTION("Keyed in/out latency matcher with alerts and procfs control");
+
+/**
+ * latency_tracker_event_task() - the task of an event, found by its pid
+ * @pid: the task's pid (global), as an event keeps it.
+ * @start_ns: a time the task existed at, e.g. its event's start (the
+ *	tracker's clock, CLOCK_MONOTONIC).
+ *
+ * The task with @pid now, if it started (task_struct.start_time, the
+ * same clock) no later than @start_ns: a task given the pid after the
+ * event's task exited was forked after that (while a task lives, no
+ * other has its pid).  An exec by a thread that is not the leader keeps
+ * the leader's start time with its pid (de_thread()).
+ *
+ * Context: inside an RCU read-side section, which keeps the task_struct
+ * (take a reference to keep it beyond); any context but NMI.
+ * Return: the task, or NULL.
+ */
+struct task_struct *latency_tracker_event_task(pid_t pid, u64 start_ns)
+{
+	struct task_struct *p;
+
+	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+	return p && p->start_time <= start_ns ? p : NULL;
+}
+EXPORT_SYMBOL_GPL(latency_tracker_event_task);

@@ -169,10 +169,9 @@ static void lt_ustack_map(const struct lt_rec_ustack *s, unsigned int nr,
 	unsigned int i;
 
 	rcu_read_lock();
-	p = pid_task(find_pid_ns(s->pid, &init_pid_ns), PIDTYPE_PID);
+	p = latency_tracker_event_task(s->pid, s->start_ns);
 	/* The event's task, in the program of the walk (no exec since). */
-	if (p && p->start_time <= s->start_ns &&
-	    READ_ONCE(p->self_exec_id) == s->exec_id)
+	if (p && READ_ONCE(p->self_exec_id) == s->exec_id)
 		get_task_struct(p);
 	else
 		p = NULL;

@@ -237,17 +237,11 @@ void lt_report_print_stack(const struct lt_rec_stack *s)
  * @start_ns: the start of the task's event (tracker clock).
  * @s: receives the stack, or no frame (nr 0) when it is not blocked.
  *
- * The task is looked up by pid, and taken for the event's task only if
- * it started (task_struct.start_time, CLOCK_MONOTONIC at fork, the
- * tracker's clock) no later than @start_ns: the event's task was alive
- * then, and a task given its pid after it exited was forked after that
- * (while the task lives, no other has its pid).  An exec by a thread that
- * is not the leader keeps the leader's start time with its pid
- * (de_thread()).  The stack is saved only if that task is off CPU and not
- * runnable, with its pi_lock held so that no wakeup can start it
- * meanwhile (try_to_wake_up() takes the pi_lock first): the stack is
- * frozen during the walk, and the task, not exiting, keeps it (the RCU
- * read section keeps the task_struct).
+ * The event's task (latency_tracker_event_task()).  The stack is saved
+ * only if that task is off CPU and not runnable, with its pi_lock held so
+ * that no wakeup can start it meanwhile (try_to_wake_up() takes the
+ * pi_lock first): the stack is frozen during the walk, and the task, not
+ * exiting, keeps it (the RCU read section keeps the task_struct).
  *
  * Context: any context but NMI (a timeout callback: timer softirq); the
  * pi_lock is a raw spinlock taken with interrupts saved.
@@ -259,8 +253,8 @@ void lt_stack_save_blocked(pid_t pid, u64 start_ns, struct lt_rec_stack *s)
 
 	s->nr = 0;
 	rcu_read_lock();
-	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
-	if (!p || p->start_time > start_ns)
+	p = latency_tracker_event_task(pid, start_ns);
+	if (!p)
 		goto out;
 	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	/* Orders the on_rq/on_cpu reads as try_to_wake_up() does. */
