@@ -436,9 +436,43 @@ static void test_cli(void)
 	tap_eq(TIMELINE("--help"), 0, "--help: exit 0");
 }
 
+/*
+ * A waking at the trace's last instant (the guest's ksoftirqd once): the
+ * runnable state it starts is empty, so neither writer draws it, and a
+ * wakeup arrow would have no state to point at.  Both writers agree and
+ * the JSON's flows all end at a state.
+ */
+static void test_last_instant_wakeup(void)
+{
+	char json[128], otf2[128], s[256];
+	struct tl_view v;
+	FILE *f;
+
+	ex_model_init(&m);
+	thread_of(100, 100);
+	thread_of(200, 200);
+	sw(1000, 0, 0, 0, 100);
+	sw(1200, 1, 0, 0, 200);
+	sw(1500, 0, 100, 1, 0);		/* t100 blocked */
+	wake(2000, 1, 0, 100, 200);	/* the trace's last event */
+	ex_model_finish(&m);
+	snprintf(json, sizeof(json), "%s/last.json", dir);
+	snprintf(otf2, sizeof(otf2), "%s/last.otf2", dir);
+	tl_view_init(&v, &m, NULL, 0);
+	f = fopen(json, "w");
+	tap_ok(f && !tl_write_json(f, &v, "synthetic"), "last-instant wakeup: JSON written");
+	if (f)
+		fclose(f);
+	tap_ok(!tl_write_otf2(dir, "last", &v, s, sizeof(s)),
+	       "last-instant wakeup: OTF2 written %s", s);
+	tap_eq(run(CHECK " compare %s %s >/dev/null", json, otf2), 0,
+	       "a waking at the trace's last instant: no arrow in either format (JSON and OTF2 agree)");
+	ex_model_free(&m);
+}
+
 int main(void)
 {
-	tap_plan(62);
+	tap_plan(65);
 	(void)edge;			/* explain_feed.h's, for graph tests */
 	if (!mkdtemp(dir)) {
 		tap_ok(0, "mkdtemp");
@@ -446,6 +480,7 @@ int main(void)
 	}
 	test_model();
 	test_writers();
+	test_last_instant_wakeup();
 	test_cli();
 	if (run("rm -rf %s", dir))
 		tap_diag("could not remove %s", dir);

@@ -70,6 +70,11 @@ uint64_t tl_sys_end(const struct tl_view *v, const struct ex_syscall *s)
 	return s->end == EX_TS_OPEN ? v->end : s->end;
 }
 
+uint64_t tl_iv_end(const struct tl_view *v, const struct ex_interval *iv)
+{
+	return iv->end == EX_TS_OPEN ? v->end : iv->end;
+}
+
 /* Start order; at the same start the outer span first. */
 static int by_start(const void *a, const void *b)
 {
@@ -101,7 +106,7 @@ struct tl_span *tl_thread_spans(const struct tl_view *v,
 	}
 	for (size_t i = 0; i < t->niv; i++) {
 		const struct ex_interval *iv = &t->iv[i];
-		uint64_t end = iv->end == EX_TS_OPEN ? v->end : iv->end;
+		uint64_t end = tl_iv_end(v, iv);
 
 		if (end <= iv->start)
 			continue;
@@ -163,7 +168,10 @@ struct tl_wakeup *tl_wakeups(const struct tl_view *v, size_t *n)
 			const struct ex_interval *iv = &t->iv[j];
 			const struct ex_thread *wt;
 
+			/* A wakeup at the trace's last instant: the state it
+			 * starts has no span to bind the arrow's head to. */
 			if (iv->state != ST_BLOCKED || j + 1 == t->niv ||
+			    tl_iv_end(v, &t->iv[j + 1]) <= t->iv[j + 1].start ||
 			    ex_blocked_wake(m, t, iv) != WK_THREAD)
 				continue;
 			wt = ex_model_thread(m, iv->waker_tid);

@@ -94,6 +94,9 @@ struct tl_wakeup *tl_wakeups(const struct tl_view *v, size_t *n);
 /* End of a system call for display: open ones end with the trace. */
 uint64_t tl_sys_end(const struct tl_view *v, const struct ex_syscall *s);
 
+/* End of a state for display: the open one ends with the trace. */
+uint64_t tl_iv_end(const struct tl_view *v, const struct ex_interval *iv);
+
 /*
  * The writers.  JSON: the Chrome/Perfetto trace-event format to out
  * (ex_tl_json.c); 0, or -1 when the stream failed.  OTF2: an archive
