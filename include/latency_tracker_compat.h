@@ -263,4 +263,52 @@ static __always_inline u32 lt_cycles_khz(void)
 }
 #endif
 
+/*
+ * Hard interrupts without a handler of their own (no irq_handler_entry):
+ * on x86 the local APIC timer, the scheduler's and function-call IPIs and
+ * irq_work come through their vectors' tracepoints, irq_vectors:<v>_entry
+ * and _exit (arch/x86/include/asm/trace/irq_vectors.h, the same five on
+ * every supported kernel).  LT_IRQ_VECTORS(M, X) expands M(X, <v>) per
+ * vector; lt_irq_vector_name() names a vector number as its tracepoint
+ * does.  Other architectures: none here, their timer interrupt has a
+ * handler.  LT_HAVE_IRQ_VECTORS: their tracepoints' header exists, for the
+ * probes' type checks; included by probes/common/irq_events.h, never here
+ * (a file that creates our own tracepoints includes this one).
+ */
+#ifdef CONFIG_X86
+#include <asm/irq_vectors.h>
+#define LT_HAVE_IRQ_VECTORS	1
+#define LT_IRQ_VECTORS(M, X)						\
+	M(X, local_timer)						\
+	M(X, reschedule)						\
+	M(X, call_function)						\
+	M(X, call_function_single)					\
+	M(X, irq_work)
+
+static inline const char *lt_irq_vector_name(int vector)
+{
+	switch (vector) {
+	case LOCAL_TIMER_VECTOR:
+		return "local_timer";
+	case RESCHEDULE_VECTOR:
+		return "reschedule";
+	case CALL_FUNCTION_VECTOR:
+		return "call_function";
+	case CALL_FUNCTION_SINGLE_VECTOR:
+		return "call_function_single";
+	case IRQ_WORK_VECTOR:
+		return "irq_work";
+	default:
+		return "vector";
+	}
+}
+#else
+#define LT_IRQ_VECTORS(M, X)
+
+static inline const char *lt_irq_vector_name(int vector)
+{
+	return "vector";
+}
+#endif
+
 #endif /* _LATENCY_TRACKER_COMPAT_H */

@@ -38,7 +38,7 @@
  * open, counted as `unmatched`), -ENOSPC (BEGIN: no free event slot,
  * counted as `dropped`).  Neither ever sleeps nor allocates: each is one
  * lookup in the tracker (two for an END) and the breakdown's bookkeeping
- * (app_breakdown.c).
+ * (common/thread_time.c).
  *
  * An application tracker is a standard tracker (the probe layer:
  * /proc/latency_tracker/NAME/ with every file and filter, kthreads 1) with
@@ -91,7 +91,7 @@
 
 #include <lt_app_abi.h>
 #include <lt_records/app.h>
-#include "app_breakdown.h"
+#include "common/thread_time.h"
 #include "common/probe.h"
 #include "custom_def.h"
 #include "lt_trace.h"
@@ -177,7 +177,7 @@ static bool lt_app_root(const struct file *file)
 	return uid_eq(file->f_cred->euid, GLOBAL_ROOT_UID);
 }
 
-/* The name of a blocking reason (app_breakdown.h), into @buf. */
+/* The name of a blocking reason (common/thread_time.h), into @buf. */
 static void lt_app_reason_name(s32 reason, char *buf, size_t size)
 {
 	if (reason == LT_BD_REASON_IO)
@@ -658,6 +658,11 @@ static int __init lt_app_init(void)
 	ret = lt_bd_init();
 	if (ret)
 		return ret;
+	ret = lt_bd_attach();
+	if (ret) {
+		lt_bd_exit();
+		return ret;
+	}
 	lt_app_pde = proc_create("latency_tracker/app", 0660, NULL,
 				 &lt_app_proc_ops);
 	if (!lt_app_pde) {

@@ -75,6 +75,7 @@
 
 #include <lt_records/syscalls.h>
 #include "common/probe.h"
+#include "common/thread_time.h"
 #include "lt_trace.h"
 
 /*
@@ -91,12 +92,24 @@ LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 1);
  * saves the stack or by a timeout that prints one; the stack's writer
  * publishes stack.nr with a release after stack.ip[], the callback reads
  * it with an acquire (possibly on another CPU).
+ *
+ * The breakdown (common/thread_time.h): a call that leaves the CPU begins
+ * a request of its thread at that switch-out (snap; a thread makes one
+ * call at a time: lt_bd_begin_one()), having run on CPU until then
+ * (on_cpu_before); the callback of a slow call, at its sys_exit on the
+ * thread, ends it.  A call within the threshold leaves it open, which
+ * only keeps the thread's time accounted until its next call.  A call
+ * that never left the CPU (on_cpu_only) was on CPU all along.  A timeout
+ * has no parts.
  */
 struct lt_syscalls_priv {
 	u64 cgroup;
 	s32 nr;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
+	u64 on_cpu_before;
+	u32 on_cpu_only;
+	struct lt_bd_snap snap;
 	u32 stack_taken;
 	struct lt_rec_stack stack;
 };
@@ -146,6 +159,7 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 		latency_tracker_event_priv(r->event);
 	struct lt_syscalls_report *d;
 	struct lt_syscalls_record a = { };
+	struct lt_bd_result res;
 	struct lt_report *rep;
 	unsigned int n;
 	const pid_t *pid;
@@ -158,6 +172,20 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	memcpy(a.comm, priv->comm, TASK_COMM_LEN);
 	a.nr = priv->nr;
 	a.cgroup = priv->cgroup;
+	/*
+	 * Where its time went.  Not for a timeout (still in the call, on
+	 * another thread); else this is the call's sys_exit, on its thread,
+	 * preemption disabled.
+	 */
+	if (r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT) {
+		/* No parts. */
+	} else if (priv->on_cpu_only) {
+		a.on_cpu_ns = r->delay_ns;
+	} else if (lt_bd_end(r->end_ns, &priv->snap, &res)) {
+		a.on_cpu_ns = priv->on_cpu_before + res.on_cpu;
+		a.runnable_ns = res.runnable;
+		a.blocked_ns = res.blocked;
+	}
 	/*
 	 * The stack, if taken: ip[0..n) are complete once nr is set
 	 * (release in lt_syscalls_take_stack()) and never change after.
@@ -337,15 +365,20 @@ static enum lt_hint_says lt_hint_read(pid_t pid, struct task_struct *prev)
 	return LT_HINT_UNKNOWN;
 }
 
-/* Starts @pid's event as @opts say, its word first (see above). */
-static void lt_syscalls_event_in(pid_t pid,
+/*
+ * Starts @pid's event as @opts say, its word first (see above); false
+ * when it could not (no slot left, tracking disabled).
+ */
+static bool lt_syscalls_event_in(pid_t pid,
 				 const struct latency_tracker_in_opts *opts)
 {
 	BUILD_BUG_ON(FIELD_MAX(LT_HINT_PID) + 1 < PID_MAX_LIMIT);
 	lt_hint_set(pid, opts->ts_ns);
 	if (latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid),
-				     opts) != LATENCY_TRACKER_OK)
-		lt_hint_clear(pid);
+				     opts) == LATENCY_TRACKER_OK)
+		return true;
+	lt_hint_clear(pid);
+	return false;
 }
 
 /*
@@ -353,11 +386,14 @@ static void lt_syscalls_event_in(pid_t pid,
  * on the tracker's clock, under @p's pid now.  priv is not zeroed first
  * (__uninitialized: the kernel's automatic zeroing of the stack would
  * clear the whole stack array): event_in copies the fields written here,
- * up to stack_taken, and zeroes stack_taken and the stack's depth; the
- * stack's addresses are left as they are (priv_keep), valid up to that
- * depth.
+ * up to stack_taken, and zeroes the rest up to the stack's addresses,
+ * which are left as they are (priv_keep), valid up to the stack's depth.
+ * @left_ns: the switch-out at which the call leaves the CPU (@p is
+ * current: it begins its breakdown there), or 0 for a call found slow at
+ * its sys_exit, on CPU all along.
  */
-static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns)
+static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns,
+			      u64 left_ns)
 {
 	struct lt_syscalls_priv priv __uninitialized;
 	struct latency_tracker_in_opts opts = {
@@ -371,7 +407,14 @@ static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns)
 	priv.nr = nr;
 	priv.tgid = p->tgid;
 	memcpy(priv.comm, p->comm, TASK_COMM_LEN);
-	lt_syscalls_event_in(p->pid, &opts);
+	priv.on_cpu_only = !left_ns;
+	if (left_ns) {
+		priv.on_cpu_before = left_ns > start_ns ? left_ns - start_ns : 0;
+		lt_bd_begin_one(left_ns, &priv.snap);
+	}
+	/* No event: no sys_exit will end the breakdown's request. */
+	if (!lt_syscalls_event_in(p->pid, &opts) && left_ns)
+		lt_bd_forget(&priv.snap);
 }
 
 /*
@@ -484,9 +527,13 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 		 * filters keep out, a call entered before the tracker was
 		 * loaded), with nothing to end and no lookup to pay.
 		 */
-		if (pending)
+		if (pending) {
+			/* The callback's breakdown wants it (thread_time.h). */
+			preempt_disable_notrace();
 			latency_tracker_event_out(lt_syscalls.t, &pid,
 						  sizeof(pid), 0, NULL);
+			preempt_enable_notrace();
+		}
 		lt_hint_none(pid);
 		return;
 	}
@@ -509,7 +556,7 @@ static void lt_syscalls_probe_exit(void *data, struct pt_regs *regs, long ret)
 	if (cycles)
 		start = ktime_get_mono_fast_ns() - delay;
 	preempt_disable_notrace();
-	lt_syscalls_start(curr, nr, start);
+	lt_syscalls_start(curr, nr, start, 0);
 	latency_tracker_event_out(lt_syscalls.t, &pid, sizeof(pid), 0, NULL);
 	lt_hint_none(pid);
 	preempt_enable_notrace();
@@ -574,10 +621,8 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
  * earlier switch; next's: when next left a CPU, which completed before
  * this switch could pick it).
  */
-static void lt_syscalls_probe_switch(void *data, bool preempt,
-				     struct task_struct *prev,
-				     struct task_struct *next,
-				     unsigned int prev_state)
+static void lt_syscalls_switch(struct task_struct *prev,
+			       struct task_struct *next)
 {
 	struct lt_syscalls_cur *c = this_cpu_ptr(&lt_syscalls_cur);
 	struct latency_tracker_event *ev;
@@ -600,7 +645,7 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 			if (c->cycles)
 				start = now - latency_tracker_cycles_to_ns(c->start,
 					latency_tracker_switch_cycles(prev));
-			lt_syscalls_start(prev, c->nr, start);
+			lt_syscalls_start(prev, c->nr, start, now);
 			/* Freshly started: slow (stack wanted) only if long. */
 			prev_pending = now - start >
 				       latency_tracker_threshold(lt_syscalls.t);
@@ -645,6 +690,21 @@ static void lt_syscalls_probe_switch(void *data, bool preempt,
 	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev));
 }
 
+/* The calls first: a call leaving the CPU begins its breakdown there. */
+static void lt_syscalls_probe_switch(void *data, bool preempt,
+				     struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	lt_syscalls_switch(prev, next);
+	lt_bd_switch(preempt, prev, next, prev_state);
+}
+
+static void lt_syscalls_probe_wakeup(void *data, struct task_struct *p)
+{
+	lt_bd_wakeup(p);
+}
+
 /*
  * A thread that exits ends nothing: its exit/exit_group call is not noted
  * (lt_syscall_never_returns()), but a call can still be pending for it
@@ -673,6 +733,7 @@ static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	preempt_enable_notrace();
 	lt_hint_clear(pid);
 	latency_tracker_event_cancel(lt_syscalls.t, &pid, sizeof(pid));
+	lt_bd_task_exit();
 }
 
 /*
@@ -706,6 +767,7 @@ static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
  */
 #define LT_SYSCALLS_TPS(X)						\
 	X(sched_switch, lt_syscalls_probe_switch)			\
+	X(sched_wakeup, lt_syscalls_probe_wakeup)			\
 	X(sched_process_exit, lt_syscalls_probe_process_exit)		\
 	X(sched_process_exec, lt_syscalls_probe_exec)			\
 	X(sys_exit, lt_syscalls_probe_exit)				\
@@ -728,13 +790,22 @@ static struct lt_probe lt_syscalls = {
 
 static int __init lt_syscalls_init(void)
 {
+	int ret;
+
 	lt_reports_init(&lt_syscalls_reports, lt_syscalls_handle);
-	return lt_probe_start(&lt_syscalls, &lt_mparams);
+	ret = lt_bd_init();
+	if (ret)
+		return ret;
+	ret = lt_probe_start(&lt_syscalls, &lt_mparams);
+	if (ret)
+		lt_bd_exit();
+	return ret;
 }
 
 static void __exit lt_syscalls_exit(void)
 {
 	lt_probe_stop(&lt_syscalls);
+	lt_bd_exit();
 }
 
 module_init(lt_syscalls_init);

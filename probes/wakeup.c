@@ -78,6 +78,7 @@
 #include <trace/events/sched.h>
 
 #include <lt_records/wakeup.h>
+#include "common/cpu_time.h"
 #include "common/probe.h"
 #include "lt_trace.h"
 
@@ -106,9 +107,12 @@ struct lt_wakeup_holder {
 
 /*
  * Saved at sched_waking, in the event's private data; the holder (zeroed
- * by the core beyond priv_len) at sched_wakeup.  provisional: the wakee
- * was on its CPU at sched_waking; nvcsw: its count of blocking switch-outs
- * then (see the top of this file).
+ * by the core beyond priv_len) at sched_wakeup.  The wait: begun at
+ * sched_waking, queued at sched_wakeup, moved at a migration; not begun
+ * (zeroed) while the wakee is on its CPU at sched_waking: the end of its
+ * own run is no part of it, and sched_wakeup comes after its switch-out.
+ * provisional: the wakee was on its CPU at sched_waking; nvcsw: its count
+ * of blocking switch-outs then (see the top of this file).
  */
 struct lt_wakeup_priv {
 	u64 cgroup;
@@ -119,6 +123,7 @@ struct lt_wakeup_priv {
 	unsigned long nvcsw;
 	char comm[TASK_COMM_LEN];
 	char waker_comm[TASK_COMM_LEN];
+	struct lt_ct_wait wait;
 	struct lt_wakeup_holder holder;
 };
 
@@ -129,6 +134,28 @@ struct lt_wakeup_switch {
 };
 
 static struct lt_probe lt_wakeup;
+
+/*
+ * Where the wait went (cpu_time.h): at the switch-in, on the CPU the task
+ * got; for a timeout, the parts so far and no top contributor.
+ */
+static void lt_wakeup_breakdown(struct lt_wakeup_record *a,
+				const struct lt_ct_wait *w, u64 now, bool done)
+{
+	struct lt_ct_breakdown bd;
+
+	lt_ct_wait_end(w, now, done, &bd);
+	a->irq_ns = bd.ns[LT_CT_IRQ];
+	a->softirq_ns = bd.ns[LT_CT_SOFTIRQ];
+	a->thread_ns = bd.ns[LT_CT_THREAD];
+	a->idle_ns = bd.ns[LT_CT_IDLE];
+	a->other_cpu_ns = bd.other_cpu_ns;
+	a->migrated = bd.migrated;
+	a->top_softirq = bd.tops.softirq;
+	lt_ct_name_or_none(a->top_irq, bd.tops.irq);
+	lt_ct_task_name(a->top_thread, bd.tops.thread_comm,
+			bd.tops.thread_pid);
+}
 
 static void lt_wakeup_cb(const struct latency_tracker_report *r)
 {
@@ -149,6 +176,7 @@ static void lt_wakeup_cb(const struct latency_tracker_report *r)
 	memcpy(a.holder_comm, priv->holder.comm, TASK_COMM_LEN);
 	a.holder_prio = priv->holder.prio;
 	a.cgroup = priv->cgroup;
+	lt_wakeup_breakdown(&a, &priv->wait, r->end_ns, sw);
 	if (sw) {
 		/* Ended by the switch: the task is next, on this CPU. */
 		a.prio = sw->next->prio;
@@ -183,6 +211,7 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	};
 	pid_t pid = p->pid;
 	bool on_cpu;
+	u64 now;
 
 	if (p == current || !pid)
 		return;
@@ -204,6 +233,12 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
 	}
 	if (!lt_probe_track_task(&lt_wakeup, p, &priv.cgroup))
 		return;
+	now = ktime_get_mono_fast_ns();
+	opts.ts_ns = now;
+	if (on_cpu)
+		lt_ct_wait_none(&priv.wait);
+	else
+		lt_ct_wait_begin(&priv.wait, task_cpu(p), now);
 	priv.tgid = p->tgid;
 	priv.prio = p->prio;
 	priv.waker_pid = current->pid;
@@ -217,24 +252,33 @@ static void lt_wakeup_probe_waking(void *data, struct task_struct *p)
  * decide a provisional event, and note who runs there now (see the top of
  * this file).
  */
-static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
+/*
+ * The private data of @pid's pending event, or NULL.  The caller is an
+ * RCU reader (preemption disabled), in which the event stays valid.
+ */
+static struct lt_wakeup_priv *lt_wakeup_pending(pid_t pid)
 {
 	struct latency_tracker_event *ev;
+
+	if (!pid)
+		return NULL;
+	ev = latency_tracker_find_event(lt_wakeup.t, &pid, sizeof(pid));
+	return ev ? latency_tracker_event_priv(ev) : NULL;
+}
+
+static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
+{
 	struct lt_wakeup_priv *priv;
 	struct task_struct *curr;
 	pid_t pid = p->pid;
 
-	if (!pid)
-		return;
 	/*
 	 * sched_wakeup fires with preemption disabled (in try_to_wake_up(),
-	 * or in the IPI that ends a remote wakeup; also on PREEMPT_RT): an
-	 * RCU reader, in which ev stays valid.
+	 * or in the IPI that ends a remote wakeup; also on PREEMPT_RT).
 	 */
-	ev = latency_tracker_find_event(lt_wakeup.t, &pid, sizeof(pid));
-	if (!ev)
+	priv = lt_wakeup_pending(pid);
+	if (!priv)
 		return;
-	priv = latency_tracker_event_priv(ev);
 	if (unlikely(priv->provisional)) {
 		/* No blocking switch-out since the waking: it never slept. */
 		if (READ_ONCE(p->nvcsw) == priv->nvcsw) {
@@ -244,12 +288,30 @@ static void lt_wakeup_probe_wakeup(void *data, struct task_struct *p)
 		}
 		WRITE_ONCE(priv->provisional, 0);
 	}
+	lt_ct_wait_queued(&priv->wait, task_cpu(p), ktime_get_mono_fast_ns());
 	curr = per_cpu(lt_wakeup_curr, task_cpu(p));
 	if (!curr)
 		return;
 	priv->holder.pid = curr->pid;
 	priv->holder.prio = curr->prio;
 	lt_comm_get(priv->holder.comm, curr);
+}
+
+/*
+ * A task moves to another CPU's queue (under the runqueue lock it is
+ * queued on): its wait continues there.  Also fired by the wakeup itself
+ * when it picks another CPU, before sched_wakeup: the wait is not queued
+ * yet, and lt_ct_wait_migrate() leaves it alone.
+ */
+static void lt_wakeup_probe_migrate(void *data, struct task_struct *p,
+				    int dest_cpu)
+{
+	/* Preemption disabled (a runqueue lock held). */
+	struct lt_wakeup_priv *priv = lt_wakeup_pending(p->pid);
+
+	if (priv)
+		lt_ct_wait_migrate(&priv->wait, dest_cpu,
+				   ktime_get_mono_fast_ns());
 }
 
 static void lt_wakeup_probe_switch(void *data, bool preempt,
@@ -260,6 +322,8 @@ static void lt_wakeup_probe_switch(void *data, bool preempt,
 	struct lt_wakeup_switch sw = { .prev = prev, .next = next };
 	pid_t pid = next->pid;
 
+	/* The CPU's time first: the event ending here reads it. */
+	lt_ct_switch(prev, next, latency_tracker_switch_ns(prev));
 	/* Under this CPU's runqueue lock, like the reader. */
 	this_cpu_write(lt_wakeup_curr, next);
 	if (!pid)
@@ -269,8 +333,10 @@ static void lt_wakeup_probe_switch(void *data, bool preempt,
 }
 
 #define LT_WAKEUP_TPS(X)						\
+	LT_CT_TPS(X)							\
 	X(sched_waking, lt_wakeup_probe_waking)				\
 	X(sched_wakeup, lt_wakeup_probe_wakeup)				\
+	X(sched_migrate_task, lt_wakeup_probe_migrate)			\
 	X(sched_switch, lt_wakeup_probe_switch)
 LT_PROBE_TPS(lt_wakeup_tps, LT_WAKEUP_TPS);
 
@@ -279,6 +345,7 @@ static struct lt_probe lt_wakeup = {
 		.name = "wakeup",
 		.key_size = sizeof(pid_t),
 		.priv_size = sizeof(struct lt_wakeup_priv),
+		.alert_payload = sizeof(struct lt_wakeup_record),
 		.callback = lt_wakeup_cb,
 		.alert_fmt = lt_wakeup_fmt,
 	},
@@ -288,12 +355,21 @@ static struct lt_probe lt_wakeup = {
 
 static int __init lt_wakeup_init(void)
 {
-	return lt_probe_start(&lt_wakeup, &lt_mparams);
+	int ret;
+
+	ret = lt_ct_init();
+	if (ret)
+		return ret;
+	ret = lt_probe_start(&lt_wakeup, &lt_mparams);
+	if (ret)
+		lt_ct_exit();
+	return ret;
 }
 
 static void __exit lt_wakeup_exit(void)
 {
 	lt_probe_stop(&lt_wakeup);
+	lt_ct_exit();
 }
 
 module_init(lt_wakeup_init);

@@ -240,13 +240,20 @@ LT_HOT_FUNCS=(
 	"tracker/latency_tracker.ko: latency_tracker_event_in latency_tracker_event_out
 	 latency_tracker_event_out_switch latency_tracker_find_event latency_tracker_event_record"
 	"probes/latency_tracker_wakeup.ko: lt_wakeup_probe_waking lt_wakeup_probe_wakeup
-	 lt_wakeup_probe_switch lt_probe_track_task"
+	 lt_wakeup_probe_switch lt_wakeup_probe_migrate lt_probe_track_task
+	 lt_ct_switch lt_ct_read lt_ct_probe_irq_entry lt_ct_probe_irq_exit
+	 lt_ct_probe_vector_entry lt_ct_probe_vector_exit
+	 lt_ct_probe_softirq_entry lt_ct_probe_softirq_exit"
 	"probes/latency_tracker_offcpu.ko: lt_offcpu_probe_switch lt_offcpu_probe_waking"
 	"probes/latency_tracker_syscalls.ko: lt_syscalls_probe_enter lt_syscalls_probe_exit
-	 lt_syscalls_probe_switch lt_syscalls_start"
+	 lt_syscalls_probe_switch lt_syscalls_start lt_syscalls_probe_wakeup
+	 lt_bd_switch lt_bd_wakeup"
 	"probes/latency_tracker_custom.ko: lt_custom_kprobe_pre lt_custom_kretprobe_ret
 	 lt_custom_fn_entry lt_custom_fn_ret lt_custom_tp_probe"
 	"probes/latency_tracker_app.ko: lt_bd_probe_switch lt_bd_probe_wakeup"
+	"probes/latency_tracker_irq.ko: lt_irq_probe_irq_entry lt_irq_probe_irq_exit
+	 lt_irq_probe_vector_entry lt_irq_probe_vector_exit lt_irq_probe_raise
+	 lt_irq_probe_softirq_entry lt_irq_probe_softirq_exit"
 )
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0

@@ -41,6 +41,9 @@
 #define LT_TP_ENTRY_ENUM(n, name_fn)	__string(n, name_fn(rec->n))
 #define LT_TP_ENTRY_STR(n, ...)		__string(n, n)
 /* A stack is given as text, by a STR field (lt_records/record.h). */
+#define LT_TP_ENTRY_OINT(n, ...)	LT_TP_ENTRY_INT(n)
+#define LT_TP_ENTRY_ONAME(n, ...)	LT_TP_ENTRY_NAME(n)
+#define LT_TP_ENTRY_OENUM(n, name_fn)	LT_TP_ENTRY_ENUM(n, name_fn)
 #define LT_TP_ENTRY_STACK(n, ...)
 #define LT_TP_ENTRY_USTACK(n, ...)
 
@@ -55,6 +58,9 @@
 #define LT_TP_ASSIGN_DEV(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_ENUM(n, name_fn)	lt_assign_str(n, name_fn(rec->n))
 #define LT_TP_ASSIGN_STR(n, ...)	lt_assign_str(n, n)
+#define LT_TP_ASSIGN_OINT(n, ...)	LT_TP_ASSIGN_INT(n)
+#define LT_TP_ASSIGN_ONAME(n, ...)	LT_TP_ASSIGN_NAME(n)
+#define LT_TP_ASSIGN_OENUM(n, name_fn)	LT_TP_ASSIGN_ENUM(n, name_fn)
 #define LT_TP_ASSIGN_STACK(n, ...)
 #define LT_TP_ASSIGN_USTACK(n, ...)
 
@@ -69,6 +75,9 @@
 #define LT_TP_FMT_DEV(n)	" " #n "=%u:%u"
 #define LT_TP_FMT_STR(n)	" " #n "=%s"
 #define LT_TP_FMT_ENUM(n)	LT_TP_FMT_STR(n)
+#define LT_TP_FMT_OINT(n)	LT_TP_FMT_INT(n)
+#define LT_TP_FMT_ONAME(n)	LT_TP_FMT_NAME(n)
+#define LT_TP_FMT_OENUM(n)	LT_TP_FMT_ENUM(n)
 #define LT_TP_FMT_STACK(n)
 #define LT_TP_FMT_USTACK(n)
 
@@ -83,6 +92,9 @@
 #define LT_TP_PRINT_DEV(n)	, MAJOR(__entry->n), MINOR(__entry->n)
 #define LT_TP_PRINT_STR(n)	, __get_str(n)
 #define LT_TP_PRINT_ENUM(n)	LT_TP_PRINT_STR(n)
+#define LT_TP_PRINT_OINT(n)	LT_TP_PRINT_INT(n)
+#define LT_TP_PRINT_ONAME(n)	LT_TP_PRINT_NAME(n)
+#define LT_TP_PRINT_OENUM(n)	LT_TP_PRINT_ENUM(n)
 #define LT_TP_PRINT_STACK(n)
 #define LT_TP_PRINT_USTACK(n)
 

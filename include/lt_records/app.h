@@ -6,7 +6,7 @@
  * The thread that ended the request (for a timeout, which has no end:
  * the thread that began it), its process, the request's cookie and the
  * thread's cgroup v2 id; then, when the request began and ended on the
- * same thread, the kernel's breakdown of its span (probes/app_breakdown.h):
+ * same thread, the kernel's breakdown of its span (probes/common/thread_time.h):
  * on CPU, waiting for a CPU, blocked, and what it was blocked in the
  * longest (a system call's name, io_schedule, or "-" for nothing).  The
  * alert line leaves the breakdown out when there is none; the tracepoint

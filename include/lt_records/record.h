@@ -52,6 +52,9 @@
  *				[unknown], separated by ';', innermost
  *				first (latency_tracker_fmt_ustack()); no
  *				field when nr is LT_REC_STACK_NONE
+ *	OINT	s32		signed decimal; no field when negative
+ *	ONAME	char[32]	as NAME; no field when empty
+ *	OENUM	u32 index	as ENUM; no field for LT_REC_NONE
  *	STR	-		-	(tracepoint argument: const char *)
  *
  * ENUM takes a third argument, the name function made by
@@ -90,6 +93,9 @@
 
 /* Bytes of a NAME field, its NUL included. */
 #define LT_REC_NAME_LEN		32
+
+/* An OENUM field's value when the record has no such field. */
+#define LT_REC_NONE		U32_MAX
 
 /* Return addresses kept of a stack, and the nr of a stack not taken. */
 #define LT_REC_STACK_DEPTH	16
@@ -154,6 +160,26 @@ static inline const char *fn(u32 v)					\
 
 LT_REC_ENUM_NAME_FN(lt_cause_name, LT_CAUSES)
 
+/*
+ * The softirq vectors, as the kernel names them (its softirq_to_name[],
+ * not exported; the same ten on every supported kernel), and "-" for
+ * none (any other value).
+ */
+#define LT_SOFTIRQS(X)							\
+	X(0, "HI")							\
+	X(1, "TIMER")							\
+	X(2, "NET_TX")							\
+	X(3, "NET_RX")							\
+	X(4, "BLOCK")							\
+	X(5, "IRQ_POLL")						\
+	X(6, "TASKLET")							\
+	X(7, "SCHED")							\
+	X(8, "HRTIMER")							\
+	X(9, "RCU")							\
+	X(10, "-")
+
+LT_REC_ENUM_NAME_FN(lt_softirq_name, LT_SOFTIRQS)
+
 /* Text of the kinds that need more than one helper call. */
 static inline void lt_rec_fmt_char(struct lt_fmt *f, const char *key, char c)
 {
@@ -189,6 +215,9 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_MEMBER_DEV(n, ...)	u32 n
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
 #define LT_REC_MEMBER_HEX(n, ...)	u64 n
+#define LT_REC_MEMBER_OINT(n, ...)	s32 n
+#define LT_REC_MEMBER_ONAME(n, ...)	char n[LT_REC_NAME_LEN]
+#define LT_REC_MEMBER_OENUM(n, ...)	u32 n
 #define LT_REC_MEMBER_STACK(n, ...)	struct lt_rec_stack n
 #define LT_REC_MEMBER_USTACK(n, ...)	struct lt_rec_ustack n
 
@@ -209,6 +238,21 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_FMT_ENUM(n, name_fn)					\
 	latency_tracker_fmt_str(f, #n, name_fn(rec->n), SIZE_MAX)
 #define LT_REC_FMT_HEX(n, ...)	lt_rec_fmt_hex(f, #n, rec->n)
+#define LT_REC_FMT_OINT(n, ...)						\
+	do {								\
+		if (rec->n >= 0)					\
+			latency_tracker_fmt_s64(f, #n, rec->n);		\
+	} while (0)
+#define LT_REC_FMT_ONAME(n, ...)					\
+	do {								\
+		if (rec->n[0])						\
+			LT_REC_FMT_NAME(n);				\
+	} while (0)
+#define LT_REC_FMT_OENUM(n, name_fn)					\
+	do {								\
+		if (rec->n != LT_REC_NONE)				\
+			LT_REC_FMT_ENUM(n, name_fn);			\
+	} while (0)
 #define LT_REC_FMT_STACK(n, ...)	latency_tracker_fmt_stack(f, #n, &rec->n)
 #define LT_REC_FMT_USTACK(n, ...)	latency_tracker_fmt_ustack(f, #n, &rec->n)
 

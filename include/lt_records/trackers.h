@@ -18,6 +18,7 @@
 #include "app.h"
 #include "block.h"
 #include "custom.h"
+#include "irq.h"
 #include "offcpu.h"
 #include "syscalls.h"
 #include "wakeup.h"
@@ -28,6 +29,7 @@
 	X(syscalls, syscall, SYSCALLS)					\
 	X(block, block, BLOCK)						\
 	X(custom, custom, CUSTOM)					\
-	X(app, app, APP)
+	X(app, app, APP)						\
+	X(irq, irq, IRQ)
 
 #endif /* _LT_RECORDS_TRACKERS_H */

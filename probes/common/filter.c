@@ -274,12 +274,16 @@ static int lt_filter_apply(struct lt_probe *p, enum lt_filter_kind kind,
 		f->cgroup_level = 0;
 		if (!len)
 			break;
+		if (p->taskless) {
+			ret = -EINVAL;
+			break;
+		}
 		path = kmemdup_nul(s, len, GFP_KERNEL);
 		ret = path ? lt_filter_resolve_cgroup(f, path) : -ENOMEM;
 		break;
 	case LT_FILTER_TGID:
 		n = lt_filter_parse_pids(s, len, ids);
-		if (n < 0 || (n && p->requests))
+		if (n < 0 || (n && (p->requests || p->taskless)))
 			ret = -EINVAL;
 		else
 			ret = lt_filter_tgids_global(ids, n);
@@ -289,7 +293,7 @@ static int lt_filter_apply(struct lt_probe *p, enum lt_filter_kind kind,
 		break;
 	case LT_FILTER_KTHREADS:
 		ret = lt_filter_parse_flag(s, len, &v);
-		if (!ret && p->requests && !v)
+		if (!ret && (p->requests || p->taskless) && !v)
 			ret = -EINVAL;
 		f->kthreads = v;
 		break;
@@ -459,7 +463,7 @@ int lt_filter_init(struct lt_probe *p, const struct lt_probe_mparams *mp)
 
 bad_kthreads:
 	pr_err("invalid kthreads=%d (accepted: %s)\n", mp->kthreads,
-	       p->requests ? "1" : "0 or 1");
+	       p->requests || p->taskless ? "1" : "0 or 1");
 	return ret;
 }
 

@@ -159,6 +159,9 @@ static struct latency_tracker_tp tps[] = { LIST(LT_PROBE_TP_ENTRY) }
  * @requests: the tracker filters block requests (filter_cgroup by the
  *	request's blkcg, filter_dev), not tasks: filter_tgid and kthreads
  *	do not apply (they accept only their defaults, empty and 1).
+ * @taskless: the tracker's events belong to no task (interrupts): none
+ *	of the filters applies (each accepts only its default: empty, and
+ *	kthreads 1).
  * @t: the tracker, set by lt_probe_start().
  * @filter: the filters in force (see the top of this file).
  * @filter_lock: serialises the filter writers.
@@ -171,6 +174,7 @@ struct lt_probe {
 	struct lt_reports *reports;
 	int (*setup)(struct latency_tracker *t);
 	bool requests;
+	bool taskless;
 	struct latency_tracker *t;
 	struct lt_filter_set __rcu *filter;
 	struct mutex filter_lock;	/* filter writers, cgroup_path */

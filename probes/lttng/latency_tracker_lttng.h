@@ -38,6 +38,10 @@
 	ctf_integer(unsigned int, n##_minor, MINOR(rec->n))
 #define LT_LTTNG_FIELD_ENUM(n, name_fn)	ctf_string(n, name_fn(rec->n))
 #define LT_LTTNG_FIELD_STR(n, ...)	ctf_string(n, n)
+/* The optional kinds: always a field in a trace (-1, "", "-" for none). */
+#define LT_LTTNG_FIELD_OINT(n, ...)	LT_LTTNG_FIELD_INT(n)
+#define LT_LTTNG_FIELD_ONAME(n, ...)	LT_LTTNG_FIELD_NAME(n)
+#define LT_LTTNG_FIELD_OENUM(n, name_fn)	LT_LTTNG_FIELD_ENUM(n, name_fn)
 /* A stack is given as text, by a STR field (lt_records/record.h). */
 #define LT_LTTNG_FIELD_STACK(n, ...)
 /* A user stack is named when its record is read, never in a trace. */

@@ -15,9 +15,9 @@ TP=/sys/kernel/tracing/events/latency_tracker/syscall
 TRACE=/sys/kernel/tracing/trace
 F=/proc/latency_tracker/syscalls/filter_tgid
 
-# 36 assertions of this script, one per refused filter_tgid, and those of
+# 40 assertions of this script, one per refused filter_tgid, and those of
 # the shared trk_* checks.
-tap_plan $((36 + $(trk_shared_plan)))
+tap_plan $((40 + $(trk_shared_plan)))
 tap_ok "load" trk_load threshold=$THRESHOLD
 tap_is "filter_tgid empty by default" "$(cat $F)" ""
 echo 1 >$TP/enable && echo >$TRACE
@@ -41,6 +41,12 @@ tap_is "tgid" "$(field "$rec" tgid)" "$pid"
 delay=$(field "$rec" delay)
 tap_cmp "delay >= sleep time" "${delay:-0}" -ge $((SLEEP_MS * 1000000))
 tap_cmp "delay < 5 s" "${delay:-0}" -lt 5000000000
+# Where its time went: blocked, all but the switches (thread_time.h).
+tap_cmp "breakdown: blocked_ns >= 95% of the delay" \
+	"$(( $(field "$rec" blocked_ns) * 100 / ${delay:-1} ))" -ge 95
+sum=$(( $(field "$rec" on_cpu_ns) + $(field "$rec" runnable_ns) + $(field "$rec" blocked_ns) ))
+tap_cmp "breakdown: on_cpu + runnable + blocked is the delay within 1 ms ($sum of $delay)" \
+	"$(( delay - sum < 0 ? sum - delay : delay - sum ))" -le 1000000
 hdr=$(dmesg | grep -n "latency_tracker_syscalls: lt_sleeper ($pid) syscall $nr blocked, [0-9]* us so far" | tail -n 1)
 tap_ok "dmesg names pid and syscall" test -n "$hdr"
 frames=$(dmesg | tail -n +"$(( ${hdr%%:*} + 1 ))" | head -n 16 |
@@ -49,7 +55,7 @@ tap_diag "$(head -n 8 <<<"$frames")"
 tap_cmp "stack frames printed" "$(grep -c . <<<"$frames")" -ge 3
 tap_ok "the stack shows where it blocks (nanosleep)" grep -q nanosleep <<<"$frames"
 tap_ok "tracepoint with nr and the stack" \
-	grep -qE "syscall: cause=threshold .* pid=$pid .*nr=$nr cgroup=[0-9]+ stack=.*nanosleep" $TRACE
+	grep -qE "syscall: cause=threshold .* pid=$pid .*nr=$nr on_cpu_ns=[0-9]+ runnable_ns=[0-9]+ blocked_ns=[0-9]+ cgroup=[0-9]+ stack=.*nanosleep" $TRACE
 tap_ok "record: stack= where it blocks (nanosleep)" \
 	grep -q nanosleep <<<"$(field "$rec" stack)"
 echo 0 >$TP/enable
@@ -94,6 +100,28 @@ tap_cmp "a child kept out: no event_out at its 40000 sys_exits ($((${h1:-0} - ${
 tap_cmp "the kprobe counted (${h1:-none} hits)" "${h1:-0}" -ge 1
 tap_ok "empty line clears the filter" trk_set filter_tgid ""
 tap_is "filter_tgid empty again" "$(cat $F)" ""
+
+# A call woken behind a SCHED_FIFO hog waits runnable: lt_victim's
+# nanosleeps of 100 ms while the hog spins 600 ms on its CPU.
+trk_reader_start "$alerts"
+$LTPROG victim 1 10 100 1000 >"$out" &
+job=$!
+victim=$(trk_wait_pid "$out")
+$LTPROG hog 1 50 600 >/dev/null
+sleep 0.3
+kill $job
+wait $job 2>/dev/null
+trk_reader_stop 0.5
+vrec=$(grep " pid=$victim .* comm=lt_victim " "$alerts" | grep ' cause=threshold ' |
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^delay=/) { split($i, a, "="); print a[2], $0 } }' |
+	sort -n | tail -n 1 | cut -d' ' -f2-)
+tap_diag "behind the hog: $vrec"
+vdelay=$(field "$vrec" delay)
+tap_cmp "breakdown: a call woken behind a hog: runnable_ns >= 50% of its delay" \
+	"$(( $(field "$vrec" runnable_ns) * 100 / ${vdelay:-1} ))" -ge 50
+vsum=$(( $(field "$vrec" on_cpu_ns) + $(field "$vrec" runnable_ns) + $(field "$vrec" blocked_ns) ))
+tap_cmp "breakdown: ... its parts are its delay within 1 ms ($vsum of $vdelay)" \
+	"$(( ${vdelay:-0} - vsum < 0 ? vsum - ${vdelay:-0} : ${vdelay:-0} - vsum ))" -le 1000000
 
 # A switch usually costs no lookup (the hints in probes/syscalls.c): a
 # kprobe counts latency_tracker_find_event() during 40000 ping-pong round

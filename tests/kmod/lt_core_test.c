@@ -1327,14 +1327,23 @@ static void ltt_emit_events(void)
 		.pid = 1, .tgid = 1, .comm = "ltt_woken", .prio = 120,
 		.cpu = 0, .waker_pid = 2, .waker_comm = "ltt_waker",
 		.prev_pid = 3, .prev_comm = "ltt_prev", .holder_pid = 8,
-		.holder_comm = "ltt_holder", .holder_prio = 49, .cgroup = 11,
+		.holder_comm = "ltt_holder", .holder_prio = 49, .irq_ns = 1,
+		.softirq_ns = 2, .thread_ns = 3, .idle_ns = 4,
+		.other_cpu_ns = 5, .top_irq = "ltt_irq", .top_softirq = 6,
+		.top_thread = "ltt_hog:9", .migrated = 1, .cgroup = 11,
 	};
 	static const struct lt_offcpu_record o = {
 		.pid = 4, .tgid = 4, .comm = "ltt_off", .cpu = 1, .state = 'D',
 		.waker_pid = 5, .waker_comm = "ltt_waker", .cgroup = 12,
 	};
 	static const struct lt_syscalls_record s = {
-		.pid = 6, .tgid = 6, .comm = "ltt_sys", .nr = 7, .cgroup = 13,
+		.pid = 6, .tgid = 6, .comm = "ltt_sys", .nr = 7,
+		.on_cpu_ns = 14, .runnable_ns = 15, .blocked_ns = 16,
+		.cgroup = 13,
+	};
+	static const struct lt_irq_record q = {
+		.kind = LT_IRQ_KIND_HARDIRQ, .cpu = 1, .irq = 28,
+		.name = "ltt_handler", .vec = LT_REC_NONE,
 	};
 	static const struct lt_block_record b = {
 		.dev = MKDEV(8, 16), .sector = 2048, .nr_sectors = 8,
@@ -1345,6 +1354,7 @@ static void ltt_emit_events(void)
 	trace_offcpu(1, 2345, &o, "ltt_frame_a\nltt_frame_b", "ltt_frame_w");
 	trace_syscall(0, 3456, &s, "ltt_frame_c");
 	trace_block(0, 4567, &b);
+	trace_irq(0, 5678, &q);
 }
 
 /* ---- the tracker kept for the guest scripts --------------------------- */

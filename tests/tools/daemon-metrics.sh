@@ -11,7 +11,7 @@
 # same bucket counts, a p99 in the right bucket, the counters, the
 # daemon's own counters and an escaped tracker name.
 . "$(dirname "$0")/lib.sh"
-tap_plan 33
+tap_plan 34
 
 PQ="python3 $LT_TOP/tests/tools/prom_query.py"
 
@@ -166,8 +166,17 @@ tap_ok "promql: escaped tracker name read back" \
 exec 7<>"$root/wakeup/alerts"
 alert_line wakeup 6000000 >&7
 alert_line wakeup 7000000 >&7
-daemon_alerts() { [ "$($PQ "$purl" value 'latency_trackerd_alerts_total{tracker="wakeup"}' 2>/dev/null)" = 2 ]; }
-tap_ok "promql: the daemon's alerts_total reaches 2" wait_for 15 daemon_alerts
+# With a breakdown: 1 ms of thread time, 0.5 ms of irq, and the next
+# record's 2 ms of thread time: summed by kind.
+printf 'ts=1 tracker=wakeup cause=threshold delay=1500000 pid=42 tgid=42 comm=v irq_ns=500000 softirq_ns=0 thread_ns=1000000 idle_ns=0 other_cpu_ns=0 top_irq=local_timer top_softirq=- top_thread=hog:7 migrated=0 cgroup=1\n' >&7
+printf 'ts=2 tracker=wakeup cause=threshold delay=2000000 pid=42 tgid=42 comm=v irq_ns=0 softirq_ns=0 thread_ns=2000000 idle_ns=0 other_cpu_ns=0 top_irq=- top_softirq=- top_thread=hog:7 migrated=0 cgroup=1\n' >&7
+daemon_alerts() { [ "$($PQ "$purl" value 'latency_trackerd_alerts_total{tracker="wakeup"}' 2>/dev/null)" = 4 ]; }
+tap_ok "promql: the daemon's alerts_total reaches 4" wait_for 15 daemon_alerts
+http GET /metrics >/dev/null
+tap_ok "breakdown_seconds_total by kind: thread 0.003, irq 0.0005, no series for a kind never seen (idle)" bash -c \
+	"grep -qxF 'latency_trackerd_breakdown_seconds_total{tracker=\"wakeup\",kind=\"thread\"} 0.003' '$T_WORK/body' &&
+	 grep -qxF 'latency_trackerd_breakdown_seconds_total{tracker=\"wakeup\",kind=\"irq\"} 0.0005' '$T_WORK/body' &&
+	 ! grep -q 'kind=\"idle\"' '$T_WORK/body'"
 # The Grafana dashboard of the package: every panel's query answered,
 # every metric it names in a scrape (the daemon's own counters too, now
 # that it read alerts).

@@ -25,6 +25,7 @@
 
 #include <lt_records/block.h>
 #include <lt_records/custom.h>
+#include <lt_records/irq.h>
 #include <lt_records/offcpu.h>
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
@@ -92,6 +93,7 @@ static LT_RECORD_FMT(syscalls_fmt, struct lt_syscalls_record,
 		     LT_SYSCALLS_RECORD)
 static LT_RECORD_FMT(block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
 static LT_RECORD_FMT(custom_fmt, struct lt_custom_record, LT_CUSTOM_RECORD)
+static LT_RECORD_FMT(irq_fmt, struct lt_irq_record, LT_IRQ_RECORD)
 
 static char line[4096];
 
@@ -126,12 +128,16 @@ static void test_wakeup(void)
 		.cpu = 1, .waker_pid = 0, .waker_comm = "swapper/1",
 		.prev_pid = 77, .prev_comm = "a=b\\c\xe9",
 		.holder_pid = 31, .holder_comm = "lt_hog", .holder_prio = 1,
+		.irq_ns = 1, .softirq_ns = 2, .thread_ns = 1997, .idle_ns = 0,
+		.other_cpu_ns = 0, .top_irq = "virtio0-input.0",
+		.top_softirq = 6, .top_thread = "lt_hog:31", .migrated = 0,
 		.cgroup = 4242424242ULL,
 	};
 	struct lt_wakeup_record t = {
 		.pid = 1, .tgid = 1, .prio = 120, .cpu = -1,
 		.waker_pid = 2147483647, .waker_comm = "w",
-		.cgroup = U64_MAX,
+		.other_cpu_ns = 2000, .top_irq = "-", .top_softirq = U32_MAX,
+		.top_thread = "-", .migrated = 1, .cgroup = U64_MAX,
 	};
 
 	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_THRESHOLD,
@@ -139,16 +145,21 @@ static void test_wakeup(void)
 	      "ts=1000 tracker=wakeup cause=threshold delay=2000 pid=4242 "
 	      "tgid=4240 comm=lt\\x20victim prio=98 cpu=1 waker_pid=0 "
 	      "waker_comm=swapper/1 prev_pid=77 prev_comm=a\\x3db\\x5cc\\xe9 "
-	      "holder_pid=31 holder_comm=lt_hog holder_prio=1 cgroup=4242424242\n",
-	      "wakeup: fields, order, escaping of ' ', '=', '\\' and a high byte");
+	      "holder_pid=31 holder_comm=lt_hog holder_prio=1 irq_ns=1 "
+	      "softirq_ns=2 thread_ns=1997 idle_ns=0 other_cpu_ns=0 "
+	      "top_irq=virtio0-input.0 top_softirq=TASKLET top_thread=lt_hog:31 "
+	      "migrated=0 cgroup=4242424242\n",
+	      "wakeup: fields, order, escaping of ' ', '=', '\\' and a high byte; the breakdown");
 	memcpy(t.comm, "0123456789abcdef", TASK_COMM_LEN);
 	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_TIMEOUT,
 		       &t, sizeof(t)),
 	      "ts=1000 tracker=wakeup cause=timeout delay=2000 pid=1 tgid=1 "
 	      "comm=0123456789abcdef prio=120 cpu=-1 waker_pid=2147483647 "
 	      "waker_comm=w prev_pid=0 prev_comm= holder_pid=0 holder_comm= "
-	      "holder_prio=0 cgroup=18446744073709551615\n",
-	      "wakeup timeout: cpu -1, no prev, a comm of 16 bytes without NUL");
+	      "holder_prio=0 irq_ns=0 softirq_ns=0 thread_ns=0 idle_ns=0 "
+	      "other_cpu_ns=2000 top_irq=- top_softirq=- top_thread=- migrated=1 "
+	      "cgroup=18446744073709551615\n",
+	      "wakeup timeout: cpu -1, no prev, a comm of 16 bytes without NUL; no top, a softirq out of range is -");
 	check(fmt_line(wakeup_fmt, "wakeup", LATENCY_TRACKER_CAUSE_THRESHOLD,
 		       &a, sizeof(a) - 1),
 	      "ts=1000 tracker=wakeup cause=threshold delay=2000\n",
@@ -208,20 +219,24 @@ static void test_syscalls(void)
 {
 	struct lt_syscalls_record a = {
 		.pid = 1000, .tgid = 999, .comm = "poll-loop", .nr = 7,
+		.on_cpu_ns = 100, .runnable_ns = 200, .blocked_ns = 1700,
 		.cgroup = 77, .stack = { 1, { 0xc0 } },
 	};
 
 	check(fmt_line(syscalls_fmt, "syscalls",
 		       LATENCY_TRACKER_CAUSE_THRESHOLD, &a, sizeof(a)),
 	      "ts=1000 tracker=syscalls cause=threshold delay=2000 pid=1000 "
-	      "tgid=999 comm=poll-loop nr=7 cgroup=77 stack=fc0\n",
-	      "syscalls: fields and order, the stack");
+	      "tgid=999 comm=poll-loop nr=7 on_cpu_ns=100 runnable_ns=200 "
+	      "blocked_ns=1700 cgroup=77 stack=fc0\n",
+	      "syscalls: fields and order, the breakdown, the stack");
 	a.nr = -1;
+	a.on_cpu_ns = a.runnable_ns = a.blocked_ns = 0;
 	check(fmt_line(syscalls_fmt, "syscalls",
 		       LATENCY_TRACKER_CAUSE_TIMEOUT, &a, sizeof(a)),
 	      "ts=1000 tracker=syscalls cause=timeout delay=2000 pid=1000 "
-	      "tgid=999 comm=poll-loop nr=-1 cgroup=77 stack=fc0\n",
-	      "syscalls: a negative number");
+	      "tgid=999 comm=poll-loop nr=-1 on_cpu_ns=0 runnable_ns=0 "
+	      "blocked_ns=0 cgroup=77 stack=fc0\n",
+	      "syscalls: a negative number; a timeout has no parts");
 }
 
 static void test_block(void)
@@ -294,6 +309,45 @@ static void test_custom(void)
 	      "custom with stack=1: the stack field; without, none");
 }
 
+static void test_irq(void)
+{
+	struct lt_irq_record h = {
+		.kind = LT_IRQ_KIND_HARDIRQ, .cpu = 1, .irq = 28,
+		.name = "lt slow", .vec = LT_REC_NONE,
+	};
+	struct lt_irq_record v = {
+		.kind = LT_IRQ_KIND_HARDIRQ, .cpu = 0, .irq = -1,
+		.name = "local_timer", .vec = LT_REC_NONE,
+	};
+	struct lt_irq_record s = {
+		.kind = LT_IRQ_KIND_SOFTIRQ_LATENCY, .cpu = 3, .irq = -1,
+		.vec = 3,
+	};
+
+	check(fmt_line(irq_fmt, "irq", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &h, sizeof(h)),
+	      "ts=1000 tracker=irq cause=threshold delay=2000 kind=hardirq "
+	      "cpu=1 irq=28 name=lt\\x20slow\n",
+	      "irq: a handler's record: irq and name, no vec, no cgroup");
+	check(fmt_line(irq_fmt, "irq", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &v, sizeof(v)),
+	      "ts=1000 tracker=irq cause=threshold delay=2000 kind=hardirq "
+	      "cpu=0 name=local_timer\n",
+	      "irq: a vector's: no irq number (OINT < 0)");
+	check(fmt_line(irq_fmt, "irq", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &s, sizeof(s)),
+	      "ts=1000 tracker=irq cause=threshold delay=2000 "
+	      "kind=softirq_latency cpu=3 vec=NET_RX\n",
+	      "irq: a softirq's: vec instead of irq and name (empty ONAME)");
+	s.kind = 7;
+	s.vec = 99;
+	check(fmt_line(irq_fmt, "irq", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &s, sizeof(s)),
+	      "ts=1000 tracker=irq cause=threshold delay=2000 kind=? cpu=3 "
+	      "vec=-\n",
+	      "irq: a kind and a vector out of range");
+}
+
 static void test_causes(void)
 {
 	tap_ok(!strcmp(lt_cause_name(LATENCY_TRACKER_CAUSE_THRESHOLD),
@@ -306,12 +360,13 @@ static void test_causes(void)
 
 int main(void)
 {
-	tap_plan(18);
+	tap_plan(22);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();
 	test_block();
 	test_custom();
+	test_irq();
 	test_causes();
 	return tap_done();
 }

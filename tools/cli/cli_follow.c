@@ -17,6 +17,7 @@
 #include "lt_num.h"
 #include "lt_record.h"
 #include "lt_watch.h"
+#include "lt_why.h"
 
 /* Trackers loaded later are found by rescanning this often. */
 #define FOLLOW_RESCAN_MS	1000
@@ -31,7 +32,7 @@ struct follow {
 
 static void print_pretty(const struct lt_record *r, const char *orig)
 {
-	char d[32];
+	char d[32], why[256];
 	const char *rest = orig;
 	int skip = 4;
 
@@ -51,6 +52,9 @@ static void print_pretty(const struct lt_record *r, const char *orig)
 	       r->tracker, lt_cause_name(r->cause),
 	       lt_format_duration_short(r->delay, d, sizeof(d)),
 	       rest ? rest : "");
+	/* Where the delay went, under the record, when it says. */
+	if (!lt_why(r, why, sizeof(why)) && why[0])
+		printf("%*swhy: %s\n", 17, "", why);
 }
 
 static void on_line(void *ctx, const char *tracker, char *line)

@@ -23,6 +23,7 @@
 
 #include "lt_custom.h"
 #include "lt_record.h"
+#include "lt_why.h"
 
 #define LTD_NAME		"latency-trackerd"
 #define LTD_VERSION		"0.1.0"
@@ -240,6 +241,8 @@ struct ltd_counters {
 	uint64_t alerts, lost, malformed, snapshots, suppressed, failed,
 		 unavailable, explain_runs, explain_failed, explain_skipped,
 		 errors;
+	/* The records' breakdowns summed, ns by kind (lt_why.h). */
+	uint64_t breakdown_ns[LT_WHY_KINDS];
 };
 
 /* The counters of a tracker (created at first use); never NULL. */

@@ -122,6 +122,7 @@ void ltd_alerts_line(const char *tracker, char *line)
 		return;
 	}
 	c->alerts++;
+	lt_why_add(&r, c->breakdown_ns);
 	now = ltd_now_ns();
 	if (!ltd_cfg->snapshot) {
 		action = "off";

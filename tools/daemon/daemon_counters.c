@@ -62,6 +62,8 @@ void ltd_counters_total(struct ltd_counters *sum)
 		sum->explain_failed += c->explain_failed;
 		sum->explain_skipped += c->explain_skipped;
 		sum->errors += c->errors;
+		for (size_t k = 0; k < LT_WHY_KINDS; k++)
+			sum->breakdown_ns[k] += c->breakdown_ns[k];
 	}
 }
 

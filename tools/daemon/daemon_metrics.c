@@ -25,7 +25,11 @@
  *       its ceiling and its growths (`capacity`, `max_events`, `grown`;
  *       left out for modules whose stats have no such line)
  * and the daemon's own counters (daemon_counters.c) as
- * latency_trackerd_<what>_total.
+ * latency_trackerd_<what>_total, among them
+ * latency_trackerd_breakdown_seconds_total{tracker=,kind=}: the alert
+ * records' breakdowns (where their delays went: thread, irq, softirq,
+ * idle, other_cpu, blocked, runnable, on_cpu; lt_why.h) summed, exact
+ * decimal seconds, for the kinds seen.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -314,6 +318,22 @@ static void put_own_one(const char *tracker, const struct ltd_counters *c,
 	put_sample(ctx->f, ctx->m->metric, tracker, NULL, val);
 }
 
+static void put_breakdown_one(const char *tracker,
+			      const struct ltd_counters *c, void *arg)
+{
+	FILE *f = arg;
+	char val[48];
+
+	for (size_t k = 0; k < LT_WHY_KINDS; k++) {
+		if (!c->breakdown_ns[k])
+			continue;
+		ns_seconds(c->breakdown_ns[k], val, sizeof(val));
+		fputs("latency_trackerd_breakdown_seconds_total{tracker=\"", f);
+		put_label(f, tracker);
+		fprintf(f, "\",kind=\"%s\"} %s\n", lt_why_kind(k), val);
+	}
+}
+
 static void put_own(FILE *f)
 {
 	struct ltd_own_ctx ctx = { .f = f };
@@ -324,6 +344,9 @@ static void put_own(FILE *f)
 		put_family(f, ctx.m->metric, "counter", ctx.m->help);
 		ltd_counters_each(put_own_one, &ctx);
 	}
+	put_family(f, "latency_trackerd_breakdown_seconds_total", "counter",
+		   "Where the alert records' delays went, summed by kind.");
+	ltd_counters_each(put_breakdown_one, f);
 }
 
 char *ltd_metrics_text(size_t *len)

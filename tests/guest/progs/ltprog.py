@@ -8,6 +8,11 @@ flushed at once), then runs.
 
   victim CPU PRIO PERIOD_MS COUNT   SCHED_FIFO PRIO on CPU, sleeps PERIOD_MS
                                     COUNT times (comm lt_victim)
+  woken CPU WCPU PRIO PERIOD_MS COUNT
+                                    thread lt_victim, SCHED_FIFO PRIO on CPU,
+                                    blocks on a pipe read COUNT times; the
+                                    main thread (lt_pinger, on WCPU) writes
+                                    every PERIOD_MS: remote wakeups
   hog CPU PRIO BUSY_MS              SCHED_FIFO PRIO on CPU, spins BUSY_MS
                                     (comm lt_hog)
   pipe DELAY_MS                     thread lt_reader blocks on a pipe read;
@@ -50,6 +55,29 @@ def victim(cpu, prio, period_ms, count):
     out(pid=os.getpid())
     for _ in range(int(count)):
         time.sleep(int(period_ms) / 1000)
+
+
+def woken(cpu, wcpu, prio, period_ms, count):
+    rfd, wfd = os.pipe()
+    started = threading.Event()
+
+    def victim_thread():
+        set_name("lt_victim")
+        rt(int(cpu), int(prio))
+        out(pid=threading.get_native_id())
+        started.set()
+        for _ in range(int(count)):
+            os.read(rfd, 1)
+
+    t = threading.Thread(target=victim_thread)
+    t.start()
+    set_name("lt_pinger")
+    os.sched_setaffinity(0, {int(wcpu)})
+    started.wait()
+    for _ in range(int(count)):
+        time.sleep(int(period_ms) / 1000)
+        os.write(wfd, b"x")
+    t.join()
 
 
 def hog(cpu, prio, busy_ms):
@@ -131,7 +159,7 @@ def wakers(threads, seconds):
 
 
 if __name__ == "__main__":
-    cmds = {"victim": victim, "hog": hog, "pipe": pipe,
+    cmds = {"victim": victim, "woken": woken, "hog": hog, "pipe": pipe,
             "nanosleep": nanosleep, "wakers": wakers}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * app_breakdown.h - where a thread's time goes while it has an
- * application request open: on CPU, waiting for a CPU (runnable),
- * blocked, and in what it blocked (docs/design.md, "Application
- * requests").  Part of latency_tracker_app; see app.c for the requests.
+ * thread_time.h - where a thread's time goes while it has a request
+ * open (an application request, app.c; a system call that left the CPU,
+ * syscalls.c): on CPU, waiting for a CPU (runnable), blocked, and in what
+ * it blocked (docs/design.md, "Application requests" and "Breakdown
+ * fields").  Part of the probe layer; a module that uses it calls
+ * lt_bd_init() and feeds it the scheduler's events: LT_BD_TPS attached
+ * (app.c), or lt_bd_switch(), lt_bd_wakeup() and lt_bd_task_exit() called
+ * from its own probes (syscalls.c, whose requests begin in its switch
+ * probe: the order matters there).
  *
  * A thread that begins a request claims a slot in a fixed table (one per
  * module, LT_BD_SLOTS slots) and keeps it while it has requests open;
@@ -69,8 +74,8 @@
  * ordered after the previous one by the scheduler's own locks.  Readers
  * on other threads read gen_open only.
  */
-#ifndef _LT_APP_BREAKDOWN_H
-#define _LT_APP_BREAKDOWN_H
+#ifndef _LT_THREAD_TIME_H
+#define _LT_THREAD_TIME_H
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
@@ -133,10 +138,16 @@ struct lt_bd_result {
 
 int lt_bd_init(void);
 void lt_bd_exit(void);
+int lt_bd_attach(void);
+void lt_bd_switch(bool preempt, struct task_struct *prev,
+		  struct task_struct *next, unsigned int prev_state);
+void lt_bd_wakeup(struct task_struct *p);
+void lt_bd_task_exit(void);
 void lt_bd_begin(u64 now, struct lt_bd_snap *snap);
+void lt_bd_begin_one(u64 now, struct lt_bd_snap *snap);
 bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 	       struct lt_bd_result *res);
 void lt_bd_forget(const struct lt_bd_snap *snap);
 unsigned long lt_bd_full(void);
 
-#endif /* _LT_APP_BREAKDOWN_H */
+#endif /* _LT_THREAD_TIME_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * app_breakdown.c - the time of threads with an application request open,
- * split into running, runnable and blocked (see app_breakdown.h for the
- * design and its synchronisation).
+ * thread_time.c - the time of threads with a request open, split into
+ * running, runnable and blocked (see thread_time.h for the design and its
+ * synchronisation).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,8 +16,8 @@
 #include <trace/events/sched.h>
 
 #include <latency_tracker_compat.h>
-#include "app_breakdown.h"
-#include "common/probe.h"
+#include "probe.h"
+#include "thread_time.h"
 
 enum lt_bd_state {
 	LT_BD_RUNNING,
@@ -144,10 +144,18 @@ static s32 lt_bd_reason_of(struct task_struct *p)
 	return nr >= 0 ? (s32)nr : LT_BD_REASON_KERNEL;
 }
 
-static void lt_bd_probe_switch(void *data, bool preempt,
-			       struct task_struct *prev,
-			       struct task_struct *next,
-			       unsigned int prev_state)
+/**
+ * lt_bd_switch() - account a context switch
+ * @preempt: sched_switch's preempt.
+ * @prev: its prev.
+ * @next: its next.
+ * @prev_state: its prev_state.
+ *
+ * Context: a sched_switch probe (interrupts disabled, the runqueue lock
+ * held).
+ */
+void lt_bd_switch(bool preempt, struct task_struct *prev,
+		  struct task_struct *next, unsigned int prev_state)
 {
 	struct lt_bd_slot *s;
 	u64 now;
@@ -158,7 +166,7 @@ static void lt_bd_probe_switch(void *data, bool preempt,
 	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open))) {
 		now = latency_tracker_switch_ns(prev);
 		lt_bd_settle(s, now);
-		/* Blocked: as offcpu.c decides it (app_breakdown.h). */
+		/* Blocked: as offcpu.c decides it (thread_time.h). */
 		if (!preempt && prev_state != TASK_RUNNING &&
 		    !(prev_state & TASK_DEAD) && !prev->exit_state &&
 		    !lt_task_queued_runnable(prev)) {
@@ -176,7 +184,13 @@ static void lt_bd_probe_switch(void *data, bool preempt,
 	}
 }
 
-static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
+/**
+ * lt_bd_wakeup() - account a wakeup
+ * @p: sched_wakeup's task.
+ *
+ * Context: a sched_wakeup probe (the runqueue lock of @p's CPU held).
+ */
+void lt_bd_wakeup(struct task_struct *p)
 {
 	struct lt_bd_slot *s;
 
@@ -205,7 +219,12 @@ static void lt_bd_release(struct lt_bd_slot *s)
 	atomic_dec(&lt_bd_used);
 }
 
-static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
+/**
+ * lt_bd_task_exit() - current exits: its slot goes back to the table
+ *
+ * Context: a sched_process_exit probe (may be preemptible).
+ */
+void lt_bd_task_exit(void)
 {
 	struct lt_bd_slot *s;
 
@@ -219,11 +238,33 @@ static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	preempt_enable_notrace();
 }
 
+static void lt_bd_probe_switch(void *data, bool preempt,
+			       struct task_struct *prev,
+			       struct task_struct *next,
+			       unsigned int prev_state)
+{
+	lt_bd_switch(preempt, prev, next, prev_state);
+}
+
+static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
+{
+	lt_bd_wakeup(p);
+}
+
+static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
+{
+	lt_bd_task_exit();
+}
+
+/* For a module whose requests do not begin in a switch probe (app.c). */
 #define LT_BD_TPS(X)							\
 	X(sched_switch, lt_bd_probe_switch)				\
 	X(sched_wakeup, lt_bd_probe_wakeup)				\
 	X(sched_process_exit, lt_bd_probe_exit)
 LT_PROBE_TPS(lt_bd_tps, LT_BD_TPS);
+
+/* Whether lt_bd_attach() attached LT_BD_TPS. */
+static bool lt_bd_attached;
 
 /*
  * A new generation of @s, counting from @now with current running: its
@@ -296,6 +337,27 @@ void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
 	memcpy(snap->reason_ns, s->reason_ns, sizeof(snap->reason_ns));
 	if (s->nr_reasons < LT_BD_REASONS)
 		snap->reason_ns[s->nr_reasons] = U64_MAX;	/* end mark */
+}
+
+/**
+ * lt_bd_begin_one() - a request begins on current, which has at most one
+ *	open at a time (a system call)
+ * @now: its start, ns (ktime_get_mono_fast_ns()).
+ * @snap: as for lt_bd_begin().
+ *
+ * A request still counted open on current's slot (one that ended without
+ * lt_bd_end() or lt_bd_forget(): a call within the threshold) is replaced:
+ * the slot counts this one only, so that such requests never pile up.
+ *
+ * Context: as lt_bd_begin().
+ */
+void lt_bd_begin_one(u64 now, struct lt_bd_snap *snap)
+{
+	struct lt_bd_slot *s = lt_bd_find(current);
+
+	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open)))
+		atomic64_set(&s->gen_open, (u64)LT_BD_GEN(atomic64_read(&s->gen_open)) << 32);
+	lt_bd_begin(now, snap);
 }
 
 /*
@@ -390,44 +452,55 @@ unsigned long lt_bd_full(void)
 }
 
 /**
- * lt_bd_init() - allocate the table and attach the scheduler probes
+ * lt_bd_init() - allocate the table
  *
- * Context: process context (module load).
- * Return: 0 or -errno.
+ * Context: process context (module load), before any lt_bd_*() call.
+ * Return: 0 or -ENOMEM.
  */
 int lt_bd_init(void)
 {
-	int ret;
-
 	lt_bd_slots = kvcalloc(LT_BD_SLOTS, sizeof(*lt_bd_slots), GFP_KERNEL);
 	/* Page-aligned (kmalloc of a power of two): one bucket a line. */
 	lt_bd_owners = kcalloc(LT_BD_SLOTS, sizeof(*lt_bd_owners), GFP_KERNEL);
 	if (!lt_bd_slots || !lt_bd_owners) {
-		ret = -ENOMEM;
-		goto err;
+		kvfree(lt_bd_slots);
+		kfree(lt_bd_owners);
+		lt_bd_slots = NULL;
+		lt_bd_owners = NULL;
+		return -ENOMEM;
 	}
-	ret = latency_tracker_tp_attach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
-	if (ret)
-		goto err;
+	atomic_set(&lt_bd_used, 0);
 	return 0;
+}
 
-err:
-	kvfree(lt_bd_slots);
-	kfree(lt_bd_owners);
-	lt_bd_slots = NULL;
-	lt_bd_owners = NULL;
+/**
+ * lt_bd_attach() - attach the scheduler probes of LT_BD_TPS
+ *
+ * For a module that does not call lt_bd_switch(), lt_bd_wakeup() and
+ * lt_bd_task_exit() from probes of its own.
+ *
+ * Context: process context (module load), after lt_bd_init().
+ * Return: 0 or -errno.
+ */
+int lt_bd_attach(void)
+{
+	int ret = latency_tracker_tp_attach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
+
+	lt_bd_attached = !ret;
 	return ret;
 }
 
 /**
- * lt_bd_exit() - detach the probes and free the table
+ * lt_bd_exit() - detach the probes (if attached) and free the table
  *
- * Context: process context (module unload), after every request path
- * that may call lt_bd_*() has ended.
+ * Context: process context (module unload), after every path that may
+ * call lt_bd_*() has ended.
  */
 void lt_bd_exit(void)
 {
-	latency_tracker_tp_detach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
+	if (lt_bd_attached)
+		latency_tracker_tp_detach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
+	lt_bd_attached = false;
 	kvfree(lt_bd_slots);
 	kfree(lt_bd_owners);
 	lt_bd_slots = NULL;
