@@ -759,6 +759,31 @@ static void test_follow(void)
 	       "follow --json: lost and malformed records");
 }
 
+/* follow (pretty): a record with a breakdown gets its why: line. */
+static void test_follow_why(void)
+{
+	char *args[] = { "latency-tracker", "follow", "-n", "2", "wakeup", NULL };
+	pid_t pid = start(AS_ME, args);
+	FILE *f = alerts_writer();
+	int rc;
+
+	if (!f) {
+		tap_ok(0, "follow opens the alerts file: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		finish(pid);
+		return;
+	}
+	fputs("ts=1000 tracker=wakeup cause=threshold delay=1000000 pid=5 tgid=5 comm=v prio=120 cpu=1 irq_ns=30000 softirq_ns=0 thread_ns=970000 idle_ns=0 other_cpu_ns=0 top_irq=local_timer top_softirq=- top_thread=lt_hog:425 migrated=0 cgroup=1\n", f);
+	fputs("ts=2000 tracker=wakeup cause=threshold delay=1000000 pid=5 tgid=5 comm=v prio=120 cpu=1 cgroup=1\n", f);
+	fflush(f);
+	rc = finish(pid);
+	fclose(f);
+	tap_eq(rc, 0, "follow -n 2: exit 0");
+	tap_ok(lines(out) == 3 &&
+	       strstr(out, "\n                 why: thread 97% lt_hog:425, irq 3% local_timer\n0.000002 "),
+	       "follow: the breakdown's why: line under its record, none under a record without one");
+}
+
 /* flamegraph's refusals: exit 2, one line naming the problem. */
 static void test_flame_args(void)
 {
@@ -833,7 +858,7 @@ int main(void)
 	char cmd[1024];
 
 	/* test_access() makes two more assertions as root (run as nobody). */
-	tap_plan(geteuid() == 0 ? 150 : 148);
+	tap_plan(geteuid() == 0 ? 152 : 150);
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();
@@ -852,6 +877,7 @@ int main(void)
 	test_version_file();
 	test_watch_format();
 	test_follow();
+	test_follow_why();
 	test_flame_args();
 	test_flame_live();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s %s", root, out_path, err_path);

@@ -30,7 +30,7 @@ test_tools_json_LDLIBS := -lm
 
 test_tools_cli_SRCS := tests/unit/test_tools_cli.c $(TOOLS_OUT_LIB) \
 	$(addprefix tools/lib/,lt_proc.c lt_procfmt.c lt_pct.c lt_watch.c \
-	lt_filter.c lt_custom.c) \
+	lt_filter.c lt_custom.c lt_why.c) \
 	$(addprefix tools/lib/,lt_folded.c lt_flamesvg.c lt_xml.c lt_logread.c \
 	lt_usym.c) \
 	$(addprefix tools/cli/,cli_main.c cli_list.c cli_knob.c cli_stats.c \
