@@ -122,7 +122,8 @@ n=$(mine irq | grep -c ' top_irq=local_timer ')
 tap_cmp "irq: records naming the timer interrupt (top_irq=local_timer)" "$n" -ge 3
 w=$(worst irq)
 tap_diag "worst: $w"
-tap_is "irq: the worst is the timer interrupt's" "$(field "$w" top_irq)" local_timer
+tap_is "irq: a record naming an interrupt has interrupt time" \
+	"$(mine irq | grep -v ' top_irq=- ' | grep -c ' irq_ns=0 ')" 0
 tap_cmp "irq: their irq_ns, median share of the delay >= 80%" "$(share irq ' top_irq=local_timer ' irq_ns)" -ge 80
 tap_is "irq: woken from the other CPU" "$(field "$w" waker_comm)" lt_pinger
 agree irq
@@ -145,7 +146,9 @@ w=$(worst softirq)
 tap_diag "worst: $w"
 if [ -z "$RT" ]; then
 	tap_cmp "softirq: records naming the tasklet softirq (top_softirq=TASKLET)" "$n" -ge 3
-	tap_is "softirq: the worst is the tasklet's" "$(field "$w" top_softirq)" TASKLET
+	# (The worst may be one the kernel deferred to ksoftirqd: thread time.)
+	tap_is "softirq: a record naming a softirq has softirq time" \
+		"$(mine softirq | grep -v ' top_softirq=- ' | grep -c ' softirq_ns=0 ')" 0
 	tap_cmp "softirq: their softirq_ns, median share of the delay >= 80%" "$(share softirq ' top_softirq=TASKLET ' softirq_ns)" -ge 80
 	agree softirq
 else
@@ -155,8 +158,7 @@ else
 	tap_is "softirq (RT): no record names a softirq" "$n" 0
 	tap_ok "softirq (RT): the tasklet ran in a thread (trace)" \
 		grep -q 'ksoftirqd/1-.*softirq_entry: vec=6 ' "$D/softirq.trace"
-	tap_ok "softirq (RT): (no record to compare)" true
-	tap_ok "softirq (RT): (no record to compare)" true
+	tap_skip 2 "PREEMPT_RT: no softirq record to compare with the trace"
 fi
 
 # 4. Idle: nothing else on the victim's CPU; every wakeup recorded
