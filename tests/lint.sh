@@ -241,7 +241,7 @@ LT_HOT_FUNCS=(
 	 latency_tracker_event_out_switch latency_tracker_find_event latency_tracker_event_record"
 	"probes/latency_tracker_wakeup.ko: lt_wakeup_probe_waking lt_wakeup_probe_wakeup
 	 lt_wakeup_probe_switch lt_wakeup_probe_migrate lt_probe_track_task
-	 lt_ct_switch lt_ct_read lt_ct_probe_irq_entry lt_ct_probe_irq_exit
+	 lt_ct_switch lt_ct_wait_begin lt_ct_wait_queued lt_ct_probe_irq_entry lt_ct_probe_irq_exit
 	 lt_ct_probe_vector_entry lt_ct_probe_vector_exit
 	 lt_ct_probe_softirq_entry lt_ct_probe_softirq_exit"
 	"probes/latency_tracker_offcpu.ko: lt_offcpu_probe_switch lt_offcpu_probe_waking"

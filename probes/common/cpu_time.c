@@ -109,7 +109,7 @@ int lt_ct_init(void)
 	for_each_possible_cpu(cpu) {
 		struct lt_ct_cpu *c = per_cpu_ptr(lt_ct_cpus, cpu);
 
-		memset(c, 0, sizeof(*c));
+		/* alloc_percpu() zeroes: the rings empty, no interrupt. */
 		seqcount_init(&c->seq);
 		c->kind = LT_CT_THREAD;
 		c->task_kind = LT_CT_THREAD;
@@ -147,16 +147,25 @@ static u8 lt_ct_below(const struct lt_ct_cpu *c)
 	return c->in_softirq ? LT_CT_SOFTIRQ : c->task_kind;
 }
 
-static void lt_ct_push(struct lt_ct_ring *r, u64 start, u64 end, s32 id,
-		       const char *name, size_t len)
+/* The next entry of @r, its place and id set; the caller names it. */
+static struct lt_ct_ent *lt_ct_push(struct lt_ct_ring *r, u64 start, u64 end,
+				    s32 id)
 {
 	struct lt_ct_ent *e = &r->ent[r->head++ % LT_CT_RING];
 
 	e->start = start;
 	e->end = end;
 	e->id = id;
-	if (len)
-		strscpy(e->name, name ?: "?", min_t(size_t, len, LT_CT_NAME_LEN));
+	return e;
+}
+
+/* An interrupt's entry: its name may be anything (a handler's). */
+static void lt_ct_push_irq(struct lt_ct_cpu *c, s32 id, const char *name)
+{
+	struct lt_ct_ent *e = lt_ct_push(&c->irqs, c->irq_start,
+					 c->ns[LT_CT_IRQ], id);
+
+	strscpy(e->name, name ?: "?", LT_CT_NAME_LEN);
 }
 
 /*
@@ -174,9 +183,7 @@ static void lt_ct_irq_in(s32 id, const char *name)
 	raw_write_seqcount_begin(&c->seq);
 	lt_ct_enter(c, LT_CT_IRQ, now);
 	if (d && d <= LT_CT_NEST)	/* the interrupted one's part ends */
-		lt_ct_push(&c->irqs, c->irq_start, c->ns[LT_CT_IRQ],
-			   c->irq[d - 1].id, c->irq[d - 1].name,
-			   LT_CT_NAME_LEN);
+		lt_ct_push_irq(c, c->irq[d - 1].id, c->irq[d - 1].name);
 	if (d < LT_CT_NEST) {
 		c->irq[d].id = id;
 		c->irq[d].name = name;
@@ -200,8 +207,7 @@ static void lt_ct_irq_out(void)
 	raw_write_seqcount_begin(&c->seq);
 	lt_ct_enter(c, d == 1 ? lt_ct_below(c) : LT_CT_IRQ, now);
 	d = min_t(unsigned int, d, LT_CT_NEST);
-	lt_ct_push(&c->irqs, c->irq_start, c->ns[LT_CT_IRQ], c->irq[d - 1].id,
-		   c->irq[d - 1].name, LT_CT_NAME_LEN);
+	lt_ct_push_irq(c, c->irq[d - 1].id, c->irq[d - 1].name);
 	c->irq_depth--;
 	c->irq_start = c->ns[LT_CT_IRQ];	/* the outer one resumes */
 	raw_write_seqcount_end(&c->seq);
@@ -278,7 +284,7 @@ void lt_ct_probe_softirq_exit(void *data, unsigned int vec_nr)
 	c->in_softirq = false;
 	lt_ct_enter(c, lt_ct_below(c), now);
 	lt_ct_push(&c->softirqs, c->softirq_start, c->ns[LT_CT_SOFTIRQ],
-		   c->softirq_vec, NULL, 0);
+		   c->softirq_vec);
 	raw_write_seqcount_end(&c->seq);
 out:
 	local_irq_restore(flags);
@@ -305,10 +311,17 @@ void lt_ct_switch(const struct task_struct *prev,
 	raw_write_seqcount_begin(&c->seq);
 	if (!c->irq_depth && !c->in_softirq)
 		lt_ct_enter(c, kind, now);
-	/* Named as it leaves: a thread may rename itself while it runs. */
-	if (c->task_kind == LT_CT_THREAD && c->slice_known)
-		lt_ct_push(&c->slices, c->slice_start, c->ns[LT_CT_THREAD],
-			   prev->pid, prev->comm, TASK_COMM_LEN);
+	/*
+	 * Named as it leaves: a thread may rename itself while it runs.  A
+	 * comm is TASK_COMM_LEN bytes: copied whole, no string walk.
+	 */
+	if (c->task_kind == LT_CT_THREAD && c->slice_known) {
+		struct lt_ct_ent *e = lt_ct_push(&c->slices, c->slice_start,
+						 c->ns[LT_CT_THREAD], prev->pid);
+
+		memcpy(e->name, prev->comm, TASK_COMM_LEN);
+		e->name[TASK_COMM_LEN - 1] = '\0';
+	}
 	c->task_kind = kind;
 	c->slice_start = c->ns[LT_CT_THREAD];
 	c->slice_known = true;
@@ -323,7 +336,7 @@ void lt_ct_switch(const struct task_struct *prev,
  *
  * Context: any but NMI; spins while @cpu's own probe updates it.
  */
-void lt_ct_read(int cpu, u64 now, struct lt_ct_sample *s)
+static void lt_ct_read(int cpu, u64 now, struct lt_ct_sample *s)
 {
 	const struct lt_ct_cpu *c = per_cpu_ptr(lt_ct_cpus, cpu);
 	unsigned int seq;
@@ -386,8 +399,8 @@ static const struct lt_ct_ent *lt_ct_top(const struct lt_ct_ring *r,
  *
  * Context: interrupts disabled, on the CPU of the samples.
  */
-void lt_ct_tops(const struct lt_ct_sample *from,
-		const struct lt_ct_sample *to, struct lt_ct_tops *tops)
+static void lt_ct_tops(const struct lt_ct_sample *from,
+		       const struct lt_ct_sample *to, struct lt_ct_tops *tops)
 {
 	const struct lt_ct_cpu *c = this_cpu_ptr(lt_ct_cpus);
 	const struct lt_ct_ent *e;

@@ -163,9 +163,6 @@ struct lt_ct_breakdown {
 	struct lt_ct_tops tops;
 };
 
-void lt_ct_read(int cpu, u64 now, struct lt_ct_sample *s);
-void lt_ct_tops(const struct lt_ct_sample *from,
-		const struct lt_ct_sample *to, struct lt_ct_tops *tops);
 void lt_ct_switch(const struct task_struct *prev,
 		  const struct task_struct *next, u64 now);
 int lt_ct_init(void);
