@@ -136,6 +136,21 @@ static inline bool lt_task_queued_runnable(struct task_struct *p)
 }
 
 /*
+ * Not a kernel version but a configuration: the time @p waited on
+ * runqueues, ns, which the scheduler keeps with CONFIG_SCHED_INFO (added
+ * at each arrival on a CPU, and at the dequeue of a queued task); 0
+ * without it (Debian's kernels have it).
+ */
+static inline u64 lt_task_run_delay(const struct task_struct *p)
+{
+#ifdef CONFIG_SCHED_INFO
+	return READ_ONCE(p->sched_info.run_delay);
+#else
+	return 0;
+#endif
+}
+
+/*
  * v6.2, "rcu: Make call_rcu() lazy to save power" (CONFIG_RCU_LAZY): a
  * lazy callback may wait ~10 s for its grace period when callbacks are
  * offloaded (rcu_nocbs=); call_rcu_hurry() asks for the usual speed.

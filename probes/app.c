@@ -154,12 +154,14 @@ struct lt_app_priv {
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	struct lt_bd_snap snap;
+	struct lt_bd_rsnap rsnap;
 };
 
 /* What END hands to the callback (event_out's ctx). */
 struct lt_app_end {
 	bool have;
 	struct lt_bd_result bd;
+	s32 top;
 };
 
 static LIST_HEAD(lt_app_list);
@@ -233,7 +235,7 @@ static void lt_app_cb(const struct latency_tracker_report *r)
 		rec.runnable_ns = end->bd.runnable;
 		rec.blocked_ns = end->bd.blocked;
 		if (end->bd.blocked)
-			lt_app_reason_name(end->bd.top, rec.blocked_top,
+			lt_app_reason_name(end->top, rec.blocked_top,
 					   sizeof(rec.blocked_top));
 		else
 			strscpy(rec.blocked_top, "-", sizeof(rec.blocked_top));
@@ -266,7 +268,7 @@ static void lt_app_stats_show(struct seq_file *m, struct latency_tracker *t)
 {
 	seq_printf(m, "unmatched %ld\n",
 		   atomic_long_read(&lt_app_of(t)->unmatched));
-	seq_printf(m, "breakdown_full %lu\n", lt_bd_full());
+	seq_printf(m, "breakdown_full %lu\n", lt_bd_reasons_full());
 }
 
 static void lt_app_release_ref(struct kref *ref)
@@ -419,9 +421,10 @@ static long lt_app_begin(struct lt_app *a, u64 cookie)
 	lt_comm_get(priv.comm, current);
 	opts.ts_ns = ktime_get_mono_fast_ns();
 	lt_bd_begin(opts.ts_ns, &priv.snap);
+	lt_bd_reasons_begin(opts.ts_ns, &priv.rsnap);
 	st = latency_tracker_event_in(a->probe.t, &key, sizeof(key), &opts);
 	if (st != LATENCY_TRACKER_OK) {
-		lt_bd_forget(&priv.snap);
+		lt_bd_reasons_forget(&priv.rsnap);
 		/* Tracking off (enable 0): not tracked, as when filtered. */
 		ret = st == LATENCY_TRACKER_DISABLED ? 0 : -ENOSPC;
 	}
@@ -437,6 +440,7 @@ static long lt_app_end(struct lt_app *a, u64 cookie)
 	struct lt_app_priv *priv;
 	struct lt_app_end end;
 	long ret = 0;
+	u64 now;
 
 	lt_app_key_init(&key, cookie);
 	preempt_disable();
@@ -452,7 +456,11 @@ static long lt_app_end(struct lt_app *a, u64 cookie)
 		goto out;
 	}
 	priv = latency_tracker_event_priv(ev);
-	end.have = lt_bd_end(ktime_get_mono_fast_ns(), &priv->snap, &end.bd);
+	now = ktime_get_mono_fast_ns();
+	end.have = lt_bd_end(now, &priv->snap, &end.bd);
+	end.top = lt_bd_reasons_end(now, &priv->rsnap);
+	if (end.have)
+		lt_bd_fold_unblocked(&end.bd, end.top);
 	if (latency_tracker_event_out(a->probe.t, &key, sizeof(key), 0,
 				      &end) <= 0) {
 		/* Ended meanwhile by another END of the same cookie. */
@@ -655,19 +663,14 @@ static int __init lt_app_init(void)
 		pr_err("invalid group=%u\n", lt_app_group);
 		return -EINVAL;
 	}
-	ret = lt_bd_init();
+	ret = lt_bd_reasons_init();
 	if (ret)
 		return ret;
-	ret = lt_bd_attach();
-	if (ret) {
-		lt_bd_exit();
-		return ret;
-	}
 	lt_app_pde = proc_create("latency_tracker/app", 0660, NULL,
 				 &lt_app_proc_ops);
 	if (!lt_app_pde) {
 		pr_err("cannot create /proc/latency_tracker/app\n");
-		lt_bd_exit();
+		lt_bd_reasons_exit();
 		return -ENOMEM;
 	}
 	proc_set_user(lt_app_pde, GLOBAL_ROOT_UID, gid);
@@ -684,7 +687,7 @@ static void __exit lt_app_exit(void)
 	list_for_each_entry_safe(a, next, &lt_app_list, list)
 		lt_app_kill(a);
 	mutex_unlock(&lt_app_lock);
-	lt_bd_exit();
+	lt_bd_reasons_exit();
 }
 
 module_init(lt_app_init);

@@ -93,14 +93,11 @@ LT_PROBE_MODULE_PARAMS(1000000000, 0, 0, 1);
  * publishes stack.nr with a release after stack.ip[], the callback reads
  * it with an acquire (possibly on another CPU).
  *
- * The breakdown (common/thread_time.h): a call that leaves the CPU begins
- * a request of its thread at that switch-out (snap; a thread makes one
- * call at a time: lt_bd_begin_one()), having run on CPU until then
- * (on_cpu_before); the callback of a slow call, at its sys_exit on the
- * thread, ends it.  A call within the threshold leaves it open, which
- * only keeps the thread's time accounted until its next call.  A call
- * that never left the CPU (on_cpu_only) was on CPU all along.  A timeout
- * has no parts.
+ * The breakdown (common/thread_time.h): a call that leaves the CPU notes
+ * its thread's counters at that switch-out (snap), having run on CPU
+ * until then (on_cpu_before); the callback of a slow call, at its
+ * sys_exit on the thread, reads them again.  A call that never left the
+ * CPU (on_cpu_only) was on CPU all along.  A timeout has no parts.
  */
 struct lt_syscalls_priv {
 	u64 cgroup;
@@ -185,6 +182,11 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 		a.on_cpu_ns = priv->on_cpu_before + res.on_cpu;
 		a.runnable_ns = res.runnable;
 		a.blocked_ns = res.blocked;
+	}
+	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD) {
+		u64 parts[] = { a.on_cpu_ns, a.runnable_ns, a.blocked_ns };
+
+		lt_probe_add_parts(&lt_syscalls, parts);
 	}
 	/*
 	 * The stack, if taken: ip[0..n) are complete once nr is set
@@ -365,20 +367,15 @@ static enum lt_hint_says lt_hint_read(pid_t pid, struct task_struct *prev)
 	return LT_HINT_UNKNOWN;
 }
 
-/*
- * Starts @pid's event as @opts say, its word first (see above); false
- * when it could not (no slot left, tracking disabled).
- */
-static bool lt_syscalls_event_in(pid_t pid,
+/* Starts @pid's event as @opts say, its word first (see above). */
+static void lt_syscalls_event_in(pid_t pid,
 				 const struct latency_tracker_in_opts *opts)
 {
 	BUILD_BUG_ON(FIELD_MAX(LT_HINT_PID) + 1 < PID_MAX_LIMIT);
 	lt_hint_set(pid, opts->ts_ns);
 	if (latency_tracker_event_in(lt_syscalls.t, &pid, sizeof(pid),
-				     opts) == LATENCY_TRACKER_OK)
-		return true;
-	lt_hint_clear(pid);
-	return false;
+				     opts) != LATENCY_TRACKER_OK)
+		lt_hint_clear(pid);
 }
 
 /*
@@ -388,9 +385,9 @@ static bool lt_syscalls_event_in(pid_t pid,
  * clear the whole stack array): event_in copies the fields written here,
  * up to stack_taken, and zeroes the rest up to the stack's addresses,
  * which are left as they are (priv_keep), valid up to the stack's depth.
- * @left_ns: the switch-out at which the call leaves the CPU (@p is
- * current: it begins its breakdown there), or 0 for a call found slow at
- * its sys_exit, on CPU all along.
+ * @left_ns: the switch-out at which the call leaves the CPU (@p is prev
+ * there: its breakdown begins), or 0 for a call found slow at its
+ * sys_exit, on CPU all along.
  */
 static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns,
 			      u64 left_ns)
@@ -410,11 +407,9 @@ static void lt_syscalls_start(struct task_struct *p, s32 nr, u64 start_ns,
 	priv.on_cpu_only = !left_ns;
 	if (left_ns) {
 		priv.on_cpu_before = left_ns > start_ns ? left_ns - start_ns : 0;
-		lt_bd_begin_one(left_ns, &priv.snap);
+		lt_bd_begin_switch(p, left_ns, &priv.snap);
 	}
-	/* No event: no sys_exit will end the breakdown's request. */
-	if (!lt_syscalls_event_in(p->pid, &opts) && left_ns)
-		lt_bd_forget(&priv.snap);
+	lt_syscalls_event_in(p->pid, &opts);
 }
 
 /*
@@ -690,19 +685,14 @@ static void lt_syscalls_switch(struct task_struct *prev,
 	lt_syscalls_take_stack(ev, next, latency_tracker_switch_ns(prev));
 }
 
-/* The calls first: a call leaving the CPU begins its breakdown there. */
 static void lt_syscalls_probe_switch(void *data, bool preempt,
 				     struct task_struct *prev,
 				     struct task_struct *next,
 				     unsigned int prev_state)
 {
 	lt_syscalls_switch(prev, next);
-	lt_bd_switch(preempt, prev, next, prev_state);
-}
-
-static void lt_syscalls_probe_wakeup(void *data, struct task_struct *p)
-{
-	lt_bd_wakeup(p);
+	/* For the breakdown at next's sys_exit. */
+	lt_bd_switch_in(next, latency_tracker_switch_ns(prev));
 }
 
 /*
@@ -733,7 +723,6 @@ static void lt_syscalls_probe_process_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	preempt_enable_notrace();
 	lt_hint_clear(pid);
 	latency_tracker_event_cancel(lt_syscalls.t, &pid, sizeof(pid));
-	lt_bd_task_exit();
 }
 
 /*
@@ -767,7 +756,6 @@ static void lt_syscalls_probe_exec(void *data, struct task_struct *p,
  */
 #define LT_SYSCALLS_TPS(X)						\
 	X(sched_switch, lt_syscalls_probe_switch)			\
-	X(sched_wakeup, lt_syscalls_probe_wakeup)			\
 	X(sched_process_exit, lt_syscalls_probe_process_exit)		\
 	X(sched_process_exec, lt_syscalls_probe_exec)			\
 	X(sys_exit, lt_syscalls_probe_exit)				\
@@ -783,6 +771,7 @@ static struct lt_probe lt_syscalls = {
 		.callback = lt_syscalls_cb,
 		.alert_fmt = lt_syscalls_fmt,
 	},
+	.parts = (const char *const []){ "on_cpu", "runnable", "blocked", NULL },
 	.tps = lt_syscalls_tps,
 	.nr_tps = ARRAY_SIZE(lt_syscalls_tps),
 	.reports = &lt_syscalls_reports,
@@ -790,22 +779,13 @@ static struct lt_probe lt_syscalls = {
 
 static int __init lt_syscalls_init(void)
 {
-	int ret;
-
 	lt_reports_init(&lt_syscalls_reports, lt_syscalls_handle);
-	ret = lt_bd_init();
-	if (ret)
-		return ret;
-	ret = lt_probe_start(&lt_syscalls, &lt_mparams);
-	if (ret)
-		lt_bd_exit();
-	return ret;
+	return lt_probe_start(&lt_syscalls, &lt_mparams);
 }
 
 static void __exit lt_syscalls_exit(void)
 {
 	lt_probe_stop(&lt_syscalls);
-	lt_bd_exit();
 }
 
 module_init(lt_syscalls_init);

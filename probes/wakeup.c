@@ -177,6 +177,12 @@ static void lt_wakeup_cb(const struct latency_tracker_report *r)
 	a.holder_prio = priv->holder.prio;
 	a.cgroup = priv->cgroup;
 	lt_wakeup_breakdown(&a, &priv->wait, r->end_ns, sw);
+	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD) {
+		u64 parts[] = { a.irq_ns, a.softirq_ns, a.thread_ns,
+				a.idle_ns, a.other_cpu_ns };
+
+		lt_probe_add_parts(&lt_wakeup, parts);
+	}
 	if (sw) {
 		/* Ended by the switch: the task is next, on this CPU. */
 		a.prio = sw->next->prio;
@@ -349,6 +355,8 @@ static struct lt_probe lt_wakeup = {
 		.callback = lt_wakeup_cb,
 		.alert_fmt = lt_wakeup_fmt,
 	},
+	.parts = (const char *const []){ "irq", "softirq", "thread", "idle",
+					 "other_cpu", NULL },
 	.tps = lt_wakeup_tps,
 	.nr_tps = ARRAY_SIZE(lt_wakeup_tps),
 };

@@ -246,8 +246,7 @@ LT_HOT_FUNCS=(
 	 lt_ct_probe_softirq_entry lt_ct_probe_softirq_exit"
 	"probes/latency_tracker_offcpu.ko: lt_offcpu_probe_switch lt_offcpu_probe_waking"
 	"probes/latency_tracker_syscalls.ko: lt_syscalls_probe_enter lt_syscalls_probe_exit
-	 lt_syscalls_probe_switch lt_syscalls_start lt_syscalls_probe_wakeup
-	 lt_bd_switch lt_bd_wakeup"
+	 lt_syscalls_probe_switch lt_syscalls_start lt_bd_switch_in lt_bd_begin_switch"
 	"probes/latency_tracker_custom.ko: lt_custom_kprobe_pre lt_custom_kretprobe_ret
 	 lt_custom_fn_entry lt_custom_fn_ret lt_custom_tp_probe"
 	"probes/latency_tracker_app.ko: lt_bd_probe_switch lt_bd_probe_wakeup"

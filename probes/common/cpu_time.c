@@ -159,13 +159,24 @@ static struct lt_ct_ent *lt_ct_push(struct lt_ct_ring *r, u64 start, u64 end,
 	return e;
 }
 
-/* An interrupt's entry: its name may be anything (a handler's). */
+/*
+ * An interrupt's entry.  A handler's name may be freed with its handler:
+ * copied.  A vector (id < 0) is named from its id when read
+ * (lt_ct_irq_name()): no string walk at each of the timer's ticks.
+ */
 static void lt_ct_push_irq(struct lt_ct_cpu *c, s32 id, const char *name)
 {
 	struct lt_ct_ent *e = lt_ct_push(&c->irqs, c->irq_start,
 					 c->ns[LT_CT_IRQ], id);
 
-	strscpy(e->name, name ?: "?", LT_CT_NAME_LEN);
+	if (id >= 0)
+		strscpy(e->name, name ?: "?", LT_CT_NAME_LEN);
+}
+
+/* An interrupt entry's name (see lt_ct_push_irq()). */
+static const char *lt_ct_irq_name(const struct lt_ct_ent *e)
+{
+	return e->id >= 0 ? e->name : lt_irq_vector_name(-1 - e->id);
 }
 
 /*
@@ -413,7 +424,7 @@ static void lt_ct_tops(const struct lt_ct_sample *from,
 		return;
 	e = lt_ct_top(&c->irqs, from->ns[LT_CT_IRQ], to->ns[LT_CT_IRQ]);
 	if (e)
-		strscpy(tops->irq, e->name, LT_CT_NAME_LEN);
+		strscpy(tops->irq, lt_ct_irq_name(e), LT_CT_NAME_LEN);
 	e = lt_ct_top(&c->softirqs, from->ns[LT_CT_SOFTIRQ],
 		      to->ns[LT_CT_SOFTIRQ]);
 	if (e)

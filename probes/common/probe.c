@@ -7,6 +7,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
+#include <linux/seq_file.h>
 
 #include "probe.h"
 
@@ -23,6 +24,32 @@
  * Context: process context (module init), sleeps.
  * Return: 0 or a negative errno; nothing is left behind on failure.
  */
+/* stats: the sums of the records' parts (struct lt_probe, @parts). */
+static void lt_probe_parts_show(struct seq_file *m, struct latency_tracker *t)
+{
+	struct lt_probe *p = latency_tracker_owner_data(t);
+	unsigned int i;
+
+	for (i = 0; i < LT_PROBE_PARTS && p->parts[i]; i++)
+		seq_printf(m, "breakdown_%s_ns %lld\n", p->parts[i],
+			   (long long)atomic64_read(&p->part_ns[i]));
+}
+
+/**
+ * lt_probe_add_parts() - add a threshold record's parts to the sums
+ * @p: a tracker module with @parts.
+ * @ns: the record's parts, in the order of @p->parts.
+ *
+ * Context: any (the tracker's callback).
+ */
+void lt_probe_add_parts(struct lt_probe *p, const u64 *ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < LT_PROBE_PARTS && p->parts[i]; i++)
+		atomic64_add(ns[i], &p->part_ns[i]);
+}
+
 int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 {
 	int ret;
@@ -67,6 +94,8 @@ int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 	p->params.initial_events = mp->initial_events;
 	p->params.alert_records = mp->alert_records;
 	p->params.owner_data = p;
+	if (p->parts)
+		p->params.stats_show = lt_probe_parts_show;
 	p->t = latency_tracker_create(&p->params);
 	if (IS_ERR(p->t)) {
 		ret = PTR_ERR(p->t);

@@ -11,6 +11,7 @@
 #ifndef _LT_PROBE_H
 #define _LT_PROBE_H
 
+#include <linux/atomic.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -146,6 +147,8 @@ static inline void __maybe_unused tps##_check_types(void)		\
 }									\
 static struct latency_tracker_tp tps[] = { LIST(LT_PROBE_TP_ENTRY) }
 
+#define LT_PROBE_PARTS	5
+
 /**
  * struct lt_probe - a tracker module: its tracker and its probes
  * @params: creation parameters (threshold, timeout, max_events and
@@ -162,6 +165,12 @@ static struct latency_tracker_tp tps[] = { LIST(LT_PROBE_TP_ENTRY) }
  * @taskless: the tracker's events belong to no task (interrupts): none
  *	of the filters applies (each accepts only its default: empty, and
  *	kthreads 1).
+ * @parts: optional, the names of the parts of the delay its records
+ *	break down into (at most LT_PROBE_PARTS, NULL after the last):
+ *	their sums over the threshold records (lt_probe_add_parts()) are
+ *	`breakdown_<name>_ns` lines of `stats` (@params.stats_show then
+ *	stays unset).
+ * @part_ns: those sums, ns.
  * @t: the tracker, set by lt_probe_start().
  * @filter: the filters in force (see the top of this file).
  * @filter_lock: serialises the filter writers.
@@ -175,6 +184,8 @@ struct lt_probe {
 	int (*setup)(struct latency_tracker *t);
 	bool requests;
 	bool taskless;
+	const char *const *parts;
+	atomic64_t part_ns[LT_PROBE_PARTS];
 	struct latency_tracker *t;
 	struct lt_filter_set __rcu *filter;
 	struct mutex filter_lock;	/* filter writers, cgroup_path */
@@ -183,5 +194,6 @@ struct lt_probe {
 
 int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp);
 void lt_probe_stop(struct lt_probe *p);
+void lt_probe_add_parts(struct lt_probe *p, const u64 *ns);
 
 #endif /* _LT_PROBE_H */

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * thread_time.c - the time of threads with a request open, split into
- * running, runnable and blocked (see thread_time.h for the design and its
- * synchronisation).
+ * thread_time.c - where a thread's time went during a request of its own:
+ * on CPU, runnable and blocked from the scheduler's counters, and for
+ * application requests the reason it blocked in most (see thread_time.h
+ * for the design and its synchronisation).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -19,6 +21,112 @@
 #include "probe.h"
 #include "thread_time.h"
 
+/*
+ * The last switch-in on this CPU: its task (compared, never
+ * dereferenced), its time, and the task's time on CPU then.
+ */
+struct lt_bd_in {
+	const struct task_struct *task;
+	u64 ns;
+	u64 on_cpu;
+};
+
+static DEFINE_PER_CPU(struct lt_bd_in, lt_bd_in);
+
+/**
+ * lt_bd_switch_in() - note a switch-in for the breakdowns
+ * @next: sched_switch's next.
+ * @now: the switch's time (latency_tracker_switch_ns()).
+ *
+ * Context: a sched_switch probe (interrupts disabled).
+ */
+void lt_bd_switch_in(struct task_struct *next, u64 now)
+{
+	struct lt_bd_in *in = this_cpu_ptr(&lt_bd_in);
+
+	in->task = next;
+	in->ns = now;
+	in->on_cpu = READ_ONCE(next->se.sum_exec_runtime);
+}
+
+/* Current's time on CPU at @now; preemption disabled. */
+static u64 lt_bd_on_cpu_now(u64 now)
+{
+	const struct lt_bd_in *in = this_cpu_ptr(&lt_bd_in);
+
+	if (in->task != current)
+		return READ_ONCE(current->se.sum_exec_runtime);
+	return in->on_cpu + (now > in->ns ? now - in->ns : 0);
+}
+
+static void lt_bd_snap_fill(struct lt_bd_snap *snap, struct task_struct *p,
+			    u64 now, u64 on_cpu)
+{
+	snap->ns = now;
+	snap->on_cpu = on_cpu;
+	snap->waited = lt_task_run_delay(p);
+	snap->start_time = p->start_time;
+	snap->pid = p->pid;
+}
+
+/**
+ * lt_bd_begin_switch() - a request of @prev begins as it leaves its CPU
+ * @prev: sched_switch's prev.
+ * @now: the switch's time.
+ * @snap: set to @prev's counters.
+ *
+ * Context: a sched_switch probe (interrupts disabled), for its prev, whose
+ * time on CPU the scheduler has just brought up to date.
+ */
+void lt_bd_begin_switch(struct task_struct *prev, u64 now,
+			struct lt_bd_snap *snap)
+{
+	lt_bd_snap_fill(snap, prev, now, READ_ONCE(prev->se.sum_exec_runtime));
+}
+
+/**
+ * lt_bd_begin() - a request of current begins
+ * @now: its start, ns (ktime_get_mono_fast_ns()).
+ * @snap: set to current's counters.
+ *
+ * Context: process context of the requesting thread, preemption disabled.
+ */
+void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
+{
+	lt_bd_snap_fill(snap, current, now, lt_bd_on_cpu_now(now));
+}
+
+/**
+ * lt_bd_end() - a request that began with @snap ends on current
+ * @now: its end, ns (ktime_get_mono_fast_ns(), after @snap's begin).
+ * @snap: its begin.
+ * @res: set to its breakdown when it began on current: on CPU and
+ *	runnable from the counters (each at most the span), blocked the rest.
+ *
+ * Context: process context of the ending thread, preemption disabled.
+ * Return: true when @res was set: the request began on current (the same
+ * pid and start time; a thread that exec()ed from another than its
+ * group's leader took the leader's: none then).
+ */
+bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
+	       struct lt_bd_result *res)
+{
+	u64 span, on, waited;
+
+	if (snap->pid != current->pid ||
+	    snap->start_time != current->start_time)
+		return false;
+	span = now > snap->ns ? now - snap->ns : 0;
+	on = lt_bd_on_cpu_now(now);
+	on = on > snap->on_cpu ? on - snap->on_cpu : 0;
+	waited = lt_task_run_delay(current);
+	waited = waited > snap->waited ? waited - snap->waited : 0;
+	res->on_cpu = min(on, span);
+	res->runnable = min(waited, span - res->on_cpu);
+	res->blocked = span - res->on_cpu - res->runnable;
+	return true;
+}
+
 enum lt_bd_state {
 	LT_BD_RUNNING,
 	LT_BD_RUNNABLE,
@@ -26,19 +134,16 @@ enum lt_bd_state {
 };
 
 /**
- * struct lt_bd_slot - a thread with requests open (its owner: the
- *	same index of lt_bd_owners)
+ * struct lt_bd_slot - a thread with application requests open (its
+ *	owner: the same index of lt_bd_owners)
  * @gen_open: the claim's generation (high 32 bits) and the requests open
  *	on the thread (low 32 bits).
  * @state: running, runnable or blocked.
+ * @nr_reasons: entries of @reasons in use.
  * @reason: what it blocked in (blocked only).
  * @since: when it entered @state, ns (ktime_get_mono_fast_ns()).
- * @on_cpu: ns running since the claim.
- * @runnable: ns runnable since the claim.
- * @blocked: ns blocked since the claim.
  * @reasons: the reasons counted, in the order first seen.
  * @reason_ns: ns blocked in each.
- * @nr_reasons: entries of @reasons in use.
  */
 struct lt_bd_slot {
 	atomic64_t gen_open;
@@ -46,9 +151,6 @@ struct lt_bd_slot {
 	u8 nr_reasons;
 	s32 reason;
 	u64 since;
-	u64 on_cpu;
-	u64 runnable;
-	u64 blocked;
 	s32 reasons[LT_BD_REASONS];
 	u64 reason_ns[LT_BD_REASONS];
 } ____cacheline_aligned;
@@ -109,24 +211,11 @@ static void lt_bd_add_reason(struct lt_bd_slot *s, s32 reason, u64 ns)
 /* Closes the slot's current state at @now; the slot's writer only. */
 static void lt_bd_settle(struct lt_bd_slot *s, u64 now)
 {
-	u64 d;
-
 	/* A clock read on another CPU may be a little behind: no going back. */
 	if (now <= s->since)
 		return;
-	d = now - s->since;
-	switch (s->state) {
-	case LT_BD_RUNNING:
-		s->on_cpu += d;
-		break;
-	case LT_BD_RUNNABLE:
-		s->runnable += d;
-		break;
-	default:
-		s->blocked += d;
-		lt_bd_add_reason(s, s->reason, d);
-		break;
-	}
+	if (s->state == LT_BD_BLOCKED)
+		lt_bd_add_reason(s, s->reason, now - s->since);
 	s->since = now;
 }
 
@@ -144,27 +233,20 @@ static s32 lt_bd_reason_of(struct task_struct *p)
 	return nr >= 0 ? (s32)nr : LT_BD_REASON_KERNEL;
 }
 
-/**
- * lt_bd_switch() - account a context switch
- * @preempt: sched_switch's preempt.
- * @prev: its prev.
- * @next: its next.
- * @prev_state: its prev_state.
- *
- * Context: a sched_switch probe (interrupts disabled, the runqueue lock
- * held).
- */
-void lt_bd_switch(bool preempt, struct task_struct *prev,
-		  struct task_struct *next, unsigned int prev_state)
+/* A context switch (sched_switch: interrupts off, the runqueue lock held). */
+static void lt_bd_probe_switch(void *data, bool preempt,
+			       struct task_struct *prev,
+			       struct task_struct *next,
+			       unsigned int prev_state)
 {
+	u64 now = latency_tracker_switch_ns(prev);
 	struct lt_bd_slot *s;
-	u64 now;
 
+	lt_bd_switch_in(next, now);
 	if (likely(!atomic_read(&lt_bd_used)))
 		return;
 	s = lt_bd_find(prev);
 	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open))) {
-		now = latency_tracker_switch_ns(prev);
 		lt_bd_settle(s, now);
 		/* Blocked: as offcpu.c decides it (thread_time.h). */
 		if (!preempt && prev_state != TASK_RUNNING &&
@@ -178,19 +260,13 @@ void lt_bd_switch(bool preempt, struct task_struct *prev,
 	}
 	s = lt_bd_find(next);
 	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open))) {
-		now = latency_tracker_switch_ns(prev);
 		lt_bd_settle(s, now);
 		s->state = LT_BD_RUNNING;
 	}
 }
 
-/**
- * lt_bd_wakeup() - account a wakeup
- * @p: sched_wakeup's task.
- *
- * Context: a sched_wakeup probe (the runqueue lock of @p's CPU held).
- */
-void lt_bd_wakeup(struct task_struct *p)
+/* A wakeup (sched_wakeup: the runqueue lock of @p's CPU held). */
+static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
 {
 	struct lt_bd_slot *s;
 
@@ -211,65 +287,34 @@ void lt_bd_wakeup(struct task_struct *p)
 	s->state = LT_BD_RUNNABLE;
 }
 
-/* Current's slot goes back to the table; preemption disabled. */
-static void lt_bd_release(struct lt_bd_slot *s)
-{
-	/* The slot's data before another thread may claim it. */
-	smp_store_release(&lt_bd_owners[s - lt_bd_slots], NULL);
-	atomic_dec(&lt_bd_used);
-}
-
-/**
- * lt_bd_task_exit() - current exits: its slot goes back to the table
- *
- * Context: a sched_process_exit probe (may be preemptible).
- */
-void lt_bd_task_exit(void)
+/* Current exits: its slot goes back to the table (may be preemptible). */
+static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 {
 	struct lt_bd_slot *s;
 
 	if (likely(!atomic_read(&lt_bd_used)))
 		return;
-	/* Preemptible on some kernels (syscalls.c): no switch meanwhile. */
+	/* No switch meanwhile. */
 	preempt_disable_notrace();
 	s = lt_bd_find(current);
-	if (s)
-		lt_bd_release(s);
+	if (s) {
+		/* The slot's data before another thread may claim it. */
+		smp_store_release(&lt_bd_owners[s - lt_bd_slots], NULL);
+		atomic_dec(&lt_bd_used);
+	}
 	preempt_enable_notrace();
 }
 
-static void lt_bd_probe_switch(void *data, bool preempt,
-			       struct task_struct *prev,
-			       struct task_struct *next,
-			       unsigned int prev_state)
-{
-	lt_bd_switch(preempt, prev, next, prev_state);
-}
-
-static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
-{
-	lt_bd_wakeup(p);
-}
-
-static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
-{
-	lt_bd_task_exit();
-}
-
-/* For a module whose requests do not begin in a switch probe (app.c). */
 #define LT_BD_TPS(X)							\
 	X(sched_switch, lt_bd_probe_switch)				\
 	X(sched_wakeup, lt_bd_probe_wakeup)				\
 	X(sched_process_exit, lt_bd_probe_exit)
 LT_PROBE_TPS(lt_bd_tps, LT_BD_TPS);
 
-/* Whether lt_bd_attach() attached LT_BD_TPS. */
-static bool lt_bd_attached;
-
 /*
  * A new generation of @s, counting from @now with current running: its
- * counters and reasons reset, open 0.  Current owns @s and has no request
- * open on it (snapshots of older generations no longer match it).
+ * reasons reset, open 0.  Current owns @s and has no request open on it
+ * (copies of older generations no longer match it).
  */
 static void lt_bd_restart(struct lt_bd_slot *s, u64 now)
 {
@@ -277,9 +322,6 @@ static void lt_bd_restart(struct lt_bd_slot *s, u64 now)
 
 	s->state = LT_BD_RUNNING;
 	s->since = now;
-	s->on_cpu = 0;
-	s->runnable = 0;
-	s->blocked = 0;
 	s->nr_reasons = 0;
 	atomic64_set(&s->gen_open, (u64)(LT_BD_GEN(go) + 1) << 32);
 }
@@ -304,14 +346,14 @@ static struct lt_bd_slot *lt_bd_claim(u64 now)
 }
 
 /**
- * lt_bd_begin() - a request begins on current
+ * lt_bd_reasons_begin() - a request begins on current: its reasons
  * @now: its start, ns (ktime_get_mono_fast_ns()).
- * @snap: set to current's counters (slot LT_BD_SLOTS: no breakdown, the
- *	table is full).
+ * @rs: set to current's reasons (slot LT_BD_SLOTS: none, the table is
+ *	full).
  *
  * Context: process context of the requesting thread, preemption disabled.
  */
-void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
+void lt_bd_reasons_begin(u64 now, struct lt_bd_rsnap *rs)
 {
 	struct lt_bd_slot *s = lt_bd_find(current);
 	u64 go;
@@ -319,7 +361,7 @@ void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
 	if (!s) {
 		s = lt_bd_claim(now);
 		if (!s) {
-			snap->slot = LT_BD_SLOTS;
+			rs->slot = LT_BD_SLOTS;
 			return;
 		}
 	} else if (!LT_BD_OPEN(atomic64_read(&s->gen_open))) {
@@ -328,53 +370,29 @@ void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
 	}
 	lt_bd_settle(s, now);
 	go = atomic64_inc_return(&s->gen_open);
-	snap->slot = s - lt_bd_slots;
-	snap->gen = LT_BD_GEN(go);
-	snap->on_cpu = s->on_cpu;
-	snap->runnable = s->runnable;
-	snap->blocked = s->blocked;
-	memcpy(snap->reason, s->reasons, sizeof(snap->reason));
-	memcpy(snap->reason_ns, s->reason_ns, sizeof(snap->reason_ns));
+	rs->slot = s - lt_bd_slots;
+	rs->gen = LT_BD_GEN(go);
+	memcpy(rs->reason, s->reasons, sizeof(rs->reason));
+	memcpy(rs->reason_ns, s->reason_ns, sizeof(rs->reason_ns));
 	if (s->nr_reasons < LT_BD_REASONS)
-		snap->reason_ns[s->nr_reasons] = U64_MAX;	/* end mark */
-}
-
-/**
- * lt_bd_begin_one() - a request begins on current, which has at most one
- *	open at a time (a system call)
- * @now: its start, ns (ktime_get_mono_fast_ns()).
- * @snap: as for lt_bd_begin().
- *
- * A request still counted open on current's slot (one that ended without
- * lt_bd_end() or lt_bd_forget(): a call within the threshold) is replaced:
- * the slot counts this one only, so that such requests never pile up.
- *
- * Context: as lt_bd_begin().
- */
-void lt_bd_begin_one(u64 now, struct lt_bd_snap *snap)
-{
-	struct lt_bd_slot *s = lt_bd_find(current);
-
-	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open)))
-		atomic64_set(&s->gen_open, (u64)LT_BD_GEN(atomic64_read(&s->gen_open)) << 32);
-	lt_bd_begin(now, snap);
+		rs->reason_ns[s->nr_reasons] = U64_MAX;	/* end mark */
 }
 
 /*
- * Takes one request off the count of the slot @snap names, if that slot
+ * Takes one request off the count of the slot @rs names, if that slot
  * still belongs to the claim it began in.  Returns the count after.
  */
-static long lt_bd_put(const struct lt_bd_snap *snap)
+static long lt_bd_put(const struct lt_bd_rsnap *rs)
 {
 	struct lt_bd_slot *s;
 	s64 go, old;
 
-	if (snap->slot >= LT_BD_SLOTS)
+	if (rs->slot >= LT_BD_SLOTS)
 		return -1;
-	s = &lt_bd_slots[snap->slot];
+	s = &lt_bd_slots[rs->slot];
 	go = atomic64_read(&s->gen_open);
 	do {
-		if (LT_BD_GEN(go) != snap->gen || !LT_BD_OPEN(go))
+		if (LT_BD_GEN(go) != rs->gen || !LT_BD_OPEN(go))
 			return -1;
 		old = go;
 		go = atomic64_cmpxchg(&s->gen_open, old, old - 1);
@@ -383,124 +401,132 @@ static long lt_bd_put(const struct lt_bd_snap *snap)
 }
 
 /**
- * lt_bd_forget() - a request that began with @snap ends without a
- * breakdown (on another thread), or never started (no event slot)
- * @snap: the request's snapshot.
+ * lt_bd_reasons_forget() - a request that began with @rs ends without a
+ *	breakdown (on another thread), or never started (no event slot)
+ * @rs: the request's reasons at its begin.
  *
  * Context: any but NMI.
  */
-void lt_bd_forget(const struct lt_bd_snap *snap)
+void lt_bd_reasons_forget(const struct lt_bd_rsnap *rs)
 {
-	lt_bd_put(snap);
+	lt_bd_put(rs);
 }
 
 /**
- * lt_bd_end() - a request that began with @snap ends on current
+ * lt_bd_reasons_end() - a request that began with @rs ends on current
  * @now: its end, ns.
- * @snap: its snapshot.
- * @res: set to its breakdown when it began on current.
+ * @rs: its reasons at its begin.
  *
  * Context: process context of the ending thread, preemption disabled.
- * Return: true when @res was set (the request began on current).
+ * Return: the reason current blocked in longest since @rs,
+ * LT_BD_REASON_NONE when it never blocked since, or LT_BD_REASON_UNKNOWN
+ * (no slot, or another generation of it).
  */
-bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
-	       struct lt_bd_result *res)
+s32 lt_bd_reasons_end(u64 now, const struct lt_bd_rsnap *rs)
 {
+	s32 top = LT_BD_REASON_UNKNOWN;
 	struct lt_bd_slot *s;
 	unsigned int i, j;
 	u64 best = 0, d;
 
-	if (snap->slot >= LT_BD_SLOTS ||
-	    READ_ONCE(lt_bd_owners[snap->slot]) != current) {
-		lt_bd_forget(snap);
-		return false;
+	if (rs->slot >= LT_BD_SLOTS ||
+	    READ_ONCE(lt_bd_owners[rs->slot]) != current) {
+		lt_bd_put(rs);
+		return top;
 	}
-	s = &lt_bd_slots[snap->slot];
-	if (lt_bd_put(snap) < 0)
-		return false;	/* another generation of the slot */
+	s = &lt_bd_slots[rs->slot];
+	if (lt_bd_put(rs) < 0)
+		return top;	/* another generation of the slot */
 	lt_bd_settle(s, now);
-	res->on_cpu = s->on_cpu - snap->on_cpu;
-	res->runnable = s->runnable - snap->runnable;
-	res->blocked = s->blocked - snap->blocked;
-	res->top = LT_BD_REASON_UNKNOWN;
+	top = LT_BD_REASON_NONE;
 	for (i = 0; i < s->nr_reasons; i++) {
 		d = s->reason_ns[i];
 		for (j = 0; j < LT_BD_REASONS; j++) {
-			if (snap->reason_ns[j] == U64_MAX)
+			if (rs->reason_ns[j] == U64_MAX)
 				break;
-			if (snap->reason[j] == s->reasons[i]) {
-				d -= min(d, snap->reason_ns[j]);
+			if (rs->reason[j] == s->reasons[i]) {
+				d -= min(d, rs->reason_ns[j]);
 				break;
 			}
 		}
 		if (d > best) {
 			best = d;
-			res->top = s->reasons[i];
+			top = s->reasons[i];
 		}
 	}
-	return true;
+	return top;
 }
 
 /**
- * lt_bd_full() - begins that found the table full (no breakdown)
+ * lt_bd_fold_unblocked() - a request whose thread never blocked has no
+ *	blocked part
+ * @res: its breakdown (lt_bd_end()).
+ * @top: its lt_bd_reasons_end().
+ *
+ * What the scheduler's counters leave over (their clocks and ours differ
+ * by a few microseconds at each switch) counts as on CPU.
  *
  * Context: any.
  */
-unsigned long lt_bd_full(void)
+void lt_bd_fold_unblocked(struct lt_bd_result *res, s32 top)
+{
+	if (top != LT_BD_REASON_NONE)
+		return;
+	res->on_cpu += res->blocked;
+	res->blocked = 0;
+}
+
+/**
+ * lt_bd_reasons_full() - begins that found the table full (no reasons)
+ *
+ * Context: any.
+ */
+unsigned long lt_bd_reasons_full(void)
 {
 	return atomic_long_read(&lt_bd_nospace);
 }
 
 /**
- * lt_bd_init() - allocate the table
+ * lt_bd_reasons_init() - allocate the table and attach its scheduler
+ *	probes (which also note the switch-ins for lt_bd_begin())
  *
- * Context: process context (module load), before any lt_bd_*() call.
- * Return: 0 or -ENOMEM.
+ * Context: process context (module load), before any lt_bd_reasons_*()
+ * call.
+ * Return: 0 or -errno.
  */
-int lt_bd_init(void)
+int lt_bd_reasons_init(void)
 {
+	int ret;
+
 	lt_bd_slots = kvcalloc(LT_BD_SLOTS, sizeof(*lt_bd_slots), GFP_KERNEL);
 	/* Page-aligned (kmalloc of a power of two): one bucket a line. */
 	lt_bd_owners = kcalloc(LT_BD_SLOTS, sizeof(*lt_bd_owners), GFP_KERNEL);
 	if (!lt_bd_slots || !lt_bd_owners) {
-		kvfree(lt_bd_slots);
-		kfree(lt_bd_owners);
-		lt_bd_slots = NULL;
-		lt_bd_owners = NULL;
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto err;
 	}
 	atomic_set(&lt_bd_used, 0);
+	ret = latency_tracker_tp_attach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
+	if (ret)
+		goto err;
 	return 0;
-}
-
-/**
- * lt_bd_attach() - attach the scheduler probes of LT_BD_TPS
- *
- * For a module that does not call lt_bd_switch(), lt_bd_wakeup() and
- * lt_bd_task_exit() from probes of its own.
- *
- * Context: process context (module load), after lt_bd_init().
- * Return: 0 or -errno.
- */
-int lt_bd_attach(void)
-{
-	int ret = latency_tracker_tp_attach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
-
-	lt_bd_attached = !ret;
+err:
+	kvfree(lt_bd_slots);
+	kfree(lt_bd_owners);
+	lt_bd_slots = NULL;
+	lt_bd_owners = NULL;
 	return ret;
 }
 
 /**
- * lt_bd_exit() - detach the probes (if attached) and free the table
+ * lt_bd_reasons_exit() - detach the probes and free the table
  *
  * Context: process context (module unload), after every path that may
  * call lt_bd_*() has ended.
  */
-void lt_bd_exit(void)
+void lt_bd_reasons_exit(void)
 {
-	if (lt_bd_attached)
-		latency_tracker_tp_detach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
-	lt_bd_attached = false;
+	latency_tracker_tp_detach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
 	kvfree(lt_bd_slots);
 	kfree(lt_bd_owners);
 	lt_bd_slots = NULL;

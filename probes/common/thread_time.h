@@ -1,26 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * thread_time.h - where a thread's time goes while it has a request
- * open (an application request, app.c; a system call that left the CPU,
- * syscalls.c): on CPU, waiting for a CPU (runnable), blocked, and in what
- * it blocked (docs/design.md, "Application requests" and "Breakdown
- * fields").  Part of the probe layer; a module that uses it calls
- * lt_bd_init() and feeds it the scheduler's events: LT_BD_TPS attached
- * (app.c), or lt_bd_switch(), lt_bd_wakeup() and lt_bd_task_exit() called
- * from its own probes (syscalls.c, whose requests begin in its switch
- * probe: the order matters there).
+ * thread_time.h - where a thread's time went during a request of its own
+ * (an application request, app.c; a system call that left the CPU,
+ * syscalls.c): on CPU, waiting for a CPU (runnable), blocked, and for
+ * application requests what it blocked in most (docs/design.md,
+ * "Application requests" and "Breakdown fields").  Part of the probe
+ * layer.
  *
- * A thread that begins a request claims a slot in a fixed table (one per
+ * The parts come from two counters the scheduler keeps for every task,
+ * read at the request's begin and at its end, on its thread:
+ *
+ *  - on CPU: p->se.sum_exec_runtime, which the scheduler brings up to date
+ *    when the task leaves a CPU (before sched_switch is traced) and at its
+ *    ticks; for the running thread, the time since its last switch-in is
+ *    added from the per-CPU note of that switch-in (lt_bd_switch_in(),
+ *    called by the module's sched_switch probe: the task, the time, and
+ *    the counter then);
+ *  - runnable: the time the task waited on runqueues, p->sched_info.run_delay
+ *    (lt_task_run_delay(): CONFIG_SCHED_INFO, else 0 and that wait counts
+ *    as blocked), added at each arrival on a CPU (after sched_switch is
+ *    traced: complete for a running thread) and at the dequeue of a queued
+ *    task; a task preempted while it had set a sleeping state is not
+ *    queued for it, and its wait counts as blocked;
+ *  - blocked: the rest of the request's time.
+ *
+ * The scheduler's counters run on its clock (rq_clock_task(), which leaves
+ * out interrupt and steal time where CONFIG_IRQ_TIME_ACCOUNTING or
+ * CONFIG_PARAVIRT_TIME_ACCOUNTING are set: on CPU is then short by the
+ * interrupts it served in slices before the last, which count as
+ * blocked); the request's own span and the current slice run on the
+ * tracker's (ktime_get_mono_fast_ns()): both count nanoseconds.
+ *
+ * No probe of the scheduler's looks anything up for this: the cost is a
+ * store of the switch-in note at each switch, and the reads at the
+ * request's begin and end.
+ *
+ * The per-CPU note is written by the sched_switch probe of its CPU
+ * (interrupts disabled) and read only on its CPU by the running thread,
+ * preemption disabled: a switch cannot happen between the note and the
+ * read.  A thread that has not switched in since the module's probe was
+ * attached has no note: begun then (an application request of a thread
+ * that never left its CPU since), its time on CPU counts from the
+ * scheduler's counter as last brought up to date (at most one tick
+ * behind).
+ *
+ * Blocking reasons (application requests only: lt_bd_reasons_*()).  A
+ * thread that begins a request claims a slot in a fixed table (one per
  * module, LT_BD_SLOTS slots) and keeps it while it has requests open;
- * the scheduler probes (sched_switch, sched_wakeup) account its time in
- * its slot as running, runnable or blocked, with the time blocked per
- * reason (the system call it blocked in, io_schedule() when in_iowait,
- * or not in a system call) in a few (LT_BD_REASONS) reason counters.  A
- * request keeps a snapshot of its thread's counters at its begin
- * (struct lt_bd_snap, in the event's private data); at its end on the
- * same thread, the difference is the request's breakdown.  A thread
- * without a slot costs the probes one test when no slot is in use and
- * one look at one table line otherwise.
+ * the scheduler probes (sched_switch, sched_wakeup) account the time the
+ * thread spends blocked, per reason (the system call it blocked in,
+ * io_schedule() when in_iowait, or not in a system call), in a few
+ * (LT_BD_REASONS) counters.  A request keeps a copy of its thread's
+ * counters at its begin (struct lt_bd_rsnap); at its end on the same
+ * thread, the reason whose counter grew most is its blocked_top, or none
+ * when the thread never blocked (its blocked part, then only what the
+ * two counters' clocks leave over, a few microseconds a switch, counts as
+ * on CPU: lt_bd_fold_unblocked()).  A
+ * thread without a slot costs the probes one test when no slot is in use
+ * and one look at one table line otherwise.
  *
  * States of a slot's thread, and what moves them:
  *
@@ -35,20 +72,20 @@
  * preempted, a sleeping prev_state, and no longer queued and runnable.
  *
  * A slot's life.  Claimed by its thread at its first request
- * (lt_bd_begin(), owner NULL -> the task, cmpxchg), kept until the thread
- * exits (sched_process_exit releases it), so that a thread serving
- * requests one after another costs no claim per request.  The slot counts
- * the requests open on the thread; the probes account its time only
- * while some are.  A begin that finds none open starts a new generation
- * (counters and reasons reset, generation + 1).  The open count and the
+ * (lt_bd_reasons_begin(), owner NULL -> the task, cmpxchg), kept until
+ * the thread exits (sched_process_exit releases it), so that a thread
+ * serving requests one after another costs no claim per request.  The
+ * slot counts the requests open on the thread; the probes account its
+ * time only while some are.  A begin that finds none open starts a new
+ * generation (counters reset, generation + 1).  The open count and the
  * generation are one atomic word: a request that ends (on its thread, or
- * elsewhere: lt_bd_forget()) takes itself off the count only if the slot
- * is still in the generation it began in.  A count that stays up (a begin
- * that replaced a live request of the same cookie, requests dropped with
- * their tracker or left open) only keeps the thread's time accounted; a
- * request's parts come from its own snapshot whatever the count.
+ * elsewhere: lt_bd_reasons_forget()) takes itself off the count only if
+ * the slot is still in the generation it began in.  A count that stays
+ * up (a begin that replaced a live request of the same cookie, requests
+ * dropped with their tracker or left open) only keeps the thread's time
+ * accounted; a request's top comes from its own copy whatever the count.
  *
- * Synchronisation:
+ * Synchronisation of the table:
  *
  *	what		who					sync
  *	owner		the thread itself (claim, release)	cmpxchg; release
@@ -57,7 +94,7 @@
  *	gen_open	the thread (begin: +1, restart), anyone	atomic64 cmpxchg
  *			(end: -1 if the generation matches)
  *	state, since,	the probes of the slot's thread and	one writer at a
- *	counters	the thread itself, with preemption	time: see below
+ *	reasons		the thread itself, with preemption	time: see below
  *			disabled
  *	lt_bd_used	claims and releases			atomic
  *
@@ -84,10 +121,7 @@
 
 #include <latency_tracker.h>
 
-/*
- * (ready: runnable, waiting for a CPU.)
- * Slots of the table: threads with a request open at once.
- */
+/* Slots of the table: threads with an application request open at once. */
 #define LT_BD_BITS		10
 #define LT_BD_SLOTS		BIT(LT_BD_BITS)
 /* Slots of a thread's bucket (its hash's, one cache line of owners). */
@@ -96,30 +130,27 @@
 #define LT_BD_REASONS		4
 
 /* Reasons of a blocking. */
-#define LT_BD_REASON_UNKNOWN	((s32)-4)	/* none had time in the span */
+#define LT_BD_REASON_NONE	((s32)-5)	/* the thread never blocked */
+#define LT_BD_REASON_UNKNOWN	((s32)-4)	/* no slot to tell */
 #define LT_BD_REASON_COMPAT	((s32)-3)	/* a 32-bit system call */
 #define LT_BD_REASON_IO		((s32)-2)	/* io_schedule() */
 #define LT_BD_REASON_KERNEL	((s32)-1)	/* not in a system call */
 /* >= 0: a system call's number. */
 
 /**
- * struct lt_bd_snap - a request's view of its thread at its begin
- * @slot: index of the thread's slot, or LT_BD_SLOTS for none.
- * @gen: the slot's generation then.
- * @on_cpu: the thread's counters then, ns.
- * @runnable: ns.
- * @blocked: ns.
- * @reason: the reasons counted then.
- * @reason_ns: their counters then, ns.
+ * struct lt_bd_snap - a request's thread at its begin
+ * @ns: the begin, ns (ktime_get_mono_fast_ns()).
+ * @on_cpu: the thread's time on CPU then, ns.
+ * @waited: its time waiting on runqueues then, ns.
+ * @start_time: its p->start_time (with @pid: the same thread at the end).
+ * @pid: its pid then.
  */
 struct lt_bd_snap {
-	u32 slot;
-	u32 gen;
+	u64 ns;
 	u64 on_cpu;
-	u64 runnable;
-	u64 blocked;
-	s32 reason[LT_BD_REASONS];
-	u64 reason_ns[LT_BD_REASONS];
+	u64 waited;
+	u64 start_time;
+	pid_t pid;
 };
 
 /**
@@ -127,27 +158,41 @@ struct lt_bd_snap {
  * @on_cpu: ns.
  * @runnable: ns.
  * @blocked: ns.
- * @top: the reason of the most time blocked (valid if @blocked).
  */
 struct lt_bd_result {
 	u64 on_cpu;
 	u64 runnable;
 	u64 blocked;
-	s32 top;
 };
 
-int lt_bd_init(void);
-void lt_bd_exit(void);
-int lt_bd_attach(void);
-void lt_bd_switch(bool preempt, struct task_struct *prev,
-		  struct task_struct *next, unsigned int prev_state);
-void lt_bd_wakeup(struct task_struct *p);
-void lt_bd_task_exit(void);
+/**
+ * struct lt_bd_rsnap - a request's view of its thread's blocking reasons
+ *	at its begin
+ * @slot: index of the thread's slot, or LT_BD_SLOTS for none.
+ * @gen: the slot's generation then.
+ * @reason: the reasons counted then.
+ * @reason_ns: their counters then, ns (U64_MAX after the last).
+ */
+struct lt_bd_rsnap {
+	u32 slot;
+	u32 gen;
+	s32 reason[LT_BD_REASONS];
+	u64 reason_ns[LT_BD_REASONS];
+};
+
+void lt_bd_switch_in(struct task_struct *next, u64 now);
+void lt_bd_begin_switch(struct task_struct *prev, u64 now,
+			struct lt_bd_snap *snap);
 void lt_bd_begin(u64 now, struct lt_bd_snap *snap);
-void lt_bd_begin_one(u64 now, struct lt_bd_snap *snap);
 bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 	       struct lt_bd_result *res);
-void lt_bd_forget(const struct lt_bd_snap *snap);
-unsigned long lt_bd_full(void);
+
+int lt_bd_reasons_init(void);
+void lt_bd_reasons_exit(void);
+void lt_bd_reasons_begin(u64 now, struct lt_bd_rsnap *rs);
+s32 lt_bd_reasons_end(u64 now, const struct lt_bd_rsnap *rs);
+void lt_bd_fold_unblocked(struct lt_bd_result *res, s32 top);
+void lt_bd_reasons_forget(const struct lt_bd_rsnap *rs);
+unsigned long lt_bd_reasons_full(void);
 
 #endif /* _LT_THREAD_TIME_H */

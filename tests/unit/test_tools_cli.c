@@ -167,7 +167,9 @@ static void tracker_dir(const char *name, const char *hist)
 	put(name, "kthreads", "1\n");
 	put(name, "stats", "tracked 100\nmatched 90\nover_threshold 3\ntimeouts 0\n"
 	    "dropped 0\npending 0\nalerts 3\nalerts_lost 0\nmin_ns 1500\n"
-	    "max_ns 3000000\navg_ns 40000\nsum_ns 36893488147419103232\n");
+	    "max_ns 3000000\navg_ns 40000\nsum_ns 36893488147419103232\n"
+	    "breakdown_irq_ns 1000000\nbreakdown_softirq_ns 0\n"
+	    "breakdown_thread_ns 3000000\n");
 	put(name, "histogram", hist);
 	snprintf(path, sizeof(path), "%s/%s/alerts", root, name);
 	mkfifo(path, 0600);
@@ -348,16 +350,24 @@ static void test_json(void)
 	tap_eq(run(AS_ME, "stats", "wakeup", "--json"), 0, "stats --json");
 	tap_ok(json_ok(0, false) && strstr(out, "\"min_ns\":1500,\"max_ns\":3000000"),
 	       "stats --json: times in ns");
-	tap_ok(strstr(out, "\"sum_ns\":36893488147419103232}") != NULL,
+	tap_ok(strstr(out, "\"sum_ns\":36893488147419103232,\"breakdown_irq_ns\":1000000,") != NULL,
 	       "stats --json: a sum_ns above 2^64, exact");
 	tap_eq(run(AS_ME, "stats", "wakeup"), 0, "stats");
 	tap_ok(strstr(out, "\nsum              36893488147419103232ns\n") &&
 	       strstr(out, "\nmin              1.500us\n") &&
 	       strstr(out, "tracked          100\n") && !strstr(out, "_ns "),
 	       "stats: a sum above 2^64 in ns, exact; other times with units, named without _ns");
+	tap_ok(strstr(out, "\nbreakdown_irq    1.000ms\n") &&
+	       strstr(out, "\nbreakdown        irq 25.0%, softirq 0.0%, thread 75.0%\n"),
+	       "stats: the breakdown's sums, and their shares on one line");
+	tap_eq(run(AS_ME, "stats", "wakeup", "--raw"), 0, "stats --raw");
+	tap_ok(strstr(out, "breakdown_thread_ns 3000000\n") &&
+	       !strstr(out, "\nbreakdown "), "stats --raw: as the kernel prints them, no shares");
 	tap_eq(run(AS_ME, "stats", weird, "--json"), 0, "stats --json, nothing matched");
 	tap_ok(json_ok(0, true) && strstr(out, "\"min_ns\":null,\"max_ns\":null"),
 	       "stats --json: times null before the first match");
+	tap_eq(run(AS_ME, "stats", weird), 0, "stats, nothing matched");
+	tap_ok(!strstr(out, "breakdown"), "stats: no breakdown line without its counters");
 	tap_eq(run(AS_ME, "hist", "wakeup", "--json"), 0, "hist --json");
 	tap_ok(json_ok(0, false) &&
 	       strstr(out, "{\"low_ns\":1024,\"high_ns\":2047,\"count\":50}") &&
@@ -858,7 +868,7 @@ int main(void)
 	char cmd[1024];
 
 	/* test_access() makes two more assertions as root (run as nobody). */
-	tap_plan(geteuid() == 0 ? 152 : 150);
+	tap_plan(geteuid() == 0 ? 157 : 155);
 	if (!mkdtemp(root)) {
 		tap_ok(0, "mkdtemp");
 		return tap_done();

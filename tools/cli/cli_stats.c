@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli_stats.c - `latency-tracker stats <tracker> [--raw] [--json]`: the
- * counters, times with units.
+ * counters, times with units, and the shares of the records' breakdown.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +40,36 @@ void cli_json_stats(FILE *out, const struct lt_stats *s)
 			fprintf(out, ":%s",
 				lt_format_u128(s->wide[i], num, sizeof(num)));
 	}
+}
+
+/*
+ * The shares of the records' breakdown (breakdown_<part>_ns counters:
+ * wakeup, syscalls), on one line; nothing without them or before any.
+ */
+static void print_shares(const struct lt_stats *s)
+{
+	static const char prefix[] = "breakdown_";
+	long double total = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!strncmp(s->name[i], prefix, sizeof(prefix) - 1) &&
+		    is_time(s->name[i]))
+			total += s->wide[i];
+	if (total <= 0)
+		return;
+	printf("%-16s", "breakdown");
+	for (size_t i = 0; i < s->n; i++) {
+		const char *part = s->name[i] + sizeof(prefix) - 1;
+
+		if (strncmp(s->name[i], prefix, sizeof(prefix) - 1) ||
+		    !is_time(s->name[i]))
+			continue;
+		printf("%s %.*s %.1Lf%%", first ? "" : ",",
+		       (int)strlen(part) - 3, part, 100.0L * s->wide[i] / total);
+		first = false;
+	}
+	putchar('\n');
 }
 
 int cli_stats(int argc, char **argv)
@@ -92,5 +122,7 @@ int cli_stats(int argc, char **argv)
 			       lt_format_duration_short(s.val[i], buf,
 							sizeof(buf)));
 	}
+	if (!raw)
+		print_shares(&s);
 	return CLI_OK;
 }
