@@ -9,7 +9,7 @@ UNIT_TESTS += test_explain_graph test_explain_compare
 
 EXPLAIN_UNIT_CFLAGS := -std=c11 -D_GNU_SOURCE -I$(TOP)/tools/explain \
 	-I$(TOP)/tools/lib
-EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_model.c ex_fdtab.c \
+EXPLAIN_CORE := $(addprefix tools/explain/,ex_util.c ex_breakdown.c ex_model.c ex_fdtab.c \
 	ex_app.c ex_sync.c ex_lockview.c ex_stack.c ex_graph.c \
 	ex_depgraph.c ex_classify.c ex_kmeans.c ex_compare.c ex_report.c \
 	ex_out_text.c ex_out_dot.c ex_out_json.c ex_out_compare.c \

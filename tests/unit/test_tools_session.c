@@ -335,7 +335,7 @@ int main(void)
 		"event sched tracepoint timer_hrtimer_expire_exit",
 		"event sched tracepoint timer_expire_entry",
 		"event sched tracepoint irq_handler_entry",
-		"event sched tracepoint softirq_entry",
+		"event sched tracepoint irq_softirq_entry",
 		"event sched tracepoint block_rq_complete",
 		"event sched tracepoint latency_tracker_*",
 		"event statedump tracepoint lttng_statedump_process_state",

@@ -21,7 +21,7 @@ TOOLS_OUT_LIB := $(addprefix tools/lib/,lt_json.c lt_dot.c lt_utf8.c \
 
 test_tools_json_SRCS := tests/unit/test_tools_json.c $(TOOLS_OUT_LIB) \
 	tools/daemon/daemon_log.c \
-	$(addprefix tools/explain/,ex_util.c ex_model.c ex_fdtab.c ex_app.c \
+	$(addprefix tools/explain/,ex_util.c ex_breakdown.c ex_model.c ex_fdtab.c ex_app.c \
 	ex_sync.c ex_lockview.c ex_stack.c ex_graph.c \
 	ex_depgraph.c ex_classify.c ex_report.c ex_out_text.c ex_out_dot.c \
 	ex_out_json.c ex_critical.c ex_out_critical.c)

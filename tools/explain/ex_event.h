@@ -36,6 +36,8 @@ enum ex_ev_type {
 	EV_PAGE_FAULT,
 };
 
+struct ex_bd_rec;
+
 #define EX_COMM_LEN 24
 #define EX_NAME_LEN 48
 #define EX_PATH_LEN 256
@@ -73,6 +75,8 @@ struct ex_ev {
 	int64_t fds[2];		/* pipe, pipe2, socketpair: the new fds */
 	const char *stack;	/* alerts: the stack text (valid during the
 				 * feed call only), or NULL */
+	const struct ex_bd_rec *bd;	/* wakeup alerts: the breakdown (valid
+					 * during the feed call only), or NULL */
 	uint64_t dev;
 	uint64_t sector;
 	uint64_t delay;

@@ -109,6 +109,7 @@ struct interval {
 	int tid;
 	uint64_t s, e;
 	char origin[96];
+	const struct ex_alert *alert;	/* the alert it explains, or NULL */
 };
 
 /*
@@ -170,6 +171,7 @@ static int pick_intervals(const struct ex_opts *o, const struct ex_model *m,
 		iv->s = a->delay < a->ts ? a->ts - a->delay : 0;
 		snprintf(iv->origin, sizeof(iv->origin), "latency_tracker %s alert",
 			 a->tracker);
+		iv->alert = a;
 	}
 	if (*n)
 		return 0;
@@ -250,6 +252,14 @@ static int write_outdir(const struct ex_opts *o, struct ex_report *r, size_t n)
 	return 0;
 }
 
+/* A thread's name in the snapshot (the breakdown's top thread). */
+static const char *model_comm(void *arg, int tid)
+{
+	const struct ex_thread *t = ex_model_thread(arg, tid);
+
+	return t && t->comm[0] ? t->comm : NULL;
+}
+
 static int explain_one(const struct ex_opts *o)
 {
 	struct ex_model m;
@@ -282,6 +292,11 @@ static int explain_one(const struct ex_opts *o)
 		ex_report_build_app(&r[i], &m, o->traces[0], iv[i].tid, iv[i].s,
 				    iv[i].e, &app);
 		ex_strlcpy(r[i].origin, iv[i].origin, sizeof(r[i].origin));
+		if (iv[i].alert && iv[i].alert->has_bd) {
+			ex_bd_check(&m.bd, &iv[i].alert->bd, iv[i].alert->ts,
+				    model_comm, &m, &r[i].bdc);
+			r[i].has_bdc = true;
+		}
 		ex_critical_app(&m, &app, iv[i].s, iv[i].e, o->crit_threshold,
 				&crit[i]);
 		r[i].crit = &crit[i];

@@ -50,6 +50,7 @@ static char state_letter(long state)
 void ex_model_init(struct ex_model *m)
 {
 	memset(m, 0, sizeof(*m));
+	ex_bd_init(&m->bd);
 	for (int i = 0; i < EX_MAX_CPUS; i++) {
 		m->cpu[i].cur = -1;
 		m->cpu[i].cur_prio = EX_PRIO_NONE;
@@ -77,6 +78,7 @@ void ex_model_free(struct ex_model *m)
 	for (size_t i = 0; i < m->nalerts; i++)
 		free(m->alerts[i].stack);
 	free(m->alerts);
+	ex_bd_free(&m->bd);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -583,6 +585,10 @@ static void on_alert(struct ex_model *m, const struct ex_ev *ev)
 	a->tid = ev->tid;
 	ex_strlcpy(a->tracker, ev->name, sizeof(a->tracker));
 	a->stack = ev->stack && ev->stack[0] ? ex_xstrdup(ev->stack) : NULL;
+	if (ev->bd) {
+		a->has_bd = true;
+		a->bd = *ev->bd;
+	}
 }
 
 void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)
@@ -595,6 +601,7 @@ void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)
 		m->last_ts = ev->ts;
 	if (ev->cpu + 1 > m->ncpu)
 		m->ncpu = ev->cpu + 1;
+	ex_bd_feed(&m->bd, ev);
 
 	switch (ev->type) {
 	case EV_SWITCH:

@@ -11,7 +11,8 @@
  *  - block requests, from insertion (or issue) to completion, with the
  *    submitting thread;
  *  - the file descriptor tables over time (ex_fdtab.h), thread names;
- *  - latency_tracker alert events, with their stacks.
+ *  - latency_tracker alert events, with their stacks and breakdowns;
+ *  - each CPU's time by kind (ex_breakdown.h).
  *
  * A thread's life ends at its sched_process_exit: after its last switch
  * out it has no state (not "blocked" until the end of the trace); a fork
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ex_breakdown.h"
 #include "ex_event.h"
 #include "ex_fdtab.h"
 
@@ -138,6 +140,8 @@ struct ex_alert {
 	int tid;
 	char tracker[EX_NAME_LEN];
 	char *stack;		/* offcpu, syscall: frames ';'-separated, or NULL */
+	bool has_bd;		/* wakeup: its breakdown */
+	struct ex_bd_rec bd;
 };
 
 struct ex_model {
@@ -158,6 +162,8 @@ struct ex_model {
 	uint64_t nevents, nsched;
 	uint64_t nirq;			/* irq, softirq and timer entries */
 	uint64_t discarded;		/* events lost by the tracer */
+	struct ex_bd bd;		/* each CPU's time by kind */
+	bool bd_env_read;		/* bd.rt read from the trace */
 	bool finished;
 };
 

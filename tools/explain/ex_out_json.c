@@ -77,6 +77,35 @@ static void stacks(FILE *f, const struct ex_report *r)
 	fputc(']', f);
 }
 
+/*
+ * "breakdown": a wakeup record's parts and tops against the snapshot's:
+ * {"cpu","window_ns","tolerance_ns","covered","differ", "parts":{KIND:
+ * {"record_ns","snapshot_ns","differs"}}, "tops":{KIND:{"record",
+ * "snapshot","differs"}}}, then a comma.
+ */
+static void breakdown(FILE *f, const struct ex_bd_check *k)
+{
+	fprintf(f, "\"breakdown\":{\"cpu\":%d,\"window_ns\":%" PRIu64
+		",\"tolerance_ns\":%" PRIu64 ",\"covered\":%s,\"differ\":%d,\"parts\":{",
+		k->rec.cpu, k->window, k->tolerance,
+		k->covered ? "true" : "false", k->ndiffer);
+	for (int i = 0; i < EX_BD_KINDS; i++)
+		fprintf(f, "%s\"%s\":{\"record_ns\":%" PRIu64 ",\"snapshot_ns\":%"
+			PRIu64 ",\"differs\":%s}", i ? "," : "",
+			ex_bd_kind_name(i), k->rec.ns[i], k->snap[i],
+			k->differs[i] ? "true" : "false");
+	fprintf(f, "},\"tops\":{");
+	for (int i = 0; i <= EX_BD_THREAD; i++) {
+		fprintf(f, "%s\"%s\":{\"record\":", i ? "," : "",
+			ex_bd_kind_name(i));
+		ex_json_str(f, k->rec.top[i]);
+		fprintf(f, ",\"snapshot\":");
+		ex_json_str(f, k->snap_top[i]);
+		fprintf(f, ",\"differs\":%s}", k->top_differs[i] ? "true" : "false");
+	}
+	fprintf(f, "}},");
+}
+
 void ex_out_json(FILE *f, const struct ex_report *r)
 {
 	const struct ex_class_report *cr = &r->cr;
@@ -100,6 +129,8 @@ void ex_out_json(FILE *f, const struct ex_report *r)
 			cr->ctx[i].ns[ST_BLOCKED], cr->ctx[i].count);
 	}
 	fprintf(f, "]},");
+	if (r->has_bdc)
+		breakdown(f, &r->bdc);
 	graph(f, &r->g);
 	fprintf(f, ",\"classification\":{");
 	for (int c = 0; c < C_NCLASS; c++)

@@ -187,6 +187,32 @@ static void stacks(FILE *f, const struct ex_report *r)
 	}
 }
 
+/* A wakeup record's breakdown against the snapshot's (ex_breakdown.h). */
+static void breakdown(FILE *f, const struct ex_bd_check *k)
+{
+	fprintf(f, "\nbreakdown (the record's against the snapshot's, CPU %d, the %s before the switch-in):\n",
+		k->rec.cpu, ex_dur(k->window).s);
+	if (!k->covered) {
+		fprintf(f, "  not checked: the snapshot does not cover that span of CPU %d\n",
+			k->rec.cpu);
+		return;
+	}
+	for (int i = 0; i < EX_BD_KINDS; i++)
+		fprintf(f, "  %-8s record %9s  snapshot %9s%s\n", ex_bd_kind_name(i),
+			ex_dur(k->rec.ns[i]).s, ex_dur(k->snap[i]).s,
+			k->differs[i] ? "  DIFFERS" : "");
+	for (int i = 0; i <= EX_BD_THREAD; i++)
+		fprintf(f, "  top_%-8s record %s  snapshot %s%s\n", ex_bd_kind_name(i),
+			k->rec.top[i], k->snap_top[i],
+			k->top_differs[i] ? "  DIFFERS" : "");
+	if (k->ndiffer)
+		fprintf(f, "  %d of %d differ by more than %s\n", k->ndiffer,
+			EX_BD_KINDS + EX_BD_THREAD + 1,
+			ex_dur(k->tolerance).s);
+	else
+		fprintf(f, "  all agree within %s\n", ex_dur(k->tolerance).s);
+}
+
 void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 {
 	const struct ex_class_report *cr = &r->cr;
@@ -210,6 +236,8 @@ void ex_out_text(FILE *f, const struct ex_report *r, double min_share)
 				c->count > 1 ? "s" : "");
 		fputc('\n', f);
 	}
+	if (r->has_bdc)
+		breakdown(f, &r->bdc);
 
 	fprintf(f, "\nwaiting dependency graph:\n");
 	if (r->g.root >= 0) {

@@ -30,6 +30,8 @@ struct ex_report {
 	const struct ex_crit *crit;	/* its criticality (the caller's), or NULL */
 	struct ex_rstack *stacks;	/* our alerts' stacks on graph nodes */
 	size_t nstacks;
+	bool has_bdc;			/* a wakeup alert's breakdown, checked */
+	struct ex_bd_check bdc;
 };
 
 /*

@@ -129,6 +129,35 @@ static const char *const softirq_names[] = {
 	"SCHED", "HRTIMER", "RCU",
 };
 
+/*
+ * x86's interrupt vectors that the wakeup breakdown counts (probes' compat
+ * header, LT_IRQ_VECTORS): LTTng's x86_irq_vectors_<v>_entry/_exit as
+ * hard interrupts named "vector <v>"; false for the others.
+ */
+static bool vector_event(const char *rest, struct ex_ev *ev)
+{
+	static const char *const vectors[] = {
+		"local_timer", "reschedule", "call_function",
+		"call_function_single", "irq_work",
+	};
+
+	for (size_t i = 0; i < sizeof(vectors) / sizeof(*vectors); i++) {
+		size_t n = strlen(vectors[i]);
+
+		if (strncmp(rest, vectors[i], n))
+			continue;
+		if (!strcmp(rest + n, "_entry"))
+			ev->type = EV_IRQ_ENTRY;
+		else if (!strcmp(rest + n, "_exit"))
+			ev->type = EV_IRQ_EXIT;
+		else
+			continue;
+		snprintf(ev->name, sizeof(ev->name), "vector %s", vectors[i]);
+		return true;
+	}
+	return false;
+}
+
 static bool prefixed(const char *s, const char *prefix, const char **rest)
 {
 	size_t n = strlen(prefix);
@@ -252,10 +281,15 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 			 get_i(c, "irq", -1), h);
 	} else if (!strcmp(name, "irq_handler_exit")) {
 		ev->type = EV_IRQ_EXIT;
-	} else if (!strcmp(name, "softirq_entry") || !strcmp(name, "softirq_exit")) {
+	} else if (prefixed(name, "x86_irq_vectors_", &rest) &&
+		   vector_event(rest, ev)) {
+		/* Set by vector_event(). */
+	} else if (prefixed(name, "irq_", &rest) &&
+		   (!strcmp(rest, "softirq_entry") || !strcmp(rest, "softirq_exit"))) {
+		/* LTTng's names of softirq_entry and softirq_exit. */
 		int vec = get_i(c, "vec", -1);
 
-		ev->type = !strcmp(name, "softirq_entry") ? EV_SOFTIRQ_ENTRY :
+		ev->type = !strcmp(rest, "softirq_entry") ? EV_SOFTIRQ_ENTRY :
 			   EV_SOFTIRQ_EXIT;
 		if (vec >= 0 && vec < (int)(sizeof(softirq_names) / sizeof(*softirq_names)))
 			snprintf(ev->name, sizeof(ev->name), "softirq %s",
@@ -354,6 +388,56 @@ int ex_trace_msg_ns(const bt_message *msg, uint64_t *ns)
 	return 0;
 }
 
+/*
+ * A wakeup alert's breakdown (docs/design.md, "Breakdown fields"); false
+ * when the event has none (an older record format).
+ */
+static bool wakeup_breakdown(const struct ctx *c, struct ex_bd_rec *bd)
+{
+	static const char *const ns[EX_BD_KINDS] = {
+		[EX_BD_IRQ] = "irq_ns", [EX_BD_SOFTIRQ] = "softirq_ns",
+		[EX_BD_THREAD] = "thread_ns", [EX_BD_IDLE] = "idle_ns",
+	};
+	static const char *const top[] = {
+		[EX_BD_IRQ] = "top_irq", [EX_BD_SOFTIRQ] = "top_softirq",
+		[EX_BD_THREAD] = "top_thread",
+	};
+	int64_t v;
+
+	memset(bd, 0, sizeof(*bd));
+	bd->cpu = get_i(c, "cpu", -1);
+	for (int i = 0; i < EX_BD_KINDS; i++) {
+		if (!get_int(c, ns[i], &v))
+			return false;
+		bd->ns[i] = (uint64_t)v;
+	}
+	if (get_int(c, "other_cpu_ns", &v))
+		bd->other_cpu_ns = (uint64_t)v;
+	for (int i = 0; i <= EX_BD_THREAD; i++)
+		if (!field_str(member(c->payload, top[i]), bd->top[i],
+			       sizeof(bd->top[i])))
+			ex_strlcpy(bd->top[i], "-", sizeof(bd->top[i]));
+	return bd->cpu >= 0;
+}
+
+/*
+ * PREEMPT_RT, from the trace's environment (uname -v): softirqs run in
+ * threads there.
+ */
+static void read_rt(struct ex_model *m, const bt_event *e)
+{
+	const bt_stream *st = bt_event_borrow_stream_const(e);
+	const bt_value *v;
+
+	m->bd_env_read = true;
+	if (!st)
+		return;
+	v = bt_trace_borrow_environment_entry_value_by_name_const(
+		bt_stream_borrow_trace_const(st), "kernel_version");
+	m->bd.rt = v && bt_value_is_string(v) &&
+		   strstr(bt_value_string_get(v), "PREEMPT_RT");
+}
+
 /* The explain model's reading of an event. */
 static void on_event(void *arg, const bt_message *msg)
 {
@@ -366,14 +450,21 @@ static void on_event(void *arg, const bt_message *msg)
 		.specific = bt_event_borrow_specific_context_field_const(e),
 		.packet = pkt ? bt_packet_borrow_context_field_const(pkt) : NULL,
 	};
+	struct ex_model *m = arg;
+	struct ex_bd_rec bd;
 	struct ex_ev ev;
 	int64_t v;
 
 	if (!name)
 		return;
+	if (!m->bd_env_read)
+		read_rt(m, e);
 	ex_ev_init(&ev, EV_OTHER, 0, -1);
 	if (!decode(name, &c, &ev))
 		return;
+	if (ev.type == EV_ALERT && !strcmp(ev.name, "wakeup") &&
+	    wakeup_breakdown(&c, &bd))
+		ev.bd = &bd;
 	if (ex_trace_msg_ns(msg, &ev.ts))
 		return;
 	if (field_int(member(c.packet, "cpu_id"), &v))
@@ -382,7 +473,7 @@ static void on_event(void *arg, const bt_message *msg)
 		ev.ctx_tid = (int)v;
 	if (ctx_int(&c, "pid", &v))
 		ev.ctx_pid = (int)v;
-	ex_model_feed(arg, &ev);
+	ex_model_feed(m, &ev);
 }
 
 static bt_graph_simple_sink_component_consume_func_status
