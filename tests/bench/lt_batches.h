@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * lt_batches.h - what the bench's loops (lt_sysloop.c, lt_pingpong.c)
- * share: CPU 0 only, a batch timed on CLOCK_MONOTONIC (vDSO: not a system
- * call), and the total printed at the median batch's pace.
+ * lt_batches.h - what the bench's loops (lt_sysloop.c, lt_pingpong.c,
+ * lt_spin.c) share: one CPU only, a batch timed on CLOCK_MONOTONIC (vDSO:
+ * not a system call), and the total printed at the median batch's pace.
  */
 #ifndef LT_BATCHES_H
 #define LT_BATCHES_H
@@ -21,14 +21,19 @@ static inline long long lt_now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The calling thread on CPU 0 only; 0 or -1 (errno set). */
-static inline int lt_pin_cpu0(void)
+/* The calling thread on CPU @cpu only; 0 or -1 (errno set). */
+static inline int lt_pin_cpu(int cpu)
 {
 	cpu_set_t cpus;
 
 	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
+	CPU_SET(cpu, &cpus);
 	return sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
+static inline int lt_pin_cpu0(void)
+{
+	return lt_pin_cpu(0);
 }
 
 static int lt_cmp_ll(const void *a, const void *b)

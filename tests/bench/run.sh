@@ -11,6 +11,9 @@
 #           or on this machine's own kernel when it can load modules.
 # Fails (exit 1, naming it) when any configuration could not be measured.
 # LTG_BENCH_* variables choose a smaller guest run (tests/guest/bench.sh).
+# BENCH_BASE=COMMIT also measures that commit's trackers (its modules
+# built in a worktree of their own): the configuration base_ours beside
+# ours, to see what a change costs (LTG_BENCH_CONFIGS must name it).
 set -u
 . "$(dirname "$0")/../vm/common.sh"
 
@@ -37,7 +40,16 @@ rawsys_probe() {
 	echo "$dir/lttng-probe-lt_bench_raw_syscalls.ko"
 }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; [ -z "${BENCH_BASE:-}" ] || git -C "$LT_TOP" worktree remove --force "$work/base" 2>/dev/null' EXIT
+
+# base_modules KVER: BENCH_BASE's modules for KVER, in $work/base-ko.
+base_modules() {
+	git -C "$LT_TOP" worktree add --detach "$work/base" "$BENCH_BASE" >/dev/null 2>&1 ||
+		lt_die "BENCH_BASE=$BENCH_BASE: not a commit of this repository"
+	"$work/base/tests/vm/modules.sh" "$1" "$work/base-ko" >/dev/null ||
+		lt_die "BENCH_BASE=$BENCH_BASE: its modules do not build for $1"
+	echo "$work/base-ko"
+}
 
 python3 "$LT_TOP/tests/bench/test_report.py" >"$work/test_report.out" ||
 	{ cat "$work/test_report.out" >&2; lt_die "tests/bench/test_report.py failed"; }
@@ -55,6 +67,11 @@ else
 	kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line") || exit 1
 	LTG_BENCH_RAWSYS_KO=$(rawsys_probe "$kver") || lt_die "cannot build the LTTng raw_syscalls probe for $kver"
 	export LTG_BENCH_RAWSYS_KO
+	if [ -n "${BENCH_BASE:-}" ]; then
+		LTG_BENCH_BASE_KO=$(lt_stage "build $BENCH_BASE's modules" base_modules "$kver") || exit 1
+		LTG_BENCH_BASE=$(git -C "$LT_TOP" rev-parse --short "$BENCH_BASE")
+		export LTG_BENCH_BASE_KO LTG_BENCH_BASE
+	fi
 	# Two vCPUs really in parallel (one host thread each): the figures
 	# are about concurrent CPUs.  The bench attaches its probes with the
 	# guest idle, away from the text-patching hazard (tests/vm/qemu.sh).

@@ -37,10 +37,10 @@ def pair_block(prefix, meds, rounds=7, cpus=2, failures=None):
     return out
 
 
-PAIRED = ("none", "ours", "ftrace", "bpftrace", "lttng", "floor")
+PAIRED = ("none", "ours", "ftrace", "bpftrace", "lttng", "floor", "base_ours")
 
 
-def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None, pace=None):
+def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None, pace=None, configs=CONFIGS):
     """pace(config, rep, side): the host's pace of that configuration's run
     (side "run") or of its base run of none (side "base") in that
     repetition, 1 by default.  Base and run each get their own jitter
@@ -48,9 +48,9 @@ def guest_output(drop=None, extra=(), pair_failures=None, reps=5, hb=None, pace=
     hb = hb or HB
     lines = ["kernel 6.12.117+deb12-amd64\n"] + pair_block("pair_", PAIR_MED, failures=pair_failures)
     lines += ["hackbench_args -g 4 -l 100\n", "messaging_args -p -t -g 4 -l 100\n",
-              f"configs {' '.join(CONFIGS)}\n"]
+              f"configs {' '.join(configs)}\n"]
     for r in range(reps):
-        for c in CONFIGS:
+        for c in configs:
             if (c, r) == drop:
                 continue
             j = (1 + (r - 2) * 0.005) * (pace(c, r, "run") if pace else 1)
@@ -106,6 +106,25 @@ def app_output(reps=9, ns=None, unavailable=(), drop=None):
         for c, v in ns.items():
             if c not in unavailable and (c, r) != drop:
                 lines.append(f"app_ns_{c} {v + (r * 5 + len(c)) % 7 - 3}\n")
+    return lines
+
+
+def irq_output(reps=9, ns=None, unavailable=(), drop=None):
+    """The irq part's lines: per repetition, each configuration's spin (ms,
+    none's 400 to 408) with 3000 to 3005 periods, its cost per period ns
+    added, jittered by a few ns a period."""
+    ns = ns or {"none": 0, "ours_irq": 500, "bpftrace_irq": 2000, "ours_wakeup": 300}
+    lines = ["irq_period_us 100\n", f"irq_reps {reps}\n",
+             "irq_configs none ours_irq bpftrace_irq ours_wakeup\n"]
+    lines += [f"irq_unavailable {p} no bpftrace in this guest\n" for p in unavailable]
+    for r in range(reps):
+        base = 400 + r % 5 * 2
+        for c, v in ns.items():
+            if c in unavailable or (c, r) == drop:
+                continue
+            periods = 3000 + (r + len(c)) % 6
+            extra = 0 if c == "none" else (v + (r * 3 + len(c)) % 9 - 4) * periods / 1e6
+            lines.append(f"irq_run_{c} {base + extra:.3f} {periods}\n")
     return lines
 
 
@@ -309,6 +328,36 @@ def main():
     rc, out, _ = run(guest_output(extra=app_output(drop=("ours", 2))))
     check("app: a repetition without ours fails the report, named", rc == 1 and "app ours: 8 of 9 runs" in out,
           out[-300:])
+    rc, out, res = run(guest_output(extra=irq_output()))
+    pp, pci, v = res.get("irq_ns_per_period", {}), res.get("irq_ns_per_period_ci95", {}), \
+        res.get("irq_ratio_vs_bpftrace", {})
+    check("irq: ns per period, ours_irq 500, bpftrace_irq 2000, ours_wakeup 300, each inside an interval; "
+          "ours / bpftrace 0.25 inside its interval", rc == 0 and near(pp["ours_irq"], 500, 0.03) and
+          near(pp["bpftrace_irq"], 2000, 0.02) and near(pp["ours_wakeup"], 300, 0.05) and
+          "none" not in pp and all(inside(pci[c], pp[c]) for c in pp) and
+          near(v["ratio"], 0.25, 0.05) and inside(v["ci95"], v["ratio"]) and "ours_irq / bpftrace_irq" in out,
+          (pp, pci, v, out[-400:]))
+    rc, out, res = run(guest_output(extra=irq_output(unavailable=("bpftrace_irq",))))
+    v = res.get("irq_ratio_vs_bpftrace", {})
+    check("irq: bpftrace unavailable: said why, no ratio, no failure",
+          rc == 0 and v.get("ratio") is None and "unavailable" in v.get("why", "") and
+          "bpftrace_irq" not in res["irq_ns_per_period"], (v, out[-300:]))
+    rc, out, _ = run(guest_output(extra=irq_output(drop=("ours_irq", 4))))
+    check("irq: a repetition without ours fails the report, named", rc == 1 and "irq ours_irq: 8 of 9 runs" in out,
+          out[-300:])
+    rc, out, _ = run(guest_output(extra=["irq_run_ours_irq 400 0\n"]))
+    check("irq: a run without periods fails the report", rc == 1 and "irq_run_ours_irq" in out, out[-300:])
+    rc, out, res = run(guest_output(configs=CONFIGS + ["base_ours"], hb=dict(HB, base_ours=2.0),
+                                    extra=["base_commit 3c96b8b\n"]))
+    v, g = res.get("hackbench_ours_vs_base", {}), res["goals"].get("pingpong_ours_vs_base", {})
+    check("base: ours 2.1 s against the base build's 2.0 s: 1.05 inside its interval; the loops 1.0, "
+          "the goal <= 1.1 judged on the ping-pong's upper end: reached", rc == 0 and
+          near(v.get("ratio"), 1.05, 0.01) and inside(v.get("ci95"), v["ratio"]) and
+          g.get("base") == "3c96b8b" and g["goal"] == "<= 1.1" and g["reached"] and g["upper"] <= 1.1 and
+          near(res["pingpong_ours_vs_base"]["ratio"], 1.0, 0.001) and "build of 3c96b8b" in out,
+          (v, g, out[-400:]))
+    check("no base build: no comparison, no goal", "hackbench_ours_vs_base" not in run(guest_output())[2]
+          and "pingpong_ours_vs_base" not in run(guest_output())[2]["goals"])
     rc, out, _ = run([])
     check("an empty guest output fails the report", rc == 1 and "no output" in out, out[-300:])
     rc, out, _ = run(guest_output() + ["hackbench_ours oops\n"])

@@ -29,7 +29,9 @@
 #     ours_offcpu, ours_syscalls (and ours_wakeup above);
 #     filters (system-call loop only): ours_excl (the three trackers with a
 #     filter that excludes every task: filter_cgroup on an empty cgroup),
-#     ours_incl (one that includes every task: filter_cgroup on the root).
+#     ours_incl (one that includes every task: filter_cgroup on the root);
+#     another build (LTG_BENCH_BASE_KO, run.sh's BENCH_BASE): base_ours,
+#     its core and three trackers as ours, paired as ours is.
 #     Workloads: hackbench (processes, sockets), perf bench sched messaging
 #     (threads, pipes) -- for an equal-work configuration (and none, the
 #     control) each beside a run of none in the same repetition, the base
@@ -63,16 +65,22 @@
 #     loop (lt_pingpong: 40000 round trips, 80000 switches and wakeups)
 #     with the module loaded and no request open (pp_none), and with a
 #     request open on each of its two threads (pp_open, lt_pingpong_app).
-# LTG_BENCH_PARTS (default "pair hackbench scaling custom app alert"),
+#  8. irq: the cost per interrupt period on CPU 1 (lt_irq_load.ko: a local
+#     timer interrupt, a device interrupt handled inside it and a tasklet
+#     raised and run, every IRQ_PERIOD_US) while lt_spin computes there:
+#     the irq tracker, its peer bpftrace (hardirqs' and softirqs' pattern:
+#     the same three intervals), and the wakeup tracker (its breakdown's
+#     accounting hooks the same interrupts).
+# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
-# LTG_BENCH_CUSTOM_REPS (9) choose a smaller run (e.g. while profiling one
-# change).
+# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9) choose a smaller run (e.g.
+# while profiling one change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
-PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app alert} "
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
@@ -162,6 +170,23 @@ ours_off() {
 		lt_loaded latency_tracker_$m && lt_unload latency_tracker_$m
 	done
 	return 0
+}
+# base_on/base_off: the three trackers of LTG_BENCH_BASE_KO's build, on its
+# own core (ours is unloaded meanwhile, and back after).
+base_ko() { find "$LTG_BENCH_BASE_KO" -name "$1.ko" -print -quit; }
+base_on() {
+	local m
+	[ -n "${LTG_BENCH_BASE_KO:-}" ] || { note "base_ours: no LTG_BENCH_BASE_KO"; return 1; }
+	lt_unload latency_tracker || return 1
+	insmod "$(base_ko latency_tracker)" || return 1
+	for m in wakeup offcpu syscalls; do
+		insmod "$(base_ko latency_tracker_$m)" $NEVER kthreads=1 || return 1
+	done
+}
+base_off() {
+	ours_off
+	lt_loaded latency_tracker && rmmod latency_tracker
+	lt_load latency_tracker
 }
 # ours_check TRACKER...: each tracker matched events and dropped none.
 LTD=/proc/latency_tracker
@@ -288,18 +313,37 @@ BPF_FN="kprobe:$CUSTOM_FN { @s[tid] = nsecs; }
 kretprobe:$CUSTOM_FN /@s[tid]/ { @fn_ns = hist(nsecs - @s[tid]); delete(@s[tid]); }
 END { clear(@s); }"
 BPF_OUT=/tmp/lt-bench-bpf.out
+# bpf_on SCRIPT: bpftrace running SCRIPT, every probe attached: its BEGIN
+# runs after the last one is (a SIGINT while it attaches is lost, and it
+# would then run on for good; under emulation attaching takes seconds).
 bpf_on() {
-	bpftrace -e "$1" >$BPF_OUT 2>&1 &
+	bpftrace -e "BEGIN { printf(\"lt-bench-attached\\n\"); } $1" >$BPF_OUT 2>&1 &
 	BPF_PID=$!
-	for _ in $(seq 1 600); do
-		grep -q Attaching $BPF_OUT && sleep 1 && return 0
+	for _ in $(seq 1 1200); do
+		grep -q lt-bench-attached $BPF_OUT && return 0
 		kill -0 $BPF_PID 2>/dev/null || break
 		sleep 0.1
 	done
 	note "bpftrace did not attach: $(tail -n 3 $BPF_OUT | tr '\n' ' ')"
 	return 1
 }
-bpf_off() { [ -n "${BPF_PID:-}" ] && { kill -INT "$BPF_PID"; wait "$BPF_PID"; BPF_PID=; }; return 0; }
+# bpf_off: bpftrace stopped (SIGINT: it prints its maps), or killed after
+# a minute (its maps then missing: bpf_check fails).
+bpf_off() {
+	[ -n "${BPF_PID:-}" ] || return 0
+	kill -INT "$BPF_PID"
+	for _ in $(seq 1 600); do
+		kill -0 "$BPF_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$BPF_PID" 2>/dev/null; then
+		kill -KILL "$BPF_PID"
+		note "bpftrace did not exit a minute after SIGINT: killed"
+	fi
+	wait "$BPF_PID"
+	BPF_PID=
+	return 0
+}
 # bpf_check MAP...: bpftrace printed each histogram at exit.
 bpf_check() {
 	local m
@@ -359,8 +403,11 @@ cfg_set_on() {
 	ours_wakeup) lt_load latency_tracker_wakeup $NEVER kthreads=1 ;;
 	ours_offcpu) lt_load latency_tracker_offcpu $NEVER kthreads=1 ;;
 	ours_syscalls) lt_load latency_tracker_syscalls $NEVER kthreads=1 ;;
+	ours_irq) lt_load latency_tracker_irq $NEVER ;;
+	bpftrace_irq) bpf_on "$BPF_IRQ" ;;
 	ours_excl) ours_on filter_cgroup=/lt_bench_empty ;;
 	ours_incl) ours_on filter_cgroup=/ ;;
+	base_ours) base_on ;;
 	floor) lt_load lt_floor ;;
 	ftrace) ftrace_set on FT_EW ;;
 	ftrace_wakeup) ftrace_set on FT_WK ;;
@@ -377,8 +424,9 @@ cfg_set_on() {
 }
 cfg_check() {
 	case $1 in
-	ours) ours_check wakeup offcpu syscalls ;;
-	ours_wakeup | ours_offcpu | ours_syscalls) ours_check "${1#ours_}" ;;
+	ours | base_ours) ours_check wakeup offcpu syscalls ;;
+	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq) ours_check "${1#ours_}" ;;
+	bpftrace_irq) bpf_check hardirq_ns vector_ns softirq_ns softirq_latency_ns ;;
 	ftrace) ftrace_check wakeup_lat offcpu_lat syscall_lat ;;
 	ftrace_wakeup) ftrace_check wakeup_latency ;;
 	bpftrace) bpf_check wakeup_ns offcpu_ns syscall_ns ;;
@@ -396,10 +444,12 @@ cfg_check() {
 cfg_set_off() {
 	case $1 in
 	ours | ours_wakeup | ours_offcpu | ours_syscalls | ours_excl | ours_incl) ours_off ;;
+	base_ours) base_off ;;
 	floor | fn_floor) lt_loaded lt_floor && lt_unload lt_floor ;;
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
-	bpftrace | bpftrace_wakeup | fn_bpftrace) bpf_off ;;
+	bpftrace | bpftrace_wakeup | fn_bpftrace | bpftrace_irq) bpf_off ;;
+	ours_irq) lt_loaded latency_tracker_irq && lt_unload latency_tracker_irq ;;
 	fn_ours) [ ! -d $LTD/ltb_fn ] || printf 'del ltb_fn\n' >$LTD/custom ;;
 	fn_synth) ftrace_set off FT_FN ;;
 	lttng) lttng stop ltbench_ew >/dev/null ;;
@@ -430,7 +480,7 @@ interleave() {
 # first.  The host's pace changes between runs (whole runs about 1.5x
 # slower), so a run is compared with its own base.  Printed as
 # "paired_WORK_CONFIG BASE RUN", only when both have a time.
-PAIRED="none ours ftrace bpftrace lttng floor"
+PAIRED="none ours ftrace bpftrace lttng floor base_ours"
 
 # base_runs: hackbench and messaging without the configuration, into
 # base_hb and base_pm (empty if one printed no time).
@@ -472,7 +522,7 @@ run_config() {
 	esac
 	# The histograms (and the floor's count) are read before they are taken down.
 	case $c in
-	ftrace* | ours* | floor) why=$(cfg_check "$c") || fail "$c: $why" ;;
+	ftrace* | ours* | floor | base_ours) why=$(cfg_check "$c") || fail "$c: $why" ;;
 	esac
 	cfg_off "$c"
 	[ "${c#bpftrace}" != "$c" ] && { why=$(cfg_check "$c") || fail "$c: $why"; }
@@ -561,6 +611,7 @@ if part hackbench; then
 		fi
 	fi
 	out "configs ${configs[*]}"
+	[ -z "${LTG_BENCH_BASE:-}" ] || out "base_commit $LTG_BENCH_BASE"
 	interleave "" "$REPS" run_config "${configs[@]}"
 	if [ -n "$LTTNG_READY" ]; then
 		why=$(solo lttng_teardown) || fail "lttng: $why"
@@ -701,6 +752,79 @@ if part app; then
 	else
 		fail "app: latency_tracker_app did not load: $(dmesg | tail -n 1)"
 	fi
+fi
+
+# --- 8. interrupts ------------------------------------------------------------------
+# What each configuration adds to an interrupt period on CPU 1: lt_spin's
+# fixed computation there takes longer by the work hooked on the
+# interrupts that hit it.  Every IRQ_PERIOD_US, lt_irq_load.ko's pinned
+# hrtimer fires (the local timer's vector), handles a device interrupt of
+# its own (lt_slow_handler, spinning 1 us) and schedules a tasklet that
+# spins 1 us: one vector, one handler, one softirq raised and run.
+#   ours_irq      latency_tracker_irq, its threshold never crossed;
+#   bpftrace_irq  hardirqs' and softirqs' pattern on the same intervals:
+#                 handlers and vectors (entry to exit, per CPU), softirq
+#                 runs and raise-to-run, each into a histogram;
+#   ours_wakeup   the wakeup tracker (its breakdown's per-CPU accounting);
+#   none          the control.
+# Interleaved as the other parts, IRQ_REPS repetitions, each run printed
+# as "irq_run_CONFIG MS PERIODS" (lt_spin's ms; the periods during it, from
+# the device interrupt's count on CPU 1 in /proc/interrupts).  The load
+# is there only while lt_spin runs, the configuration turned on before it
+# and off after it (with CPU 1 offline: solo), so that no CPU goes offline
+# under its pinned timer (which would move it to CPU 0 for good).
+IRQ_PERIOD_US=100
+IRQ_REPS=${LTG_BENCH_IRQ_REPS:-9}
+IRQ_PEER_OFF=
+BPF_IRQ='tracepoint:irq:irq_handler_entry { @h[cpu] = nsecs; }
+tracepoint:irq:irq_handler_exit /@h[cpu]/ { @hardirq_ns = hist(nsecs - @h[cpu]); delete(@h[cpu]); }
+tracepoint:irq_vectors:local_timer_entry, tracepoint:irq_vectors:reschedule_entry,
+tracepoint:irq_vectors:call_function_entry, tracepoint:irq_vectors:call_function_single_entry,
+tracepoint:irq_vectors:irq_work_entry { @v[cpu] = nsecs; }
+tracepoint:irq_vectors:local_timer_exit, tracepoint:irq_vectors:reschedule_exit,
+tracepoint:irq_vectors:call_function_exit, tracepoint:irq_vectors:call_function_single_exit,
+tracepoint:irq_vectors:irq_work_exit /@v[cpu]/ { @vector_ns = hist(nsecs - @v[cpu]); delete(@v[cpu]); }
+tracepoint:irq:softirq_raise /!@r[cpu, args->vec]/ { @r[cpu, args->vec] = nsecs; }
+tracepoint:irq:softirq_entry {
+  $r = @r[cpu, args->vec];
+  if ($r) { @softirq_latency_ns = hist(nsecs - $r); delete(@r[cpu, args->vec]); }
+  @s[cpu] = nsecs;
+}
+tracepoint:irq:softirq_exit /@s[cpu]/ { @softirq_ns = hist(nsecs - @s[cpu]); delete(@s[cpu]); }
+END { clear(@h); clear(@v); clear(@r); clear(@s); }'
+irq_periods() { awk '/lt_slow_handler/ { print $3 }' /proc/interrupts; }
+irq_run() { # CONFIG REP
+	local c=$1 p0= p1= ms= why
+	[ "$c" != bpftrace_irq ] || [ -z "$IRQ_PEER_OFF" ] || return 0
+	if ! cfg_on "$c"; then
+		cfg_off "$c"
+		fail "irq_$c: could not be turned on (repetition $(($2 + 1)))"
+		return
+	fi
+	if lt_load lt_irq_load cpu=1 period_us=$IRQ_PERIOD_US handler_us=1 softirq_us=1; then
+		p0=$(irq_periods)
+		ms=$("$LT_TOP/build/bench/lt_spin")
+		p1=$(irq_periods)
+		lt_unload lt_irq_load || fail "irq: lt_irq_load did not unload"
+	else
+		fail "irq: lt_irq_load did not load: $(dmesg | tail -n 1)"
+	fi
+	[ "$c" = bpftrace_irq ] || { why=$(cfg_check "$c") || fail "irq_$c: $why"; }
+	cfg_off "$c"
+	[ "$c" != bpftrace_irq ] || { why=$(cfg_check "$c") || fail "irq_$c: $why"; }
+	[ -n "$ms" ] && [ -n "$p0" ] && [ -n "$p1" ] && [ "$p1" -gt "$p0" ] &&
+		out "irq_run_$c $ms $((p1 - p0))" ||
+		fail "irq_$c: no run (ms '$ms', periods '$p0' to '$p1')"
+}
+if part irq; then
+	if ! command -v bpftrace >/dev/null; then
+		out "irq_unavailable bpftrace_irq no bpftrace in this guest"
+		IRQ_PEER_OFF=1
+	fi
+	out "irq_period_us $IRQ_PERIOD_US"
+	out "irq_reps $IRQ_REPS"
+	out "irq_configs none ours_irq bpftrace_irq ours_wakeup"
+	interleave irq_ "$IRQ_REPS" irq_run none ours_irq bpftrace_irq ours_wakeup
 fi
 
 # --- 5. profile (opt-in: LTG_BENCH_PARTS=profile) -------------------------------
