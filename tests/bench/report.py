@@ -746,6 +746,20 @@ def fci(c, unit=""):
     return f"[{f(c[0])}, {f(c[1])}]{unit}" if c else "[n/a]"
 
 
+def print_rows(values, cis, unavailable, unit=lambda cfg: ""):
+    """A part's figures by configuration, with their intervals, then the
+    peers it could not run and why."""
+    for cfg, v in values.items():
+        print(f"  {cfg:44s} {v:9.1f} {fci(cis.get(cfg))}{unit(cfg)}")
+    for peer, why in unavailable.items():
+        print(f"  {peer:44s} unavailable ({why})")
+
+
+def print_ratio(label, v):
+    """A ratio's line: its value, its interval, or why it has none."""
+    print(f"  {label:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+
+
 def print_table(res, kv):
     print(f"\nlatency-tracker benchmarks, {res['date']}, kernel parts on {res['measured_on']}"
           f" (guest kernel {res['kernel']}, clocksource {res.get('clocksource')})\n")
@@ -833,47 +847,35 @@ def print_table(res, kv):
         print(f"\ncustom fn={res['custom_fn']}: cost per call above none, each run against its base run of none"
               f" ({res['custom_calls']} calls a run, {res['custom_reps']} repetitions; the loop alone:"
               f" {f(res['custom_loop_ns_per_call'])} ns a call and its write; none: the control), ns")
-        for cfg, ns in res["custom_ns_per_call"].items():
-            print(f"  {cfg:44s} {ns:9.1f} {fci(res['custom_ns_per_call_ci95'].get(cfg))}")
-        for peer, why in res["custom_unavailable"].items():
-            print(f"  {peer:44s} unavailable ({why})")
+        print_rows(res["custom_ns_per_call"], res["custom_ns_per_call_ci95"], res["custom_unavailable"])
         for peer in ("bpftrace", "synth"):
             for key, what in (("", ""), ("_above_floor", ", both less the floor")):
-                v = res[f"custom_ratio_vs_{peer}{key}"]
-                print(f"  {'ours / ' + peer + what:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+                print_ratio("ours / " + peer + what, res[f"custom_ratio_vs_{peer}{key}"])
     if res.get("app_reps"):
         print(f"\napplication requests: ns per request, lt_app_begin + lt_app_end against two empty system"
               f" calls (floor), two empty ioctls on the transport file (ioctl) and two LTTng-UST tracepoints"
               f" in a flight-recorder session (ust), CPU 0,"
               f" {res['app_reps']} repetitions")
-        for cfg, ns in res["app_ns"].items():
-            unit = " ms (the loop)" if cfg.startswith("pp_") else ""
-            print(f"  {cfg:44s} {ns:9.1f} {fci(res['app_ns_ci95'].get(cfg))}{unit}")
+        print_rows(res["app_ns"], res["app_ns_ci95"], {},
+                   lambda cfg: " ms (the loop)" if cfg.startswith("pp_") else "")
         if res.get("app_switch_ns") is not None:
             print(f"  {'a switch of a thread with a request open, ns':44s} {res['app_switch_ns']:9.1f} "
                   f"{fci(res['app_switch_ns_ci95'])}")
-        for peer, why in res["app_unavailable"].items():
-            print(f"  {peer:44s} unavailable ({why})")
+        print_rows({}, {}, res["app_unavailable"])
         for peer in ("floor", "ioctl", "ust"):
-            v = res[f"app_ratio_vs_{peer}"]
-            print(f"  {'ours / ' + peer:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+            print_ratio("ours / " + peer, res[f"app_ratio_vs_{peer}"])
     if res.get("base_commit") is not None or any(k.endswith("_ours_vs_base") for k in res):
         print(f"\nours against the build of {res.get('base_commit')} (base_ours): workload time ratio"
               f" (hackbench, messaging: from the paired slowdowns; loops: median of run / run in a repetition)")
         for k in ("hackbench", "messaging", "sysloop", "pingpong"):
-            v = res.get(f"{k}_ours_vs_base")
-            if v:
-                print(f"  {k:44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+            if res.get(f"{k}_ours_vs_base"):
+                print_ratio(k, res[f"{k}_ours_vs_base"])
     if res.get("irq_reps"):
         print(f"\ninterrupts: ns added to an interrupt period on CPU 1 (a local timer interrupt, a device"
               f" interrupt handled inside it, a tasklet raised and run, every {res['irq_period_us']} us),"
               f" against none, {res['irq_reps']} repetitions")
-        for cfg, ns in res["irq_ns_per_period"].items():
-            print(f"  {cfg:44s} {ns:9.1f} {fci(res['irq_ns_per_period_ci95'].get(cfg))}")
-        for peer, why in res["irq_unavailable"].items():
-            print(f"  {peer:44s} unavailable ({why})")
-        v = res["irq_ratio_vs_bpftrace"]
-        print(f"  {'ours_irq / bpftrace_irq':44s} {f(v['ratio'])} {fci(v['ci95'])} {v.get('why', '')}")
+        print_rows(res["irq_ns_per_period"], res["irq_ns_per_period_ci95"], res["irq_unavailable"])
+        print_ratio("ours_irq / bpftrace_irq", res["irq_ratio_vs_bpftrace"])
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():
         print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "
