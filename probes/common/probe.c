@@ -11,19 +11,6 @@
 
 #include "probe.h"
 
-/**
- * lt_probe_start() - check the module parameters, create the tracker,
- *	attach the probes
- * @p: the tracker module's description.
- * @mp: its module parameters.
- *
- * A bad parameter fails with one dmesg line naming it (the core's bounds,
- * the same as the procfs files'; the filters' syntax, the same as their
- * files').  Tracking starts when this returns 0.
- *
- * Context: process context (module init), sleeps.
- * Return: 0 or a negative errno; nothing is left behind on failure.
- */
 /* stats: the sums of the records' parts (struct lt_probe, @parts). */
 static void lt_probe_parts_show(struct seq_file *m, struct latency_tracker *t)
 {
@@ -31,8 +18,8 @@ static void lt_probe_parts_show(struct seq_file *m, struct latency_tracker *t)
 	unsigned int i;
 
 	for (i = 0; i < LT_PROBE_PARTS && p->parts[i]; i++)
-		seq_printf(m, "breakdown_%s_ns %lld\n", p->parts[i],
-			   (long long)atomic64_read(&p->part_ns[i]));
+		seq_printf(m, "breakdown_%s_ns %llu\n", p->parts[i],
+			   (u64)atomic64_read(&p->part_ns[i]));
 }
 
 /**
@@ -50,6 +37,19 @@ void lt_probe_add_parts(struct lt_probe *p, const u64 *ns)
 		atomic64_add(ns[i], &p->part_ns[i]);
 }
 
+/**
+ * lt_probe_start() - check the module parameters, create the tracker,
+ *	attach the probes
+ * @p: the tracker module's description.
+ * @mp: its module parameters.
+ *
+ * A bad parameter fails with one dmesg line naming it (the core's bounds,
+ * the same as the procfs files'; the filters' syntax, the same as their
+ * files').  Tracking starts when this returns 0.
+ *
+ * Context: process context (module init), sleeps.
+ * Return: 0 or a negative errno; nothing is left behind on failure.
+ */
 int lt_probe_start(struct lt_probe *p, const struct lt_probe_mparams *mp)
 {
 	int ret;
