@@ -127,27 +127,21 @@ bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 	return true;
 }
 
-enum lt_bd_state {
-	LT_BD_RUNNING,
-	LT_BD_RUNNABLE,
-	LT_BD_BLOCKED,
-};
-
 /**
  * struct lt_bd_slot - a thread with application requests open (its
  *	owner: the same index of lt_bd_owners)
  * @gen_open: the claim's generation (high 32 bits) and the requests open
  *	on the thread (low 32 bits).
- * @state: running, runnable or blocked.
+ * @blocked: blocked (else running or runnable: no reason counts then).
  * @nr_reasons: entries of @reasons in use.
  * @reason: what it blocked in (blocked only).
- * @since: when it entered @state, ns (ktime_get_mono_fast_ns()).
+ * @since: when it entered its state, ns (ktime_get_mono_fast_ns()).
  * @reasons: the reasons counted, in the order first seen.
  * @reason_ns: ns blocked in each.
  */
 struct lt_bd_slot {
 	atomic64_t gen_open;
-	u8 state;
+	bool blocked;
 	u8 nr_reasons;
 	s32 reason;
 	u64 since;
@@ -214,7 +208,7 @@ static void lt_bd_settle(struct lt_bd_slot *s, u64 now)
 	/* A clock read on another CPU may be a little behind: no going back. */
 	if (now <= s->since)
 		return;
-	if (s->state == LT_BD_BLOCKED)
+	if (s->blocked)
 		lt_bd_add_reason(s, s->reason, now - s->since);
 	s->since = now;
 }
@@ -252,16 +246,16 @@ static void lt_bd_probe_switch(void *data, bool preempt,
 		if (!preempt && prev_state != TASK_RUNNING &&
 		    !(prev_state & TASK_DEAD) && !prev->exit_state &&
 		    !lt_task_queued_runnable(prev)) {
-			s->state = LT_BD_BLOCKED;
+			s->blocked = true;
 			s->reason = lt_bd_reason_of(prev);
 		} else {
-			s->state = LT_BD_RUNNABLE;
+			s->blocked = false;
 		}
 	}
 	s = lt_bd_find(next);
 	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open))) {
 		lt_bd_settle(s, now);
-		s->state = LT_BD_RUNNING;
+		s->blocked = false;
 	}
 }
 
@@ -281,10 +275,10 @@ static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
 		return;
 	s = lt_bd_find(p);
 	if (!s || !LT_BD_OPEN(atomic64_read(&s->gen_open)) ||
-	    s->state != LT_BD_BLOCKED)
+	    !s->blocked)
 		return;
 	lt_bd_settle(s, ktime_get_mono_fast_ns());
-	s->state = LT_BD_RUNNABLE;
+	s->blocked = false;
 }
 
 /* Current exits: its slot goes back to the table (may be preemptible). */
@@ -320,7 +314,7 @@ static void lt_bd_restart(struct lt_bd_slot *s, u64 now)
 {
 	u64 go = atomic64_read(&s->gen_open);
 
-	s->state = LT_BD_RUNNING;
+	s->blocked = false;
 	s->since = now;
 	s->nr_reasons = 0;
 	atomic64_set(&s->gen_open, (u64)(LT_BD_GEN(go) + 1) << 32);

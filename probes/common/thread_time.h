@@ -59,14 +59,13 @@
  * thread without a slot costs the probes one test when no slot is in use
  * and one look at one table line otherwise.
  *
- * States of a slot's thread, and what moves them:
+ * A slot's thread is blocked or not (running or runnable: the parts
+ * come from the counters, only blockings need the slot); what moves it:
  *
  *	from	  event			    to
- *	running   switch-out, blocked	    blocked (reason noted)
- *	running   switch-out, preempted	    ready
- *	blocked   sched_wakeup		    ready
- *	blocked   switch-in		    running (a wakeup not seen)
- *	ready     switch-in		    running
+ *	not	  switch-out, blocked	    blocked (reason noted)
+ *	blocked   sched_wakeup		    not
+ *	blocked   switch-in		    not (a wakeup not seen)
  *
  * Blocked is decided as the off-CPU tracker decides it (offcpu.c): not
  * preempted, a sleeping prev_state, and no longer queued and runnable.
@@ -93,7 +92,7 @@
  *			probes (compare only)			READ_ONCE
  *	gen_open	the thread (begin: +1, restart), anyone	atomic64 cmpxchg
  *			(end: -1 if the generation matches)
- *	state, since,	the probes of the slot's thread and	one writer at a
+ *	blocked, since,	the probes of the slot's thread and	one writer at a
  *	reasons		the thread itself, with preemption	time: see below
  *			disabled
  *	lt_bd_used	claims and releases			atomic
