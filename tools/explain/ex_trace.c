@@ -394,29 +394,25 @@ int ex_trace_msg_ns(const bt_message *msg, uint64_t *ns)
  */
 static bool wakeup_breakdown(const struct ctx *c, struct ex_bd_rec *bd)
 {
-	static const char *const ns[EX_BD_KINDS] = {
-		[EX_BD_IRQ] = "irq_ns", [EX_BD_SOFTIRQ] = "softirq_ns",
-		[EX_BD_THREAD] = "thread_ns", [EX_BD_IDLE] = "idle_ns",
-	};
-	static const char *const top[] = {
-		[EX_BD_IRQ] = "top_irq", [EX_BD_SOFTIRQ] = "top_softirq",
-		[EX_BD_THREAD] = "top_thread",
-	};
+	char key[32];
 	int64_t v;
 
 	memset(bd, 0, sizeof(*bd));
 	bd->cpu = get_i(c, "cpu", -1);
 	for (int i = 0; i < EX_BD_KINDS; i++) {
-		if (!get_int(c, ns[i], &v))
+		snprintf(key, sizeof(key), "%s_ns", ex_bd_kind_name(i));
+		if (!get_int(c, key, &v))
 			return false;
 		bd->ns[i] = (uint64_t)v;
 	}
 	if (get_int(c, "other_cpu_ns", &v))
 		bd->other_cpu_ns = (uint64_t)v;
-	for (int i = 0; i <= EX_BD_THREAD; i++)
-		if (!field_str(member(c->payload, top[i]), bd->top[i],
+	for (int i = 0; i <= EX_BD_THREAD; i++) {
+		snprintf(key, sizeof(key), "top_%s", ex_bd_kind_name(i));
+		if (!field_str(member(c->payload, key), bd->top[i],
 			       sizeof(bd->top[i])))
 			ex_strlcpy(bd->top[i], "-", sizeof(bd->top[i]));
+	}
 	return bd->cpu >= 0;
 }
 
