@@ -157,10 +157,8 @@ struct lt_app_priv {
 	struct lt_bd_rsnap rsnap;
 };
 
-/* What END hands to the callback (event_out's ctx). */
+/* What END hands to the callback (event_out's ctx): the blocking's top. */
 struct lt_app_end {
-	bool have;
-	struct lt_bd_result bd;
 	s32 top;
 };
 
@@ -215,6 +213,7 @@ static void lt_app_cb(const struct latency_tracker_report *r)
 	struct lt_app *a = lt_app_of(r->tracker);
 	const struct lt_app_key *key;
 	struct lt_app_record rec = { };
+	struct lt_bd_result bd;
 	u32 len;
 
 	key = latency_tracker_event_key(r->event, &len);
@@ -230,11 +229,13 @@ static void lt_app_cb(const struct latency_tracker_report *r)
 		memcpy(rec.comm, priv->comm, TASK_COMM_LEN);
 		rec.cgroup = priv->cgroup;
 	}
-	if (end && end->have) {
-		rec.on_cpu_ns = end->bd.on_cpu;
-		rec.runnable_ns = end->bd.runnable;
-		rec.blocked_ns = end->bd.blocked;
-		if (end->bd.blocked)
+	/* END on the thread: its parts up to the event's own end. */
+	if (end && lt_bd_end(r->end_ns, &priv->snap, &bd)) {
+		lt_bd_fold_unblocked(&bd, end->top);
+		rec.on_cpu_ns = bd.on_cpu;
+		rec.runnable_ns = bd.runnable;
+		rec.blocked_ns = bd.blocked;
+		if (bd.blocked)
 			lt_app_reason_name(end->top, rec.blocked_top,
 					   sizeof(rec.blocked_top));
 		else
@@ -440,7 +441,6 @@ static long lt_app_end(struct lt_app *a, u64 cookie)
 	struct lt_app_priv *priv;
 	struct lt_app_end end;
 	long ret = 0;
-	u64 now;
 
 	lt_app_key_init(&key, cookie);
 	preempt_disable();
@@ -456,11 +456,7 @@ static long lt_app_end(struct lt_app *a, u64 cookie)
 		goto out;
 	}
 	priv = latency_tracker_event_priv(ev);
-	now = ktime_get_mono_fast_ns();
-	end.have = lt_bd_end(now, &priv->snap, &end.bd);
-	end.top = lt_bd_reasons_end(now, &priv->rsnap);
-	if (end.have)
-		lt_bd_fold_unblocked(&end.bd, end.top);
+	end.top = lt_bd_reasons_end(ktime_get_mono_fast_ns(), &priv->rsnap);
 	if (latency_tracker_event_out(a->probe.t, &key, sizeof(key), 0,
 				      &end) <= 0) {
 		/* Ended meanwhile by another END of the same cookie. */
