@@ -79,8 +79,8 @@ rc=$?
 sed 's/^/# /' "$tmp/check"
 tap_is "records against the application's clock and the trace (app_check.py)" \
 	"$rc $(grep -c '^FAIL' "$tmp/check")" "0 0"
-tap_is "every check ran (8 per request, 7 for hog, 4 for xthread, 1)" \
-	"$(grep -c '^ok' "$tmp/check")" 106
+tap_is "every check ran (8 per request, 7 for hog, 4 for xthread, 1, 1 per kind with parts)" \
+	"$(grep -c '^ok' "$tmp/check")" 110
 rmdir "$INST"
 
 # (2) A 32-bit process (the compat ioctls); the Python binding; an end
