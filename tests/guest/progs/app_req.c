@@ -206,6 +206,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	/*
+	 * A pair far under the threshold first: the first calls bind the
+	 * library's symbols and fault its pages in, between the clock read
+	 * and the kernel's (10 ms on the debug kernel, outside the record).
+	 */
+	now_ns();
+	lt_app_begin(app, 1000 * (uint64_t)kind + 999);
+	lt_app_end(app, 1000 * (uint64_t)kind + 999);
 	for (long i = 1; i <= count; i++) {
 		uint64_t cookie = 1000 * (uint64_t)kind + i, b, e;
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
