@@ -10,5 +10,5 @@
 #define CREATE_TRACE_POINTS
 #include "lt_trace.h"
 
-#define LT_TRACKER_EXPORT(module, event, TABLE)	EXPORT_TRACEPOINT_SYMBOL_GPL(event);
+#define LT_TRACKER_EXPORT(module, event, record, TABLE)	EXPORT_TRACEPOINT_SYMBOL_GPL(event);
 LT_TRACKERS(LT_TRACKER_EXPORT)

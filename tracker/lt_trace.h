@@ -153,8 +153,8 @@ TRACE_EVENT(event,							\
 LT_CAUSES(LT_TP_DEFINE_ENUM)
 
 /* One event per tracker of lt_records/trackers.h. */
-#define LT_TRACKER_EVENT(module, event, TABLE)				\
-	LT_TRACE_EVENT(event, struct lt_##module##_record,		\
+#define LT_TRACKER_EVENT(module, event, record, TABLE)				\
+	LT_TRACE_EVENT(event, struct lt_##record##_record,		\
 		       LT_##TABLE##_RECORD, LT_##TABLE##_TRACE_ONLY)
 LT_TRACKERS(LT_TRACKER_EVENT)
 

@@ -76,8 +76,8 @@ LTTNG_TRACEPOINT_EVENT_MAP(event, latency_tracker_##event,		\
 #include <lttng/tracepoint-event.h>
 
 /* One event per tracker of lt_records/trackers.h. */
-#define LT_LTTNG_TRACKER_EVENT(module, event, TABLE)			\
-	LT_LTTNG_EVENT(event, struct lt_##module##_record,		\
+#define LT_LTTNG_TRACKER_EVENT(module, event, record, TABLE)			\
+	LT_LTTNG_EVENT(event, struct lt_##record##_record,		\
 		       LT_##TABLE##_RECORD, LT_##TABLE##_TRACE_ONLY)
 LT_TRACKERS(LT_LTTNG_TRACKER_EVENT)
 
