@@ -14,7 +14,13 @@
 #include <linux/version.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/rtmutex.h>
+#include <linux/rwsem.h>
+#ifdef CONFIG_PREEMPT_RT
+#include <linux/rwbase_rt.h>
+#endif
 #include <linux/timer.h>
 #include <linux/sched.h>
 #include <linux/stacktrace.h>
@@ -323,6 +329,73 @@ static inline const char *lt_irq_vector_name(int vector)
 static inline const char *lt_irq_vector_name(int vector)
 {
 	return "vector";
+}
+#endif
+
+/*
+ * Not a kernel version but a configuration, and private layouts: the task
+ * recorded as the owner of a contended lock, or NULL.  Only the lock's
+ * owner word is read, and the flag bits the kernel keeps in its low bits
+ * are private to kernel/locking/ (MUTEX_FLAGS in mutex.c,
+ * RWSEM_OWNER_FLAGS_MASK and RWSEM_READER_OWNED in rwsem.c,
+ * RT_MUTEX_HAS_WAITERS in rtmutex_common.h), the same on every supported
+ * kernel.  With PREEMPT_RT, mutexes, rwsems and rwlocks are built on
+ * rt_mutexes (an rwsem's and an rwlock's in an rwbase_rt, which exists
+ * only there): their own owner words do not exist.  The caller waits in the lock's
+ * slow path, which keeps the lock alive; the owner is read without the
+ * lock's wait_lock, a hint: read the task with get_kernel_nofault().
+ */
+#define LT_MUTEX_OWNER_FLAGS		0x07UL
+#define LT_RWSEM_OWNER_FLAGS		0x03UL
+#define LT_RWSEM_READER_OWNED		0x01UL
+#define LT_RT_MUTEX_HAS_WAITERS		0x01UL
+
+static inline struct task_struct *lt_rt_mutex_owner(void *lock)
+{
+	unsigned long o =
+		(unsigned long)READ_ONCE(((struct rt_mutex_base *)lock)->owner);
+
+	return (struct task_struct *)(o & ~LT_RT_MUTEX_HAS_WAITERS);
+}
+
+#ifdef CONFIG_PREEMPT_RT
+/* An rwsem's or rwlock's rwbase_rt: the writer holds its rt_mutex. */
+static inline struct task_struct *lt_rwbase_owner(void *lock)
+{
+	return lt_rt_mutex_owner(&((struct rwbase_rt *)lock)->rtmutex);
+}
+
+static inline struct task_struct *lt_mutex_owner(void *lock)
+{
+	return NULL;
+}
+
+static inline struct task_struct *lt_rwsem_owner(void *lock)
+{
+	return NULL;
+}
+#else
+static inline struct task_struct *lt_rwbase_owner(void *lock)
+{
+	return NULL;
+}
+
+static inline struct task_struct *lt_mutex_owner(void *lock)
+{
+	unsigned long o = atomic_long_read(&((struct mutex *)lock)->owner);
+
+	return (struct task_struct *)(o & ~LT_MUTEX_OWNER_FLAGS);
+}
+
+/* NULL for a read-held rwsem: the word then names a reader, maybe gone. */
+static inline struct task_struct *lt_rwsem_owner(void *lock)
+{
+	unsigned long o =
+		atomic_long_read(&((struct rw_semaphore *)lock)->owner);
+
+	if (o & LT_RWSEM_READER_OWNED)
+		return NULL;
+	return (struct task_struct *)(o & ~LT_RWSEM_OWNER_FLAGS);
 }
 #endif
 

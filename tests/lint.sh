@@ -253,6 +253,7 @@ LT_HOT_FUNCS=(
 	"probes/latency_tracker_irq.ko: lt_irq_probe_irq_entry lt_irq_probe_irq_exit
 	 lt_irq_probe_vector_entry lt_irq_probe_vector_exit lt_irq_probe_raise
 	 lt_irq_probe_softirq_entry lt_irq_probe_softirq_exit"
+	"probes/latency_tracker_lock.ko: lt_lock_probe_begin lt_lock_probe_end"
 )
 lint_hotpath() {
 	local line=${LT_HOT_LINE:-6.12} kver entry ko fn body nfn=0

@@ -26,6 +26,7 @@
 #include <lt_records/block.h>
 #include <lt_records/custom.h>
 #include <lt_records/irq.h>
+#include <lt_records/lock.h>
 #include <lt_records/offcpu.h>
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
@@ -94,6 +95,7 @@ static LT_RECORD_FMT(syscalls_fmt, struct lt_syscalls_record,
 static LT_RECORD_FMT(block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
 static LT_RECORD_FMT(custom_fmt, struct lt_custom_record, LT_CUSTOM_RECORD)
 static LT_RECORD_FMT(irq_fmt, struct lt_irq_record, LT_IRQ_RECORD)
+static LT_RECORD_FMT(lock_fmt, struct lt_lock_record, LT_LOCK_RECORD)
 
 static char line[4096];
 
@@ -348,6 +350,41 @@ static void test_irq(void)
 	      "irq: a kind and a vector out of range");
 }
 
+static void test_lock(void)
+{
+	struct lt_lock_record a = {
+		.pid = 40, .tgid = 39, .comm = "bash", .cpu = 1, .cgroup = 7,
+		.lock = "lt_lock_static+0x0", .kind = LT_LOCK_KIND_MUTEX,
+		.owner_pid = 38, .owner_comm = "holder",
+		.stack = { 1, { 0xc1 } },
+	};
+	struct lt_lock_record t = {
+		.pid = 41, .tgid = 41, .comm = "w", .cpu = -1, .cgroup = 7,
+		.lock = "id:00112233445566ff", .kind = LT_LOCK_KIND_RT,
+		.owner_pid = -1, .stack = { 0 },
+	};
+
+	check(fmt_line(lock_fmt, "lock", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=lock cause=threshold delay=2000 pid=40 tgid=39 "
+	      "comm=bash cpu=1 cgroup=7 lock=lt_lock_static+0x0 kind=mutex "
+	      "owner_pid=38 owner_comm=holder stack=fc1\n",
+	      "lock: fields and order, the owner, the stack");
+	check(fmt_line(lock_fmt, "lock", LATENCY_TRACKER_CAUSE_TIMEOUT,
+		       &t, sizeof(t)),
+	      "ts=1000 tracker=lock cause=timeout delay=2000 pid=41 tgid=41 "
+	      "comm=w cpu=-1 cgroup=7 lock=id:00112233445566ff kind=rt "
+	      "stack=\n",
+	      "lock: no owner_* fields without an owner, a hashed lock");
+	a.kind = 10;
+	check(fmt_line(lock_fmt, "lock", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &a, sizeof(a)),
+	      "ts=1000 tracker=lock cause=threshold delay=2000 pid=40 tgid=39 "
+	      "comm=bash cpu=1 cgroup=7 lock=lt_lock_static+0x0 kind=? "
+	      "owner_pid=38 owner_comm=holder stack=fc1\n",
+	      "lock: a kind out of range is ?");
+}
+
 static void test_causes(void)
 {
 	tap_ok(!strcmp(lt_cause_name(LATENCY_TRACKER_CAUSE_THRESHOLD),
@@ -360,13 +397,14 @@ static void test_causes(void)
 
 int main(void)
 {
-	tap_plan(22);
+	tap_plan(25);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();
 	test_block();
 	test_custom();
 	test_irq();
+	test_lock();
 	test_causes();
 	return tap_done();
 }

@@ -700,7 +700,7 @@ static int unknown_filter_tracker(const struct ltd_config *c, char *err,
 		const struct ltd_filter *f = &c->filters[i];
 		bool known = lt_builtin_tracker(f->tracker) ||
 			     lt_tracker_exists(f->tracker);
-		char where[LTD_PATH_MAX + 16];
+		char where[LTD_PATH_MAX + 16], builtin[128];
 
 		for (unsigned int j = 0; j < c->nr_custom && !known; j++)
 			known = !strcmp(c->custom[j].def.name, f->tracker);
@@ -711,8 +711,9 @@ static int unknown_filter_tracker(const struct ltd_config *c, char *err,
 				 f->line);
 		else
 			snprintf(where, sizeof(where), "--");
-		snprintf(err, errlen, "%s%s.%s: no tracker '%s': not built in (wakeup, offcpu, syscalls, block), not declared (custom.%s) and not loaded under %s",
-			 where, f->tracker, f->knob, f->tracker, f->tracker,
+		snprintf(err, errlen, "%s%s.%s: no tracker '%s': not built in (%s), not declared (custom.%s) and not loaded under %s",
+			 where, f->tracker, f->knob, f->tracker,
+			 lt_builtin_list(builtin, sizeof(builtin)), f->tracker,
 			 c->proc_root);
 		return -1;
 	}

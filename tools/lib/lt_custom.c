@@ -20,14 +20,17 @@
 #define LT_CUSTOM_TIMEOUT_MIN	LT_NSEC_PER_MSEC
 #define LT_CUSTOM_TIMEOUT_MAX	(1000 * LT_NSEC_PER_SEC)
 
-/* The built-in trackers, then the other names the contract reserves. */
+/*
+ * The built-in trackers that filter tasks (a daemon's filter settings
+ * name them), then the other names the contract reserves.
+ */
 static const char *const lt_builtin_names[] = {
-	"wakeup", "offcpu", "syscalls", "block",
+	"wakeup", "offcpu", "syscalls", "block", "lock",
 };
 
 static const char *const lt_custom_reserved_names[] = {
-	"del", "custom", "version", "app",
-	"irq", "lock", "ttfb", "netrx",			/* to come */
+	"del", "custom", "version", "app", "irq",
+	"ttfb", "netrx",				/* to come */
 };
 
 enum lt_custom_field {
@@ -67,6 +70,17 @@ bool lt_builtin_tracker(const char *name)
 		if (!strcmp(name, lt_builtin_names[i]))
 			return true;
 	return false;
+}
+
+char *lt_builtin_list(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_LEN(lt_builtin_names) && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+				      lt_builtin_names[i]);
+	return buf;
 }
 
 bool lt_custom_reserved(const char *name)

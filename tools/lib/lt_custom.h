@@ -114,8 +114,10 @@ struct lt_custom_def {
  */
 int lt_custom_name_check(const char *name, char *why, size_t whylen);
 bool lt_custom_reserved(const char *name);
-/* One of the built-in trackers (wakeup, offcpu, syscalls, block). */
+/* One of the built-in trackers that filter tasks (wakeup, offcpu, ...). */
 bool lt_builtin_tracker(const char *name);
+/* Their names, "wakeup, offcpu, ...", into @buf, for messages. */
+char *lt_builtin_list(char *buf, size_t size);
 
 /*
  * The definition @text (without the name) of tracker @name into *d: 0, or

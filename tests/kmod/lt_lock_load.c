@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lt_lock_load.c - contended kernel locks on demand, for the lock
+ * tracker's test (lock.sh).
+ *
+ * A write to /proc/lt_lock_load (0600) of one command, run in the
+ * writer's context:
+ *
+ *	hold LOCK MS	take LOCK (for writing), hold it MS ms (0..10000,
+ *			sleeping), release it
+ *	take LOCK	take LOCK (for reading, an rwsem), release it
+ *	loop N		N times (1..10^7): take the static mutex, spin
+ *			1 us, release it (the bench's contention, two
+ *			writers on two CPUs)
+ *
+ * LOCK is `static` (a mutex defined in this module: a symbol), `dyn` (a
+ * mutex allocated at load: no symbol) or `rwsem` (a static rwsem).  The
+ * waits happen in lt_lock_load_take(), a function of its own in the
+ * waiters' stacks.  A read gives the number of holds that have taken
+ * their lock so far: a test starts its waiters once it went up.
+ */
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/rwsem.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#define LTL_MS_MAX	10000
+#define LTL_LOOP_MAX	10000000
+
+static DEFINE_MUTEX(lt_lock_static);
+static DECLARE_RWSEM(lt_lock_rwsem);
+static struct mutex *lt_lock_dyn;
+static atomic_t ltl_held = ATOMIC_INIT(0);
+
+static void ltl_lock(const char *which, bool write)
+{
+	if (!strcmp(which, "rwsem")) {
+		if (write)
+			down_write(&lt_lock_rwsem);
+		else
+			down_read(&lt_lock_rwsem);
+	} else {
+		mutex_lock(strcmp(which, "dyn") ? &lt_lock_static : lt_lock_dyn);
+	}
+}
+
+static void ltl_unlock(const char *which, bool write)
+{
+	if (!strcmp(which, "rwsem")) {
+		if (write)
+			up_write(&lt_lock_rwsem);
+		else
+			up_read(&lt_lock_rwsem);
+	} else {
+		mutex_unlock(strcmp(which, "dyn") ? &lt_lock_static : lt_lock_dyn);
+	}
+}
+
+/* Not inlined: a frame of its own in the waiters' stacks. */
+static noinline void lt_lock_load_take(const char *which)
+{
+	ltl_lock(which, false);
+	ltl_unlock(which, false);
+}
+
+static void ltl_loop(unsigned int n)
+{
+	while (n--) {
+		mutex_lock(&lt_lock_static);
+		udelay(1);
+		mutex_unlock(&lt_lock_static);
+		cond_resched();
+	}
+}
+
+static ssize_t ltl_write(struct file *file, const char __user *ubuf,
+			 size_t count, loff_t *ppos)
+{
+	char buf[48], cmd[8], which[8];
+	unsigned int ms = 0;
+	int n;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "loop %u", &ms) == 1) {
+		if (!ms || ms > LTL_LOOP_MAX)
+			return -EINVAL;
+		ltl_loop(ms);
+		return count;
+	}
+	n = sscanf(buf, "%7s %7s %u", cmd, which, &ms);
+	if (n < 2 || (strcmp(which, "static") && strcmp(which, "dyn") &&
+		      strcmp(which, "rwsem")) || ms > LTL_MS_MAX)
+		return -EINVAL;
+	if (!strcmp(cmd, "hold") && n == 3) {
+		ltl_lock(which, true);
+		atomic_inc(&ltl_held);
+		msleep(ms);
+		ltl_unlock(which, true);
+	} else if (!strcmp(cmd, "take") && n == 2) {
+		lt_lock_load_take(which);
+	} else {
+		return -EINVAL;
+	}
+	return count;
+}
+
+static ssize_t ltl_read(struct file *file, char __user *ubuf,
+			size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int n = scnprintf(buf, sizeof(buf), "%d\n", atomic_read(&ltl_held));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static const struct proc_ops ltl_ops = {
+	.proc_read = ltl_read,
+	.proc_write = ltl_write,
+};
+
+static int __init ltl_init(void)
+{
+	lt_lock_dyn = kmalloc(sizeof(*lt_lock_dyn), GFP_KERNEL);
+	if (!lt_lock_dyn)
+		return -ENOMEM;
+	mutex_init(lt_lock_dyn);
+	if (!proc_create("lt_lock_load", 0600, NULL, &ltl_ops)) {
+		kfree(lt_lock_dyn);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __exit ltl_exit(void)
+{
+	remove_proc_entry("lt_lock_load", NULL);
+	mutex_destroy(lt_lock_dyn);
+	kfree(lt_lock_dyn);
+}
+
+module_init(ltl_init);
+module_exit(ltl_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Test load of latency_tracker_lock: contended locks on demand");
