@@ -16,7 +16,9 @@
  *    text, JSON and DOT, and the application chosen by pid or comm: a
  *    file lock, futexes, a System V semaphore (semop, semtimedop);
  *  - the stacks of our offcpu/syscall alert events on the node they
- *    explain.
+ *    explain;
+ *  - a kernel lock wait (our lock alert): a lock on the wait edge, in the
+ *    lock view and in the causes, with its owner.
  */
 #include <stdio.h>
 #include <string.h>
@@ -779,9 +781,76 @@ static void test_stacks(void)
 	ex_model_free(&m);
 }
 
+/*
+ * t10 writes (fd 3) and waits for a kernel mutex that t20 holds: blocked
+ * 1100 .. 51000 (t20 wakes it), running at 52000, the write returns at
+ * 52100.  Our lock alert comes from the report work at 53000: a wait of
+ * 51000 ns, lt_lock_static+0x0, a mutex owned by t20.  A later blocked
+ * interval of t10 (a futex, 3 ms .. 3.01 ms: past the 1 ms of slack) is
+ * not the lock's.
+ */
+static void test_klock(void)
+{
+	struct ex_report r = { 0 };
+	const struct ex_lv_lock *l = NULL;
+	struct ex_sync sy;
+	struct ex_ev ev;
+	const struct ex_thread *t;
+	static char buf[65536];
+
+	ex_model_init(&m);
+	sw(0, 0, 0, 0, 10);
+	sw(0, 1, 0, 0, 20);
+	enter(1000, 0, 10, 10, "write", ARGS(.fd = 3));
+	sw(1100, 0, 10, 2, 0);
+	wake(51000, 0, 10, 20);
+	sw(52000, 0, 0, 0, 10);
+	leave(52100, 0, 10, 10, "write", 1);
+	ex_ev_init(&ev, EV_ALERT, 53000, 1);
+	ev.tid = 10;
+	snprintf(ev.name, sizeof(ev.name), "lock");
+	ev.delay = 51000;
+	snprintf(ev.lock, sizeof(ev.lock), "lt_lock_static+0x0");
+	snprintf(ev.lock_kind, sizeof(ev.lock_kind), "mutex");
+	ev.owner_tid = 20;
+	snprintf(ev.owner_comm, sizeof(ev.owner_comm), "t20");
+	ex_model_feed(&m, &ev);
+	enter(2990000, 0, 10, 10, "futex", ARGS(.uaddr = 0x10, .op = 128));
+	sw(3000000, 0, 10, 1, 0);
+	wake(3010000, 0, 10, 20);
+	sw(3010100, 0, 0, 0, 10);
+	leave(3010200, 0, 10, 10, "futex", 0);
+	sw(3100000, 0, 10, 1, 0);
+	ex_model_finish(&m);
+
+	t = ex_model_thread(&m, 10);
+	/* Intervals: 2 is the write's blocked one, 7 the futex's. */
+	tap_ok(t && t->niv > 7 && t->iv[2].state == ST_BLOCKED &&
+	       t->iv[2].start == 1100 && t->iv[7].start == 3000000 &&
+	       ex_sync_of(&m, t, &t->iv[2], &sy) && sy.kind == SY_KLOCK &&
+	       sy.lock, "klock: the write's blocked interval is a kernel lock wait");
+	tap_is(sy.label, "kernel lock lt_lock_static+0x0 (mutex)", "klock: its label");
+	tap_ok(strstr(sy.evidence, "held by t20 [20] when the wait began; released by t20 [20]") != NULL,
+	       "klock: the owner and the releaser in the evidence (%s)", sy.evidence);
+	tap_ok(t && t->niv > 7 && ex_sync_of(&m, t, &t->iv[7], &sy) &&
+	       sy.kind == SY_FUTEX, "klock: the later futex wait is not the lock's");
+	ex_report_build(&r, &m, "synthetic", 10, 1000, 52100);
+	for (size_t i = 0; i < r.lv.n; i++)
+		if (r.lv.locks[i].kind == SY_KLOCK)
+			l = &r.lv.locks[i];
+	tap_ok(l && !strcmp(l->label, "kernel lock lt_lock_static+0x0 (mutex)") &&
+	       l->ns == 51000 - 1100 && l->nwaiters == 1,
+	       "klock: the lock view has the kernel lock, t10's wait");
+	render(&r, buf, sizeof(buf));
+	tap_ok(strstr(buf, "on kernel lock lt_lock_static+0x0 (mutex)") != NULL,
+	       "klock: the wait edge to t20 names the lock");
+	ex_report_free(&r);
+	ex_model_free(&m);
+}
+
 int main(void)
 {
-	tap_plan(98);
+	tap_plan(104);
 	test_fd_over_time();
 	test_lockview_app();
 	test_lockview_futex();
@@ -790,5 +859,6 @@ int main(void)
 	test_pid_reuse();
 	test_classes();
 	test_stacks();
+	test_klock();
 	return tap_done();
 }

@@ -32,7 +32,8 @@ enum ex_ev_type {
 	EV_SD_PROCESS,		/* statedump: tid, pid, comm, ftable */
 	EV_SD_FD,		/* statedump: pid or ftable, fd, filename */
 	EV_ALERT,		/* latency_tracker:*: name=tracker, tid, delay;
-				 * offcpu, syscall: stack */
+				 * offcpu, syscall, lock: stack; lock: the
+				 * lock, its kind and owner */
 	EV_PAGE_FAULT,
 };
 
@@ -81,6 +82,11 @@ struct ex_ev {
 	uint64_t sector;
 	uint64_t delay;
 	uint64_t ftable;
+	/* lock alerts: the lock, its kind, its owner (-1: none). */
+	char lock[EX_NAME_LEN];
+	char lock_kind[EX_COMM_LEN];
+	int owner_tid;
+	char owner_comm[EX_COMM_LEN];
 };
 
 /* An event with every field absent. */

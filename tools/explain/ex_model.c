@@ -589,6 +589,10 @@ static void on_alert(struct ex_model *m, const struct ex_ev *ev)
 		a->has_bd = true;
 		a->bd = *ev->bd;
 	}
+	ex_strlcpy(a->lock, ev->lock, sizeof(a->lock));
+	ex_strlcpy(a->lock_kind, ev->lock_kind, sizeof(a->lock_kind));
+	a->owner_tid = ev->owner_tid;
+	ex_strlcpy(a->owner_comm, ev->owner_comm, sizeof(a->owner_comm));
 }
 
 void ex_model_feed(struct ex_model *m, const struct ex_ev *ev)

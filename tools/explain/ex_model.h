@@ -142,6 +142,11 @@ struct ex_alert {
 	char *stack;		/* offcpu, syscall: frames ';'-separated, or NULL */
 	bool has_bd;		/* wakeup: its breakdown */
 	struct ex_bd_rec bd;
+	/* lock: the kernel lock, its kind, its owner (-1: none) */
+	char lock[EX_NAME_LEN];
+	char lock_kind[EX_COMM_LEN];
+	int owner_tid;
+	char owner_comm[EX_COMM_LEN];
 };
 
 struct ex_model {

@@ -30,8 +30,70 @@ static const char *const kind_names[] = {
 	[SY_NONE] = "none", [SY_FUTEX] = "futex", [SY_FILE_LOCK] = "file lock",
 	[SY_SEM] = "semaphore", [SY_JOIN] = "thread exit",
 	[SY_MSGQ] = "message queue", [SY_CHILD] = "child exit",
-	[SY_WAKER] = "woken by a thread",
+	[SY_WAKER] = "woken by a thread", [SY_KLOCK] = "kernel lock",
 };
+
+/*
+ * How far a blocked interval may lie outside a kernel lock wait as its
+ * alert gives it: the wait's end is the end of a blocked interval, read
+ * by the tracker an instant after the trace's wakeup; its start may
+ * precede the thread's blocking (a mutex spins first).
+ */
+#define EX_KLOCK_SLACK 1000000		/* 1 ms */
+
+/*
+ * A latency_tracker_lock alert of t whose wait holds iv.  The alert's
+ * event is emitted at the wait's end or after it (from the tracker's
+ * report work): the wait ended with the last blocked interval of t that
+ * ends before the event, and began delay before that.
+ */
+static const struct ex_alert *klock_alert(const struct ex_model *m,
+					  const struct ex_thread *t,
+					  const struct ex_interval *iv)
+{
+	for (size_t i = 0; i < m->nalerts; i++) {
+		const struct ex_alert *a = &m->alerts[i];
+		uint64_t end = 0, lo;
+
+		if (a->tid != t->tid || strcmp(a->tracker, "lock"))
+			continue;
+		for (size_t j = 0; j < t->niv; j++)
+			if (t->iv[j].state == ST_BLOCKED &&
+			    t->iv[j].end <= a->ts + EX_KLOCK_SLACK &&
+			    t->iv[j].end > end)
+				end = t->iv[j].end;
+		lo = end > a->delay + EX_KLOCK_SLACK ?
+		     end - a->delay - EX_KLOCK_SLACK : 0;
+		if (end && iv->start >= lo && iv->end <= end + EX_KLOCK_SLACK)
+			return a;
+	}
+	return NULL;
+}
+
+static bool klock_of(const struct ex_model *m, const struct ex_thread *t,
+		     const struct ex_interval *iv, const char *waker,
+		     struct ex_sync *s)
+{
+	const struct ex_alert *a = klock_alert(m, t, iv);
+	char owner[96];
+
+	if (!a)
+		return false;
+	s->kind = SY_KLOCK;
+	s->lock = true;
+	snprintf(s->key, sizeof(s->key), "kernel lock %s", a->lock);
+	snprintf(s->label, sizeof(s->label), "kernel lock %s (%s)", a->lock,
+		 a->lock_kind);
+	if (a->owner_tid >= 0)
+		snprintf(owner, sizeof(owner), "held by %s [%d] when the wait began",
+			 a->owner_comm, a->owner_tid);
+	else
+		snprintf(owner, sizeof(owner), "%s", "no owner recorded");
+	snprintf(s->evidence, sizeof(s->evidence),
+		 "%s %s, %s; released by %s", a->lock_kind, a->lock, owner,
+		 waker);
+	return true;
+}
 
 const char *ex_sync_kind_name(enum ex_sync_kind k)
 {
@@ -203,12 +265,14 @@ bool ex_sync_of(const struct ex_model *m, const struct ex_thread *t,
 
 	memset(s, 0, sizeof(*s));
 	s->uaddr = -1;
-	if (!sc)
-		return false;
 	if (by_thread)
 		waker_of(m, iv, waker, sizeof(waker));
 	else
 		snprintf(waker, sizeof(waker), "%s", "nothing in the trace");
+	if (klock_of(m, t, iv, waker, s))
+		return true;
+	if (!sc)
+		return false;
 	if (!strcmp(sc->name, "futex") || !strcmp(sc->name, "futex_waitv")) {
 		if (by_thread && (!strcmp(waker_call(m, iv), "exit") ||
 				  !strcmp(waker_call(m, iv), "exit_group"))) {

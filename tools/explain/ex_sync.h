@@ -6,6 +6,10 @@
  * From the system call the thread was blocked in, its arguments and what
  * woke it (ex_classify.h's ex_blocked_wake()):
  *
+ *   a kernel lock wait          a lock: the thread's latency_tracker_lock
+ *   (any call, a page fault)    alert covers the interval (the lock, its
+ *                               kind, the owner when the kernel records
+ *                               one); before any of the calls below
  *   futex, futex_waitv          a lock (futex address) -- unless the
  *                               waker was in exit: a thread join (the
  *                               kernel's clear_child_tid wake)
@@ -41,6 +45,7 @@ enum ex_sync_kind {
 	SY_MSGQ,
 	SY_CHILD,
 	SY_WAKER,	/* poll/epoll/select/pipe/socket: woken by a thread */
+	SY_KLOCK,	/* lock: a kernel lock (latency_tracker_lock) */
 };
 
 /* Room for a file name (EX_PATH_LEN) and the words around it. */

@@ -343,6 +343,13 @@ static bool decode(const char *name, const struct ctx *c, struct ex_ev *ev)
 			ev->delay = (uint64_t)v;
 		if (st && bt_field_get_class_type(st) == BT_FIELD_CLASS_TYPE_STRING)
 			ev->stack = bt_field_string_get_value(st);
+		if (!strcmp(rest, "lock")) {
+			get_s(c, "lock", ev->lock, sizeof(ev->lock));
+			get_s(c, "kind", ev->lock_kind, sizeof(ev->lock_kind));
+			ev->owner_tid = get_i(c, "owner_pid", -1);
+			get_s(c, "owner_comm", ev->owner_comm,
+			      sizeof(ev->owner_comm));
+		}
 	} else if (strstr(name, "page_fault")) {
 		ev->type = EV_PAGE_FAULT;
 	} else {

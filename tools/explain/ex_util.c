@@ -85,4 +85,5 @@ void ex_ev_init(struct ex_ev *ev, enum ex_ev_type type, uint64_t ts, int cpu)
 	ev->fd = ev->fd2 = ev->uaddr = ev->op = ev->cmd = ev->id = ev->ret = -1;
 	ev->fds[0] = ev->fds[1] = -1;
 	ev->next_prio = ev->prev_prio = EX_PRIO_NONE;
+	ev->owner_tid = -1;
 }
