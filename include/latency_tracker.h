@@ -370,6 +370,7 @@ u64 latency_tracker_timeout(struct latency_tracker *t);
 u32 latency_tracker_run(struct latency_tracker *t);
 void *latency_tracker_owner_data(struct latency_tracker *t);
 struct proc_dir_entry *latency_tracker_proc_dir(struct latency_tracker *t);
+bool latency_tracker_queue_work(struct work_struct *work);
 int latency_tracker_check_param(enum latency_tracker_param param,
 				const char *who, u64 value);
 void latency_tracker_set_enable(struct latency_tracker *t, bool on);

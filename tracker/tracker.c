@@ -489,6 +489,27 @@ struct proc_dir_entry *latency_tracker_proc_dir(struct latency_tracker *t)
 }
 EXPORT_SYMBOL_GPL(latency_tracker_proc_dir);
 
+/**
+ * latency_tracker_queue_work() - queue a tracker module's work item
+ * @work: the work item.
+ *
+ * On the core's workqueue (unbound, high priority), which outlives every
+ * tracker module: a module flushes its work before it unloads.  The
+ * kernel's own unbound workqueue is system_unbound_wq before v6.17 and
+ * system_dfl_wq since ("workqueue: Add system_percpu_wq and
+ * system_dfl_wq"; v7.2 warns once on the former, "workqueue: Add
+ * warnings and fallback if system_{unbound}_wq is used"): the core's has
+ * one name on every supported kernel.
+ *
+ * Context: any context but NMI (an irq_work's handler, process context).
+ * Return: false if @work was already queued.
+ */
+bool latency_tracker_queue_work(struct work_struct *work)
+{
+	return queue_work(lt_wq, work);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_queue_work);
+
 static int __init latency_tracker_init(void)
 {
 	int ret;

@@ -26,7 +26,7 @@ static void lt_reports_irq_work(struct irq_work *iw)
 {
 	struct lt_reports *rs = container_of(iw, struct lt_reports, iw);
 
-	queue_work(system_unbound_wq, &rs->work);
+	latency_tracker_queue_work(&rs->work);
 }
 
 static void lt_reports_work(struct work_struct *work)
@@ -81,7 +81,7 @@ void lt_reports_flush(struct lt_reports *rs)
 	flush_work(&rs->work);
 	/* A report queued after the irq_work last ran has no work queued. */
 	if (!llist_empty(&rs->ready)) {
-		queue_work(system_unbound_wq, &rs->work);
+		latency_tracker_queue_work(&rs->work);
 		flush_work(&rs->work);
 	}
 	if (atomic_read(&rs->lost))
