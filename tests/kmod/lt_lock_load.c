@@ -6,8 +6,10 @@
  * A write to /proc/lt_lock_load (0600) of one command, run in the
  * writer's context:
  *
- *	hold LOCK MS	take LOCK (for writing), hold it MS ms (0..10000,
- *			sleeping), release it
+ *	hold LOCK MS [N]
+ *			take LOCK (for writing), wait (up to 10 s) until N
+ *			more tasks (0 by default) began to take a lock,
+ *			hold it MS ms more (0..10000, sleeping), release it
  *	take LOCK	take LOCK (for reading, an rwsem), release it
  *	loop N		N times (1..10^7): take the static mutex, spin
  *			1 us, release it (the bench's contention, two
@@ -17,7 +19,8 @@
  * mutex allocated at load: no symbol) or `rwsem` (a static rwsem).  The
  * waits happen in lt_lock_load_take(), a function of its own in the
  * waiters' stacks.  A read gives the number of holds that have taken
- * their lock so far: a test starts its waiters once it went up.
+ * their lock so far: a test starts its waiters once it went up, and the
+ * holder holds on until they wait, however slow the kernel.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -32,11 +35,13 @@
 
 #define LTL_MS_MAX	10000
 #define LTL_LOOP_MAX	10000000
+#define LTL_TAKERS_MAX	16
 
 static DEFINE_MUTEX(lt_lock_static);
 static DECLARE_RWSEM(lt_lock_rwsem);
 static struct mutex *lt_lock_dyn;
 static atomic_t ltl_held = ATOMIC_INIT(0);
+static atomic_t ltl_takers = ATOMIC_INIT(0);
 
 static void ltl_lock(const char *which, bool write)
 {
@@ -65,6 +70,7 @@ static void ltl_unlock(const char *which, bool write)
 /* Not inlined: a frame of its own in the waiters' stacks. */
 static noinline void lt_lock_load_take(const char *which)
 {
+	atomic_inc(&ltl_takers);
 	ltl_lock(which, false);
 	ltl_unlock(which, false);
 }
@@ -83,8 +89,8 @@ static ssize_t ltl_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
 	char buf[48], cmd[8], which[8];
-	unsigned int ms = 0;
-	int n;
+	unsigned int ms = 0, takers = 0, i;
+	int n, t0;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
@@ -97,13 +103,18 @@ static ssize_t ltl_write(struct file *file, const char __user *ubuf,
 		ltl_loop(ms);
 		return count;
 	}
-	n = sscanf(buf, "%7s %7s %u", cmd, which, &ms);
+	n = sscanf(buf, "%7s %7s %u %u", cmd, which, &ms, &takers);
 	if (n < 2 || (strcmp(which, "static") && strcmp(which, "dyn") &&
-		      strcmp(which, "rwsem")) || ms > LTL_MS_MAX)
+		      strcmp(which, "rwsem")) || ms > LTL_MS_MAX ||
+	    takers > LTL_TAKERS_MAX)
 		return -EINVAL;
-	if (!strcmp(cmd, "hold") && n == 3) {
+	if (!strcmp(cmd, "hold") && n >= 3) {
+		t0 = atomic_read(&ltl_takers);
 		ltl_lock(which, true);
 		atomic_inc(&ltl_held);
+		for (i = 0; i < 10000 &&
+		     atomic_read(&ltl_takers) - t0 < (int)takers; i++)
+			msleep(1);
 		msleep(ms);
 		ltl_unlock(which, true);
 	} else if (!strcmp(cmd, "take") && n == 2) {
