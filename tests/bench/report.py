@@ -46,7 +46,14 @@ The irq part ("irq_run_CONFIG MS PERIODS": lt_spin's ms on CPU 1 and the
 interrupt periods during it): a configuration's cost per period is the
 median over repetitions of (its ms - none's ms in the same repetition) /
 its periods, in ns, resampled by repetition; ours / bpftrace is the ratio
-of two such medians over the same repetitions."""
+of two such medians over the same repetitions.
+
+The lock part ("lock_run_CONFIG US": both writers' wall time; "lock_waits
+N": the contended waits ours matched in its run): a configuration's cost
+is the median over repetitions of (its us - none's us in the same
+repetition), in us per run, and ours' cost per wait that median over the
+median of its waits; ours / bpftrace is the ratio of the two medians over
+the same repetitions."""
 import json
 import random
 import re
@@ -168,6 +175,7 @@ def parse(path):
     kv["custom_unavailable"] = {}
     kv["app_unavailable"] = {}
     kv["irq_unavailable"] = {}
+    kv["lock_unavailable"] = {}
     for raw in open(path):
         parts = raw.split()
         if not parts:
@@ -180,8 +188,17 @@ def parse(path):
         elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
-        elif name in ("custom_unavailable", "app_unavailable", "irq_unavailable") and rest:
+        elif name in ("custom_unavailable", "app_unavailable", "irq_unavailable",
+                      "lock_unavailable") and rest:
             kv[name][rest[0]] = " ".join(rest[1:])
+        elif name.startswith("lock_run_") or name == "lock_waits":
+            try:
+                v = int(rest[0])
+                if v < 0 or (v == 0 and name != "lock_waits"):
+                    raise ValueError
+                series.setdefault(name, []).append(v)
+            except (IndexError, ValueError):
+                fails.append(f"{name}: not a count ({' '.join(rest)!r})")
         elif name.startswith("irq_run_"):
             try:
                 ms, periods = float(rest[0]), int(rest[1])
@@ -495,6 +512,55 @@ def irq_part(kv, series, rng, problems):
     return res
 
 
+def lock_part(kv, series, rng, problems):
+    """The lock part's figures (see the module's doc), or {} when the
+    guest did not run it."""
+    if "lock_configs" not in kv:
+        return {}
+    reps = int(kv.get("lock_reps", 0))
+    off = kv["lock_unavailable"]
+    runs = {c: series.get(f"lock_run_{c}", []) for c in kv["lock_configs"].split() if c not in off}
+    waits = series.get("lock_waits", [])
+    res = {"lock_n": int(kv.get("lock_n", 0)), "lock_reps": reps, "lock_unavailable": off,
+           "lock_us_added": {}, "lock_us_added_ci95": {},
+           "lock_waits_median": statistics.median(waits) if waits else None}
+    for c, v in runs.items():
+        if len(v) < reps:
+            problems.append(f"lock {c}: {len(v)} of {reps} runs")
+    base = runs.get("none", [])
+
+    def cost(c, sel=None):
+        v = runs[c]
+        n = min(len(v), len(base))
+        sel = range(n) if sel is None else sel
+        d = [v[i] - base[i] for i in sel if i < n]
+        return statistics.median(d) if d else None
+    for c in runs:
+        if c == "none" or not runs[c] or not base:
+            continue
+        n = min(len(runs[c]), len(base))
+        res["lock_us_added"][c] = round(cost(c), 1)
+        res["lock_us_added_ci95"][c] = boot_ratio({}, lambda sel, c=c: cost(c, sel), n, rng).get("ci95")
+    w = res["lock_waits_median"]
+    if "ours_lock" in res["lock_us_added"] and w:
+        res["lock_ns_per_wait"] = round(res["lock_us_added"]["ours_lock"] * 1000 / w, 1)
+    a, b = "ours_lock", "bpftrace_lock"
+    if b in off:
+        res["lock_ratio_vs_bpftrace"] = {"ratio": None, "ci95": None, "why": f"bpftrace unavailable: {off[b]}"}
+    elif runs.get(a) and runs.get(b) and base:
+        n = min(len(runs[a]), len(runs[b]), len(base))
+
+        def r(sel=None):
+            x, y = cost(a, sel), cost(b, sel)
+            return x / y if x is not None and y and y > 0 else None
+        x = r(range(n))
+        res["lock_ratio_vs_bpftrace"] = boot_ratio({"ratio": round(x, 3) if x is not None else None,
+                                                    "ci95": None}, r, n, rng)
+    else:
+        res["lock_ratio_vs_bpftrace"] = {"ratio": None, "ci95": None, "why": "no runs"}
+    return res
+
+
 def ratio_goal(goals, res, key, name, limit, basis):
     """goals[name]: the ratio res[key] judged on the upper end of its
     interval against limit (with the ratio's why when it has none); nothing
@@ -712,6 +778,7 @@ def main():
     ratio_goal(goals, res, "custom_ratio_vs_bpftrace", "custom_fn_vs_bpftrace", 0.5, "paired cost per call")
     res.update(app_part(kv, series, rng, problems))
     res.update(irq_part(kv, series, rng, problems))
+    res.update(lock_part(kv, series, rng, problems))
     res.update(base_part(kv, series, rng))
     if "pingpong_ours_vs_base" in res:
         c = res["pingpong_ours_vs_base"].get("ci95")
@@ -876,6 +943,14 @@ def print_table(res, kv):
               f" against none, {res['irq_reps']} repetitions")
         print_rows(res["irq_ns_per_period"], res["irq_ns_per_period_ci95"], res["irq_unavailable"])
         print_ratio("ours_irq / bpftrace_irq", res["irq_ratio_vs_bpftrace"])
+    if res.get("lock_reps"):
+        print(f"\nkernel locks: us added to two writers taking one mutex {res['lock_n']} times each"
+              f" (5 us inside, 5 us out), against none, {res['lock_reps']} repetitions;"
+              f" ours matched {f(res['lock_waits_median'])} waits a run (median)")
+        print_rows(res["lock_us_added"], res["lock_us_added_ci95"], res["lock_unavailable"])
+        if res.get("lock_ns_per_wait") is not None:
+            print(f"  {'ours_lock, ns per contended wait':44s} {res['lock_ns_per_wait']:9.1f}")
+        print_ratio("ours_lock / bpftrace_lock", res["lock_ratio_vs_bpftrace"])
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():
         print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "

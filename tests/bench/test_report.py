@@ -128,6 +128,25 @@ def irq_output(reps=9, ns=None, unavailable=(), drop=None):
     return lines
 
 
+def lock_output(reps=9, us=None, waits=20000, unavailable=(), drop=None):
+    """The lock part's lines: per repetition, each configuration's run (us,
+    none's 50000 to 50800) with us added, jittered by a few us; ours'
+    waits."""
+    us = us or {"none": 0, "ours_lock": 4000, "bpftrace_lock": 16000}
+    lines = ["lock_n 20000\n", f"lock_reps {reps}\n", "lock_configs none ours_lock bpftrace_lock\n"]
+    lines += [f"lock_unavailable {p} no bpftrace in this guest\n" for p in unavailable]
+    for r in range(reps):
+        base = 50000 + r % 5 * 200
+        for c, v in us.items():
+            if c in unavailable or (c, r) == drop:
+                continue
+            extra = 0 if c == "none" else v + (r * 7 + len(c)) % 21 - 10
+            lines.append(f"lock_run_{c} {base + extra}\n")
+            if c == "ours_lock":
+                lines.append(f"lock_waits {waits + r}\n")
+    return lines
+
+
 def run(lines):
     with tempfile.TemporaryDirectory() as d:
         ht, kout, js = (os.path.join(d, n) for n in ("ht.json", "kernel.out", "out.json"))
@@ -347,6 +366,24 @@ def main():
           out[-300:])
     rc, out, _ = run(guest_output(extra=["irq_run_ours_irq 400 0\n"]))
     check("irq: a run without periods fails the report", rc == 1 and "irq_run_ours_irq" in out, out[-300:])
+    rc, out, res = run(guest_output(extra=lock_output()))
+    a, aci, v = res.get("lock_us_added", {}), res.get("lock_us_added_ci95", {}), \
+        res.get("lock_ratio_vs_bpftrace", {})
+    check("lock: us added, ours_lock 4000, bpftrace_lock 16000, each inside an interval; 200 ns a wait "
+          "(20000 waits); ours / bpftrace 0.25 inside its interval", rc == 0 and near(a["ours_lock"], 4000, 0.01)
+          and near(a["bpftrace_lock"], 16000, 0.01) and "none" not in a and all(inside(aci[c], a[c]) for c in a)
+          and near(res["lock_ns_per_wait"], 200, 0.01) and near(v["ratio"], 0.25, 0.01) and
+          inside(v["ci95"], v["ratio"]) and "ours_lock / bpftrace_lock" in out, (a, aci, v, out[-400:]))
+    rc, out, res = run(guest_output(extra=lock_output(unavailable=("bpftrace_lock",))))
+    v = res.get("lock_ratio_vs_bpftrace", {})
+    check("lock: bpftrace unavailable: said why, no ratio, no failure",
+          rc == 0 and v.get("ratio") is None and "unavailable" in v.get("why", "") and
+          "bpftrace_lock" not in res["lock_us_added"], (v, out[-300:]))
+    rc, out, _ = run(guest_output(extra=lock_output(drop=("ours_lock", 3))))
+    check("lock: a repetition without ours fails the report, named",
+          rc == 1 and "lock ours_lock: 8 of 9 runs" in out, out[-300:])
+    rc, out, _ = run(guest_output(extra=["lock_run_ours_lock x\n"]))
+    check("lock: a run that is not a count fails the report", rc == 1 and "lock_run_ours_lock" in out, out[-300:])
     rc, out, res = run(guest_output(configs=CONFIGS + ["base_ours"], hb=dict(HB, base_ours=2.0),
                                     extra=["base_commit 3c96b8b\n"]))
     v, g = res.get("hackbench_ours_vs_base", {}), res["goals"].get("pingpong_ours_vs_base", {})

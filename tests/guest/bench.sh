@@ -71,16 +71,21 @@
 #     the irq tracker, its peer bpftrace (hardirqs' and softirqs' pattern:
 #     the same three intervals), and the wakeup tracker (its breakdown's
 #     accounting hooks the same interrupts).
-# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq alert"),
+#  9. lock: the cost per contended kernel lock wait: two writers on two
+#     CPUs each take lt_lock_load.ko's static mutex LOCK_N times (5 us
+#     inside it, 5 us out): the lock tracker, its peer ftrace (the pair
+#     by the histogram.rst pattern, keyed by the task).
+# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq lock alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
-# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9) choose a smaller run (e.g.
+# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9), LTG_BENCH_LOCK_REPS (9)
+# choose a smaller run (e.g.
 # while profiling one change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
-PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq alert} "
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq lock alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
@@ -252,6 +257,13 @@ FT_FN=(
 	"events/kprobes/ltb_fn_out/trigger|hist:keys=common_pid:lat_f=common_timestamp-\$ts_f:onmatch(kprobes.ltb_fn_in).trace(fn_lat,\$lat_f,common_pid)"
 	"events/synthetic/fn_lat/trigger|hist:keys=lat.log2"
 )
+# The lock part's pair (9.), keyed by the task.
+FT_LOCK=(
+	"synthetic_events|lock_lat u64 lat; int pid"
+	"events/lock/contention_begin/trigger|hist:keys=common_pid:ts_l=common_timestamp"
+	"events/lock/contention_end/trigger|hist:keys=common_pid:lat_l=common_timestamp-\$ts_l:onmatch(lock.contention_begin).trace(lock_lat,\$lat_l,common_pid)"
+	"events/synthetic/lock_lat/trigger|hist:keys=lat.log2"
+)
 # ftrace_set on|off NAME: write the recipe in order, or undo it in reverse.
 ftrace_set() {
 	local -n recipe=$2
@@ -405,6 +417,8 @@ cfg_set_on() {
 	ours_syscalls) lt_load latency_tracker_syscalls $NEVER kthreads=1 ;;
 	ours_irq) lt_load latency_tracker_irq $NEVER ;;
 	bpftrace_irq) bpf_on "$BPF_IRQ" ;;
+	ours_lock) lt_load latency_tracker_lock $NEVER ;;
+	ftrace_lock) ftrace_set on FT_LOCK ;;
 	ours_excl) ours_on filter_cgroup=/lt_bench_empty ;;
 	ours_incl) ours_on filter_cgroup=/ ;;
 	base_ours) base_on ;;
@@ -425,8 +439,9 @@ cfg_set_on() {
 cfg_check() {
 	case $1 in
 	ours | base_ours) ours_check wakeup offcpu syscalls ;;
-	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq) ours_check "${1#ours_}" ;;
+	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq | ours_lock) ours_check "${1#ours_}" ;;
 	bpftrace_irq) bpf_check hardirq_ns vector_ns softirq_ns softirq_latency_ns ;;
+	ftrace_lock) ftrace_check lock_lat ;;
 	ftrace) ftrace_check wakeup_lat offcpu_lat syscall_lat ;;
 	ftrace_wakeup) ftrace_check wakeup_latency ;;
 	bpftrace) bpf_check wakeup_ns offcpu_ns syscall_ns ;;
@@ -449,7 +464,9 @@ cfg_set_off() {
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
 	bpftrace | bpftrace_wakeup | fn_bpftrace | bpftrace_irq) bpf_off ;;
+	ftrace_lock) ftrace_set off FT_LOCK ;;
 	ours_irq) lt_loaded latency_tracker_irq && lt_unload latency_tracker_irq ;;
+	ours_lock) lt_loaded latency_tracker_lock && lt_unload latency_tracker_lock ;;
 	fn_ours) [ ! -d $LTD/ltb_fn ] || printf 'del ltb_fn\n' >$LTD/custom ;;
 	fn_synth) ftrace_set off FT_FN ;;
 	lttng) lttng stop ltbench_ew >/dev/null ;;
@@ -825,6 +842,59 @@ if part irq; then
 	out "irq_reps $IRQ_REPS"
 	out "irq_configs none ours_irq bpftrace_irq ours_wakeup"
 	interleave irq_ "$IRQ_REPS" irq_run none ours_irq bpftrace_irq ours_wakeup
+fi
+
+# --- 9. kernel locks --------------------------------------------------------------
+# What each configuration adds to a contended kernel mutex: two writers,
+# pinned to CPUs 0 and 1, each take lt_lock_load.ko's static mutex LOCK_N
+# times, spinning 5 us inside it and 5 us out of it ("loop N 2": they
+# start together), so that they take turns and most acquisitions contend (a spinning mutex: a contention_begin before its spin, another
+# if it sleeps, then its end).
+#   ours_lock      latency_tracker_lock, its threshold never crossed;
+#   ftrace_lock    the pair by the kernel's histogram triggers (a start
+#                  per task at contention_begin, the delay at
+#                  contention_end into a synthetic event's log2
+#                  histogram; a later begin restarts it);
+#   none           the control.
+# No bpftrace: attached to lock:contention_*, it hung the guest when the
+# bench brought CPU 1 back online after turning it on (solo), three runs
+# of three.
+# Interleaved, LOCK_REPS repetitions, each run printed as "lock_run_CONFIG
+# MS ACQUISITIONS" (both writers' loops, started together, as the module
+# times them, and their acquisitions of the mutex);
+# ours' runs also print "lock_waits N", the waits its tracker matched
+# during the run (the contended acquisitions).
+LOCK_N=${LTG_BENCH_LOCK_N:-20000}
+LOCK_REPS=${LTG_BENCH_LOCK_REPS:-9}
+lock_run() { # CONFIG REP
+	local c=$1 t0 t1 m0= m1= why
+	if ! cfg_on "$c"; then
+		cfg_off "$c"
+		fail "lock_$c: could not be turned on (repetition $(($2 + 1)))"
+		return
+	fi
+	[ "$c" != ours_lock ] || m0=$(stat_of lock matched)
+	read -r _ t0 </proc/lt_lock_load
+	taskset -c 0 sh -c "echo loop $LOCK_N 2 >/proc/lt_lock_load" &
+	taskset -c 1 sh -c "echo loop $LOCK_N 2 >/proc/lt_lock_load" &
+	wait
+	read -r _ t1 </proc/lt_lock_load
+	[ "$c" != ours_lock ] || m1=$(stat_of lock matched)
+	why=$(cfg_check "$c") || fail "lock_$c: $why"
+	cfg_off "$c"
+	out "lock_run_$c $(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e6 }') $((2 * LOCK_N))"
+	[ -z "$m0" ] || [ -z "$m1" ] || out "lock_waits $((m1 - m0))"
+}
+if part lock; then
+	if lt_load lt_lock_load; then
+		out "lock_n $LOCK_N"
+		out "lock_reps $LOCK_REPS"
+		out "lock_configs none ours_lock ftrace_lock"
+		interleave lock_ "$LOCK_REPS" lock_run none ours_lock ftrace_lock
+		lt_unload lt_lock_load || fail "lock: lt_lock_load did not unload"
+	else
+		fail "lock: lt_lock_load did not load: $(dmesg | tail -n 1)"
+	fi
 fi
 
 # --- 5. profile (opt-in: LTG_BENCH_PARTS=profile) -------------------------------
