@@ -21,6 +21,7 @@
 #include "block.h"
 #include "custom.h"
 #include "irq.h"
+#include "net.h"
 #include "offcpu.h"
 #include "syscalls.h"
 #include "wakeup.h"
@@ -32,6 +33,8 @@
 	X(block, block, block, BLOCK)					\
 	X(custom, custom, custom, CUSTOM)				\
 	X(app, app, app, APP)						\
-	X(irq, irq, irq, IRQ)
+	X(irq, irq, irq, IRQ)						\
+	X(net, ttfb, ttfb, TTFB)					\
+	X(net, netrx, netrx, NETRX)
 
 #endif /* _LT_RECORDS_TRACKERS_H */
