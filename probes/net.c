@@ -37,9 +37,14 @@
  *		end.  IPv4 and IPv6 packets only: nothing else reaches a
  *		process's copy but through packet sockets, which get clones.
  *	end	skb:skb_copy_datagram_iovec, in skb_copy_datagram_iter(),
- *		the copy of TCP, UDP, raw and ping sockets' recvmsg(): the
- *		first copy of the skb (a read of part of a TCP segment ends
- *		it; the rest of it is copied later).
+ *		the copy of TCP, raw and ping sockets' recvmsg() and of a
+ *		non-linear UDP skb: the first copy of the skb (a read of
+ *		part of a TCP segment ends it; the rest of it is copied
+ *		later).  UDP copies a linear skb (the usual one) with
+ *		copy_linear_skb(), which has no tracepoint: there the end is
+ *		the entry of skb_consume_udp() (a kprobe), which udp_recvmsg()
+ *		and udpv6_recvmsg() call right after the copy, with the skb
+ *		(MSG_PEEK too), and only then.
  *	cancel	skb:kfree_skb (dropped) and skb:consume_skb (freed after use)
  *		of an skb not copied yet.
  *
@@ -58,7 +63,8 @@
  *
  * Cost.  netrx runs for every received IPv4/IPv6 packet: at the receive,
  * the headers read (skb_header_pointer(), no copy for a linear skb) and
- * one event_in; at the copy, the filters then one event_out; at each
+ * one event_in; at the copy (a UDP one: a kprobe hit through ftrace),
+ * the filters then one event_out; at each
  * free of a received skb, one event_cancel (usually a lookup that finds
  * nothing).  Skbs never received (skb_iif 0: sent from this host) are
  * skipped before any table work at the copy and the free.  No
@@ -81,7 +87,10 @@
  * accept is the accepted one, not yet installed in a file descriptor,
  * so held by the accepting call; the skbs are the tracepoints' own,
  * referenced at those points.  The init registers the ends before the
- * starts and the exit unregisters in the reverse order; each unregister
+ * starts (but for netrx's UDP kprobe, which needs the tracker that
+ * lt_probe_start() creates with the tracepoints: a UDP packet received
+ * before it ends at its free, cancelled) and the exit unregisters in
+ * the reverse order; each unregister
  * waits for the running handlers (unregister_kprobe() and
  * unregister_kretprobe() a grace period; a kretprobe's pending return
  * trampolines call nothing once it is unregistered), so that nothing
@@ -469,6 +478,23 @@ static void lt_netrx_probe_copy(void *data, const struct sk_buff *skb,
 	latency_tracker_event_out(lt_netrx.t, &key, sizeof(key), 0, NULL);
 }
 
+/*
+ * UDP's end: skb_consume_udp(sk, skb, len), right after udp_recvmsg()
+ * copied the skb (see the top of this file).  The kprobe is at the
+ * function's ftrace site: never in NMI context.
+ */
+static int lt_netrx_udp_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	lt_netrx_probe_copy(NULL, (const struct sk_buff *)
+			    regs_get_kernel_argument(regs, 1), 0);
+	return 0;
+}
+
+static struct kprobe lt_netrx_udp_kp = {
+	.symbol_name = "skb_consume_udp",
+	.pre_handler = lt_netrx_udp_pre,
+};
+
 static __always_inline void lt_netrx_free(const struct sk_buff *skb)
 {
 	u64 key = (unsigned long)skb;
@@ -526,6 +552,11 @@ static int __init lt_net_init(void)
 	ret = lt_probe_start(&lt_netrx, &lt_mparams);
 	if (ret)
 		goto err_ttfb;
+	ret = register_kprobe(&lt_netrx_udp_kp);
+	if (ret) {
+		lt_net_probe_failed(lt_netrx_udp_kp.symbol_name, ret);
+		goto err_netrx;
+	}
 	for (i = 0; i < ARRAY_SIZE(lt_ttfb_sends); i++) {
 		ret = register_kprobe(&lt_ttfb_sends[i]);
 		if (ret) {
@@ -543,6 +574,8 @@ static int __init lt_net_init(void)
 err_sends:
 	while (i--)
 		unregister_kprobe(&lt_ttfb_sends[i]);
+	unregister_kprobe(&lt_netrx_udp_kp);
+err_netrx:
 	lt_probe_stop(&lt_netrx);
 err_ttfb:
 	lt_probe_stop(&lt_ttfb);
@@ -556,6 +589,7 @@ static void __exit lt_net_exit(void)
 	unregister_kretprobe(&lt_ttfb_accept_rp);
 	for (i = ARRAY_SIZE(lt_ttfb_sends); i--; )
 		unregister_kprobe(&lt_ttfb_sends[i]);
+	unregister_kprobe(&lt_netrx_udp_kp);
 	lt_probe_stop(&lt_netrx);
 	lt_probe_stop(&lt_ttfb);
 }

@@ -711,7 +711,7 @@ static int unknown_filter_tracker(const struct ltd_config *c, char *err,
 				 f->line);
 		else
 			snprintf(where, sizeof(where), "--");
-		snprintf(err, errlen, "%s%s.%s: no tracker '%s': not built in (wakeup, offcpu, syscalls, block), not declared (custom.%s) and not loaded under %s",
+		snprintf(err, errlen, "%s%s.%s: no tracker '%s': not built in (wakeup, offcpu, syscalls, block, ttfb, netrx), not declared (custom.%s) and not loaded under %s",
 			 where, f->tracker, f->knob, f->tracker, f->tracker,
 			 c->proc_root);
 		return -1;

@@ -22,12 +22,12 @@
 
 /* The built-in trackers, then the other names the contract reserves. */
 static const char *const lt_builtin_names[] = {
-	"wakeup", "offcpu", "syscalls", "block",
+	"wakeup", "offcpu", "syscalls", "block", "ttfb", "netrx",
 };
 
 static const char *const lt_custom_reserved_names[] = {
 	"del", "custom", "version", "app",
-	"irq", "lock", "ttfb", "netrx",			/* to come */
+	"irq", "lock",					/* to come */
 };
 
 enum lt_custom_field {

@@ -114,7 +114,10 @@ struct lt_custom_def {
  */
 int lt_custom_name_check(const char *name, char *why, size_t whylen);
 bool lt_custom_reserved(const char *name);
-/* One of the built-in trackers (wakeup, offcpu, syscalls, block). */
+/*
+ * One of the built-in trackers with filters (wakeup, offcpu, syscalls,
+ * block, ttfb, netrx).
+ */
 bool lt_builtin_tracker(const char *name);
 
 /*
