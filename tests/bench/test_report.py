@@ -109,6 +109,20 @@ def app_output(reps=9, ns=None, unavailable=(), drop=None):
     return lines
 
 
+def netrx_output(reps=5, ns=None):
+    """The netrx part's lines: per repetition, each configuration's stream
+    (ms, none's 900 to 908) of 100000 packets, its cost per packet ns
+    added, jittered by a few ns a packet."""
+    ns = ns or {"none": 0, "ours_netrx": 400, "bpftrace_netrx": 1600}
+    lines = ["netrx_packets 100000\n", f"netrx_reps {reps}\n",
+             "netrx_configs none ours_netrx bpftrace_netrx\n"]
+    for r in range(reps):
+        for c, v in ns.items():
+            extra = 0 if c == "none" else (v + (r * 3 + len(c)) % 9 - 4) * 100000 / 1e6
+            lines.append(f"netrx_run_{c} {900 + r % 5 * 2 + extra:.3f} 100000\n")
+    return lines
+
+
 def irq_output(reps=9, ns=None, unavailable=(), drop=None):
     """The irq part's lines: per repetition, each configuration's spin (ms,
     none's 400 to 408) with 3000 to 3005 periods, its cost per period ns
@@ -345,6 +359,11 @@ def main():
     rc, out, _ = run(guest_output(extra=irq_output(drop=("ours_irq", 4))))
     check("irq: a repetition without ours fails the report, named", rc == 1 and "irq ours_irq: 8 of 9 runs" in out,
           out[-300:])
+    rc, out, res = run(guest_output(extra=netrx_output()))
+    pp, v = res.get("netrx_ns_per_packet", {}), res.get("netrx_ratio_vs_bpftrace", {})
+    check("netrx: ns per packet, ours_netrx 400, bpftrace_netrx 1600; ours / bpftrace 0.25",
+          rc == 0 and near(pp.get("ours_netrx"), 400, 0.03) and near(pp.get("bpftrace_netrx"), 1600, 0.02) and
+          near(v.get("ratio"), 0.25, 0.05) and "ours_netrx / bpftrace_netrx" in out, (pp, v, out[-400:]))
     rc, out, _ = run(guest_output(extra=["irq_run_ours_irq 400 0\n"]))
     check("irq: a run without periods fails the report", rc == 1 and "irq_run_ours_irq" in out, out[-300:])
     rc, out, res = run(guest_output(configs=CONFIGS + ["base_ours"], hb=dict(HB, base_ours=2.0),

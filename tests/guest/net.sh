@@ -9,7 +9,8 @@
 #    cancelled;
 #  - netrx: a UDP receiver that reads each datagram 30 ms after it was
 #    sent gives one record per datagram with its 4-tuple, dev=lo, its pid
-#    and the trace's netif_receive_skb-to-copy interval of that skb;
+#    and the trace's interval from the datagram's netif_receive_skb to the
+#    return of the recvfrom() that copied it;
 #  - no raw kernel address in the records, the tracepoints' text or the
 #    trackers' files; filter_tgid keeps another process's connections and
 #    packets out (counted filtered); a bad parameter fails the load;
@@ -22,8 +23,8 @@
 . tests/guest/oracle/lib.sh
 TRK=ttfb TRK_MOD=latency_tracker_net
 ORACLE_EVENTS="syscalls/sys_exit_accept4 syscalls/sys_exit_accept
-	syscalls/sys_enter_sendto net/netif_receive_skb
-	skb/skb_copy_datagram_iovec latency_tracker/ttfb latency_tracker/netrx"
+	syscalls/sys_enter_sendto syscalls/sys_exit_recvfrom
+	net/netif_receive_skb latency_tracker/ttfb latency_tracker/netrx"
 THRESHOLD=10000000
 N=5
 SLEEP_MS=30

@@ -16,9 +16,15 @@ those.
 
 TRACKER netrx: each datagram of LOAD_OUT has one netrx record with its
 4-tuple, proto=udp, dev=DEV and the workload's pid; each record's delay
-is within TOL_US of the trace's interval, for the skb the workload copied
-at the record's end (skb:skb_copy_datagram_iovec, the copy nearest to the
-record's time), from that skb's net:netif_receive_skb before it.
+is within TOL_US of the trace's interval from the datagram's receipt to
+the workload's return from recvfrom() at the record's end
+(syscalls:sys_exit_recvfrom, just after the copy).  The receipt is the
+last net:netif_receive_skb on DEV of a datagram of the workload's length
+(64 bytes of data: 92 bytes with IPv4's headers, 112 with IPv6's) before
+that return: the workload sends its next datagram only after it.  (The
+skb's address would pair them better, but UDP copies a linear skb without
+the skb_copy_datagram_iovec tracepoint, and the trace hashes the address
+netif_receive_skb prints.)
 
 TRACKER absent: no record of any tracker names a connection of LOAD_OUT
 (its local port and peer port).
@@ -38,7 +44,9 @@ import ftrace_text as ft  # noqa: E402
 LINE_RE = re.compile(
     r'^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*[-\d]+\)\s+)?\[(?P<cpu>\d+)\]'
     r'\s+(?:\S+\s+)?(?P<s>\d+)\.(?P<us>\d{6}): (?P<rest>.*)$')
-SKB_RE = re.compile(r'skbaddr=(?:0x)?([0-9a-f]+)')
+RX_RE = re.compile(r'^netif_receive_skb: dev=(\S+) .*len=(\d+)')
+# The workload's datagrams at the device layer (IPv4, IPv6).
+RX_LENS = ('92', '112')
 
 
 def load_out(path):
@@ -65,7 +73,8 @@ def records(path, tracker=None):
 
 
 def trace(path):
-    """{pid: [(ns, rest)]} and {skb: [receive ns]}, in time order."""
+    """{pid: [(ns, rest)]} and {dev: [receipt ns of the workload's
+    datagrams]}, in time order."""
     by_pid, rx = {}, {}
     with open(path) as f:
         for line in f:
@@ -75,10 +84,9 @@ def trace(path):
             t = ft.line_ts(m)
             rest = m.group('rest')
             by_pid.setdefault(m.group('pid'), []).append((t, rest))
-            if rest.startswith('netif_receive_skb:'):
-                s = SKB_RE.search(rest)
-                if s:
-                    rx.setdefault(s.group(1), []).append(t)
+            s = RX_RE.match(rest)
+            if s and s.group(2) in RX_LENS:
+                rx.setdefault(s.group(1), []).append(t)
     return by_pid, rx
 
 
@@ -124,18 +132,14 @@ def ttfb_delay(ev, r, tol):
 
 
 def netrx_delay(ev, rx, r, tol):
+    """The trace's receipt-to-recvfrom interval ending at record @r."""
     end = int(r['ts'])
-    best = None
-    for t, rest in ev:
-        if rest.startswith('skb_copy_datagram_iovec:') and \
-                abs(t - end) <= tol and \
-                (best is None or abs(t - end) < abs(best[0] - end)):
-            best = (t, rest)
-    if best is None:
+    exits = [t for t, rest in ev if rest.startswith('sys_recvfrom ->')
+             and end - tol <= t <= end + tol]
+    if not exits:
         return None
-    s = SKB_RE.search(best[1])
-    starts = [t for t in rx.get(s.group(1) if s else '', []) if t <= best[0]]
-    return best[0] - starts[-1] if starts else None
+    starts = [t for t in rx if t <= exits[0]]
+    return exits[0] - starts[-1] if starts else None
 
 
 def check_delays(tracker, found, delay_of, tol):
@@ -181,8 +185,8 @@ def main():
     if tracker == 'ttfb':
         check_delays(tracker, found, lambda r: ttfb_delay(ev, r, tol), tol)
     else:
-        check_delays(tracker, found, lambda r: netrx_delay(ev, rx, r, tol),
-                     tol)
+        check_delays(tracker, found,
+                     lambda r: netrx_delay(ev, rx.get(dev, []), r, tol), tol)
 
 
 if __name__ == '__main__':
