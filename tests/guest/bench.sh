@@ -71,16 +71,22 @@
 #     the irq tracker, its peer bpftrace (hardirqs' and softirqs' pattern:
 #     the same three intervals), and the wakeup tracker (its breakdown's
 #     accounting hooks the same interrupts).
-# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq alert"),
+#  9. netrx: the cost per packet of a loopback UDP stream on CPU 0
+#     (tests/bench/lt_udpstream.c: 100000 datagrams, each sent and read
+#     at once): the netrx tracker (latency_tracker_net) and its peer
+#     bpftrace doing the same pair, against none.
+# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq netrx
+# alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
-# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9) choose a smaller run (e.g.
+# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9), LTG_BENCH_NETRX_REPS
+# (LTG_BENCH_REPS) choose a smaller run (e.g.
 # while profiling one change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
-PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq alert} "
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq netrx alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
@@ -405,6 +411,8 @@ cfg_set_on() {
 	ours_syscalls) lt_load latency_tracker_syscalls $NEVER kthreads=1 ;;
 	ours_irq) lt_load latency_tracker_irq $NEVER ;;
 	bpftrace_irq) bpf_on "$BPF_IRQ" ;;
+	ours_netrx) lt_load latency_tracker_net $NEVER ;;
+	bpftrace_netrx) bpf_on "$BPF_NETRX" ;;
 	ours_excl) ours_on filter_cgroup=/lt_bench_empty ;;
 	ours_incl) ours_on filter_cgroup=/ ;;
 	base_ours) base_on ;;
@@ -425,8 +433,9 @@ cfg_set_on() {
 cfg_check() {
 	case $1 in
 	ours | base_ours) ours_check wakeup offcpu syscalls ;;
-	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq) ours_check "${1#ours_}" ;;
+	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq | ours_netrx) ours_check "${1#ours_}" ;;
 	bpftrace_irq) bpf_check hardirq_ns vector_ns softirq_ns softirq_latency_ns ;;
+	bpftrace_netrx) bpf_check netrx_ns ;;
 	ftrace) ftrace_check wakeup_lat offcpu_lat syscall_lat ;;
 	ftrace_wakeup) ftrace_check wakeup_latency ;;
 	bpftrace) bpf_check wakeup_ns offcpu_ns syscall_ns ;;
@@ -448,8 +457,9 @@ cfg_set_off() {
 	floor | fn_floor) lt_loaded lt_floor && lt_unload lt_floor ;;
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
-	bpftrace | bpftrace_wakeup | fn_bpftrace | bpftrace_irq) bpf_off ;;
+	bpftrace | bpftrace_wakeup | fn_bpftrace | bpftrace_irq | bpftrace_netrx) bpf_off ;;
 	ours_irq) lt_loaded latency_tracker_irq && lt_unload latency_tracker_irq ;;
+	ours_netrx) lt_loaded latency_tracker_net && lt_unload latency_tracker_net ;;
 	fn_ours) [ ! -d $LTD/ltb_fn ] || printf 'del ltb_fn\n' >$LTD/custom ;;
 	fn_synth) ftrace_set off FT_FN ;;
 	lttng) lttng stop ltbench_ew >/dev/null ;;
@@ -825,6 +835,63 @@ if part irq; then
 	out "irq_reps $IRQ_REPS"
 	out "irq_configs none ours_irq bpftrace_irq ours_wakeup"
 	interleave irq_ "$IRQ_REPS" irq_run none ours_irq bpftrace_irq ours_wakeup
+fi
+
+# --- 9. received packets ------------------------------------------------------------
+# What each configuration adds to a packet of a loopback UDP stream:
+# lt_udpstream sends 100000 datagrams of 64 bytes to itself on CPU 0, each
+# read at once, so each takes the whole receive path alone (the backlog's
+# netif_receive_skb in the sender's softirq, the socket's queue, the
+# copy, the free).
+#   ours_netrx      latency_tracker_net, its threshold never crossed (the
+#                   ttfb tracker loaded with it sees no TCP);
+#   bpftrace_netrx  the same pair keyed by skbaddr: net:netif_receive_skb
+#                   into a map, its end where ours ends (the
+#                   skb_copy_datagram_iovec tracepoint, and a kprobe on
+#                   skb_consume_udp, UDP's copy of a linear skb having no
+#                   tracepoint) into a histogram, kfree_skb and
+#                   consume_skb deleting;
+#   none            the control.
+# Interleaved as the other parts, NETRX_REPS repetitions, each run printed
+# as "netrx_run_CONFIG MS PACKETS".
+NETRX_PACKETS=100000
+NETRX_REPS=${LTG_BENCH_NETRX_REPS:-$REPS}
+NETRX_PEER_OFF=
+BPF_NETRX='tracepoint:net:netif_receive_skb { @rx[args->skbaddr] = nsecs; }
+tracepoint:skb:skb_copy_datagram_iovec {
+  $s = @rx[args->skbaddr];
+  if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[args->skbaddr]); }
+}
+kprobe:skb_consume_udp {
+  $s = @rx[arg1];
+  if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[arg1]); }
+}
+tracepoint:skb:kfree_skb, tracepoint:skb:consume_skb { delete(@rx[args->skbaddr]); }
+END { clear(@rx); }'
+netrx_run() { # CONFIG REP
+	local c=$1 ms why
+	[ "$c" != bpftrace_netrx ] || [ -z "$NETRX_PEER_OFF" ] || return 0
+	if ! cfg_on "$c"; then
+		cfg_off "$c"
+		fail "netrx_$c: could not be turned on (repetition $(($2 + 1)))"
+		return
+	fi
+	ms=$("$LT_TOP/build/bench/lt_udpstream")
+	[ "$c" = bpftrace_netrx ] || { why=$(cfg_check "$c") || fail "netrx_$c: $why"; }
+	cfg_off "$c"
+	[ "$c" != bpftrace_netrx ] || { why=$(cfg_check "$c") || fail "netrx_$c: $why"; }
+	[ -n "$ms" ] && out "netrx_run_$c $ms $NETRX_PACKETS" ||
+		fail "netrx_$c: no run"
+}
+if part netrx; then
+	if ! command -v bpftrace >/dev/null; then
+		out "netrx_unavailable bpftrace_netrx no bpftrace in this guest"
+		NETRX_PEER_OFF=1
+	fi
+	out "netrx_packets $NETRX_PACKETS"
+	out "netrx_reps $NETRX_REPS"
+	out "netrx_configs none ours_netrx bpftrace_netrx"
+	interleave netrx_ "$NETRX_REPS" netrx_run none ours_netrx bpftrace_netrx
 fi
 
 # --- 5. profile (opt-in: LTG_BENCH_PARTS=profile) -------------------------------
