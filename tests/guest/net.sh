@@ -4,13 +4,16 @@
 # of the same run (progs/net_check.py), over loopback, IPv4 and IPv6:
 #  - ttfb: a TCP server (progs/net_load.py) that sleeps 30 ms after each
 #    accept() before its first send gives one record per connection with
-#    its 4-tuple, its pid and the trace's accept-to-send interval; one
+#    its 4-tuple, its pid and the trace's accept-to-send interval (kprobe
+#    events where the tracker's kprobes are: inet_csk_accept()'s return,
+#    tcp_sendmsg()'s entry); one
 #    that closes its connections without sending gives none, each counted
 #    cancelled;
 #  - netrx: a UDP receiver that reads each datagram 30 ms after it was
 #    sent gives one record per datagram with its 4-tuple, dev=lo, its pid
 #    and the trace's interval from the datagram's netif_receive_skb to the
-#    return of the recvfrom() that copied it;
+#    copy (a kprobe event at skb_consume_udp(), where the tracker ends a
+#    UDP packet);
 #  - no raw kernel address in the records, the tracepoints' text or the
 #    trackers' files; filter_tgid keeps another process's connections and
 #    packets out (counted filtered); a bad parameter fails the load;
@@ -22,17 +25,18 @@
 . tests/guest/progs/trk.sh
 . tests/guest/oracle/lib.sh
 TRK=ttfb TRK_MOD=latency_tracker_net
-ORACLE_EVENTS="syscalls/sys_exit_accept4 syscalls/sys_exit_accept
-	syscalls/sys_enter_sendto syscalls/sys_exit_recvfrom
+# The kprobe events (no argument: no raw kernel address in the trace).
+KPROBE_EVENTS=("r:lt_net/accept inet_csk_accept" "p:lt_net/send tcp_sendmsg"
+	"p:lt_net/udp_copy skb_consume_udp")
+ORACLE_EVENTS="lt_net/accept lt_net/send lt_net/udp_copy
 	net/netif_receive_skb latency_tracker/ttfb latency_tracker/netrx"
 THRESHOLD=10000000
 N=5
 SLEEP_MS=30
 LOAD="python3 tests/guest/progs/net_load.py"
 CHECK="python3 tests/guest/progs/net_check.py"
-# The two clock reads of an end are a few instructions apart in the
-# kernel (the syscall's exit and the accept's return; the tracepoint's
-# probes); the rest is the emulation's stalls.
+# The trace's clock reads and ours are in probes on the same points; the
+# rest is the emulation's stalls.
 TOL_US=1000
 oracle_short && TOL_US=5000
 D=$(mktemp -d)
@@ -63,8 +67,21 @@ readers_stop() {
 
 stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$PROC/$1/stats"; }
 
+kprobe_events() { # +|-
+	local e
+	for e in "${KPROBE_EVENTS[@]}"; do
+		if [ "$1" = + ]; then
+			echo "$e" >>$ORACLE_T/kprobe_events || return 1
+		else
+			e=${e#?:}
+			echo "-:${e%% *}" >>$ORACLE_T/kprobe_events
+		fi
+	done
+}
+
 tap_plan 25
 lt_loaded latency_tracker || lt_load latency_tracker
+kprobe_events + || tap_diag "cannot add the kprobe events: $(cat $ORACLE_T/error_log 2>/dev/null | tail -n 2)"
 oracle_ftrace_save
 oracle_ftrace_on 16384
 
@@ -118,6 +135,7 @@ tap_ok "no raw kernel address in the trackers' files" \
 
 # filter_tgid: only this shell; the workloads are other processes.
 oracle_ftrace_restore
+kprobe_events -
 echo $$ >$PROC/ttfb/filter_tgid
 echo $$ >$PROC/netrx/filter_tgid
 f0=$(stat_of ttfb filtered) r0=$(stat_of netrx filtered)
@@ -148,26 +166,16 @@ veth_up() {
 		ip -n lt_a link set lt_va up && ip -n lt_b link set lt_vb up
 }
 
-# veth_side OUT: the port a server or receiver started into OUT printed.
-veth_port() {
-	local i
-	for i in $(seq 300); do
-		grep -q '^port=' "$1" && break
-		sleep 0.1
-	done
-	sed -n 's/^port=//p' "$1"
-}
-
 # veth_run ADDR NAME: one connection to ADDR and one datagram to it.
 veth_run() {
 	local pid
 	ip netns exec lt_a $LOAD serve "$1" 1 $SLEEP_MS >"$D/vs$2" &
 	pid=$!
-	ip netns exec lt_b $LOAD connect "$1" "$(veth_port "$D/vs$2")" 1
+	ip netns exec lt_b $LOAD connect "$1" "$(trk_wait_line "$D/vs$2" port)" 1
 	wait $pid
 	ip netns exec lt_a $LOAD recv "$1" 1 $SLEEP_MS >"$D/vr$2" &
 	pid=$!
-	ip netns exec lt_b $LOAD send "$1" "$(veth_port "$D/vr$2")" 1 \
+	ip netns exec lt_b $LOAD send "$1" "$(trk_wait_line "$D/vr$2" port)" 1 \
 		$((2 * SLEEP_MS))
 	wait $pid
 }

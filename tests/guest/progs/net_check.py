@@ -7,23 +7,25 @@ same run (trace_clock mono).
 Usage: net_check.py TRACKER TRACE ALERTS LOAD_OUT TOL_US [DEV]
 (TRACE `-`: no trace, the records only.)
 
+The trace has three kprobe events at the points where the trackers' own
+kprobes are (tests/guest/net.sh): lt_net/accept, the return of
+inet_csk_accept(); lt_net/send, the entry of tcp_sendmsg();
+lt_net/udp_copy, the entry of skb_consume_udp().
+
 TRACKER ttfb: each connection of LOAD_OUT has one ttfb record with its
 4-tuple, proto=tcp and the workload's pid; each record's delay is within
-TOL_US of the trace's interval from the workload's return from accept4()
-(syscalls:sys_exit_accept4, or sys_exit_accept) to its next sendto()
-(syscalls:sys_enter_sendto), the kernel's own ends being just inside
-those.
+TOL_US of the trace's interval from the workload's accept (lt_net/accept)
+to its next send (lt_net/send), the last send before the record's end.
 
 TRACKER netrx: each datagram of LOAD_OUT has one netrx record with its
 4-tuple, proto=udp, dev=DEV and the workload's pid; each record's delay
 is within TOL_US of the trace's interval from the datagram's receipt to
-the workload's return from recvfrom() at the record's end
-(syscalls:sys_exit_recvfrom, just after the copy).  The receipt is the
-last net:netif_receive_skb on DEV of a datagram of the workload's length
-(64 bytes of data: 92 bytes with IPv4's headers, 112 with IPv6's) before
-that return: the workload sends its next datagram only after it.  (The
-skb's address would pair them better, but UDP copies a linear skb without
-the skb_copy_datagram_iovec tracepoint, and the trace hashes the address
+the workload's copy at the record's end (lt_net/udp_copy).  The receipt
+is the last net:netif_receive_skb on DEV of a datagram of the workload's
+length (64 bytes of data: 92 bytes with IPv4's headers, 112 with IPv6's)
+before that copy: the workload sends its next datagram only after it.
+(The skb's address would pair them better, but the kprobe event cannot
+show it without a raw kernel address, and the trace hashes the one
 netif_receive_skb prints.)
 
 TRACKER absent: no record of any tracker names a connection of LOAD_OUT
@@ -121,25 +123,24 @@ def tuple_records(tracker, recs, pid, conns, proto, dev):
 def ttfb_delay(ev, r, tol):
     """The trace's accept-to-send interval ending at record @r, or None."""
     end = int(r['ts'])
-    sends = [t for t, rest in ev if rest.startswith('sys_sendto(')]
+    sends = [t for t, rest in ev if rest.startswith('send:')]
     i = bisect.bisect_right(sends, end + tol) - 1
     if i < 0:
         return None
-    accepts = [t for t, rest in ev if rest.startswith(('sys_accept4 ->',
-                                                       'sys_accept ->'))
+    accepts = [t for t, rest in ev if rest.startswith('accept:')
                and t <= sends[i]]
     return sends[i] - accepts[-1] if accepts else None
 
 
 def netrx_delay(ev, rx, r, tol):
-    """The trace's receipt-to-recvfrom interval ending at record @r."""
+    """The trace's receipt-to-copy interval ending at record @r."""
     end = int(r['ts'])
-    exits = [t for t, rest in ev if rest.startswith('sys_recvfrom ->')
-             and end - tol <= t <= end + tol]
-    if not exits:
+    copies = [t for t, rest in ev if rest.startswith('udp_copy:')
+              and end - tol <= t <= end + tol]
+    if not copies:
         return None
-    starts = [t for t in rx if t <= exits[0]]
-    return exits[0] - starts[-1] if starts else None
+    starts = [t for t in rx if t <= copies[0]]
+    return copies[0] - starts[-1] if starts else None
 
 
 def check_delays(tracker, found, delay_of, tol):
