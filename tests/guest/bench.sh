@@ -802,15 +802,28 @@ tracepoint:irq:softirq_entry {
 }
 tracepoint:irq:softirq_exit /@s[cpu]/ { @softirq_ns = hist(nsecs - @s[cpu]); delete(@s[cpu]); }
 END { clear(@h); clear(@v); clear(@r); clear(@s); }'
+# run_on PART CONFIG REP: CONFIG turned on for a run of PART, or off
+# again and the failure said.
+run_on() {
+	cfg_on "$2" && return 0
+	cfg_off "$2"
+	fail "$1_$2: could not be turned on (repetition $(($3 + 1)))"
+	return 1
+}
+# run_off PART CONFIG PEER: CONFIG checked and turned off after a run of
+# PART; the peer PEER (bpftrace, which prints its maps when it stops)
+# checked after.
+run_off() {
+	local why
+	[ "$2" = "$3" ] || { why=$(cfg_check "$2") || fail "$1_$2: $why"; }
+	cfg_off "$2"
+	[ "$2" != "$3" ] || { why=$(cfg_check "$2") || fail "$1_$2: $why"; }
+}
 irq_periods() { awk '/lt_slow_handler/ { print $3 }' /proc/interrupts; }
 irq_run() { # CONFIG REP
-	local c=$1 p0= p1= ms= why
+	local c=$1 p0= p1= ms=
 	[ "$c" != bpftrace_irq ] || [ -z "$IRQ_PEER_OFF" ] || return 0
-	if ! cfg_on "$c"; then
-		cfg_off "$c"
-		fail "irq_$c: could not be turned on (repetition $(($2 + 1)))"
-		return
-	fi
+	run_on irq "$c" "$2" || return
 	if lt_load lt_irq_load cpu=1 period_us=$IRQ_PERIOD_US handler_us=1 softirq_us=1; then
 		p0=$(irq_periods)
 		ms=$("$LT_TOP/build/bench/lt_spin")
@@ -819,9 +832,7 @@ irq_run() { # CONFIG REP
 	else
 		fail "irq: lt_irq_load did not load: $(dmesg | tail -n 1)"
 	fi
-	[ "$c" = bpftrace_irq ] || { why=$(cfg_check "$c") || fail "irq_$c: $why"; }
-	cfg_off "$c"
-	[ "$c" != bpftrace_irq ] || { why=$(cfg_check "$c") || fail "irq_$c: $why"; }
+	run_off irq "$c" bpftrace_irq
 	[ -n "$ms" ] && [ -n "$p0" ] && [ -n "$p1" ] && [ "$p1" -gt "$p0" ] &&
 		out "irq_run_$c $ms $((p1 - p0))" ||
 		fail "irq_$c: no run (ms '$ms', periods '$p0' to '$p1')"
@@ -869,17 +880,11 @@ kprobe:skb_consume_udp {
 tracepoint:skb:kfree_skb, tracepoint:skb:consume_skb { delete(@rx[args->skbaddr]); }
 END { clear(@rx); }'
 netrx_run() { # CONFIG REP
-	local c=$1 ms why
+	local c=$1 ms
 	[ "$c" != bpftrace_netrx ] || [ -z "$NETRX_PEER_OFF" ] || return 0
-	if ! cfg_on "$c"; then
-		cfg_off "$c"
-		fail "netrx_$c: could not be turned on (repetition $(($2 + 1)))"
-		return
-	fi
+	run_on netrx "$c" "$2" || return
 	ms=$("$LT_TOP/build/bench/lt_udpstream")
-	[ "$c" = bpftrace_netrx ] || { why=$(cfg_check "$c") || fail "netrx_$c: $why"; }
-	cfg_off "$c"
-	[ "$c" != bpftrace_netrx ] || { why=$(cfg_check "$c") || fail "netrx_$c: $why"; }
+	run_off netrx "$c" bpftrace_netrx
 	[ -n "$ms" ] && out "netrx_run_$c $ms $NETRX_PACKETS" ||
 		fail "netrx_$c: no run"
 }
