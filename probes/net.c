@@ -43,8 +43,8 @@
  *		later).  UDP copies a linear skb (the usual one) with
  *		copy_linear_skb(), which has no tracepoint: there the end is
  *		the entry of skb_consume_udp() (a kprobe), which udp_recvmsg()
- *		and udpv6_recvmsg() call right after the copy, with the skb
- *		(MSG_PEEK too), and only then.
+ *		and udpv6_recvmsg() (its only callers in 6.1) call right
+ *		after the copy, with the skb (MSG_PEEK too).
  *	cancel	skb:kfree_skb (dropped) and skb:consume_skb (freed after use)
  *		of an skb not copied yet.
  *
