@@ -868,16 +868,19 @@ fi
 NETRX_PACKETS=100000
 NETRX_REPS=${LTG_BENCH_NETRX_REPS:-$REPS}
 NETRX_PEER_OFF=
-BPF_NETRX='tracepoint:net:netif_receive_skb { @rx[args->skbaddr] = nsecs; }
+# (The skb's address as a u64 everywhere: a kprobe's argument is one, and
+# bpftrace wants one key type per map.)
+BPF_NETRX='tracepoint:net:netif_receive_skb { @rx[(uint64)args->skbaddr] = nsecs; }
 tracepoint:skb:skb_copy_datagram_iovec {
-  $s = @rx[args->skbaddr];
-  if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[args->skbaddr]); }
+  $k = (uint64)args->skbaddr;
+  $s = @rx[$k];
+  if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[$k]); }
 }
 kprobe:skb_consume_udp {
   $s = @rx[arg1];
   if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[arg1]); }
 }
-tracepoint:skb:kfree_skb, tracepoint:skb:consume_skb { delete(@rx[args->skbaddr]); }
+tracepoint:skb:kfree_skb, tracepoint:skb:consume_skb { delete(@rx[(uint64)args->skbaddr]); }
 END { clear(@rx); }'
 netrx_run() { # CONFIG REP
 	local c=$1 ms
