@@ -43,6 +43,7 @@ struct proc_dir_entry;
 struct seq_file;
 struct lt_fmt;
 struct task_struct;
+struct work_struct;
 
 /** enum latency_tracker_cause - why a callback runs or an alert exists */
 enum latency_tracker_cause {

@@ -81,6 +81,43 @@ static inline void lt_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * The skb tracepoints where the netrx tracker ends a packet's event
+ * (probes/net.c): use as the parameters after `void *data` of their probes.
+ * v6.3, "net: add location to trace_consume_skb()": consume_skb gives its
+ * caller too.  v6.11, "net: add rx_sk to trace_kfree_skb": kfree_skb gives
+ * the receiving socket after the drop reason; v7.2 made that socket a
+ * const struct sock *.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define LT_CONSUME_SKB_PARAMS struct sk_buff *skb, void *location
+#else
+#define LT_CONSUME_SKB_PARAMS struct sk_buff *skb
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+#define LT_KFREE_SKB_PARAMS struct sk_buff *skb, void *location,	\
+	enum skb_drop_reason reason, const struct sock *rx_sk
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define LT_KFREE_SKB_PARAMS struct sk_buff *skb, void *location,	\
+	enum skb_drop_reason reason, struct sock *rx_sk
+#else
+#define LT_KFREE_SKB_PARAMS struct sk_buff *skb, void *location,	\
+	enum skb_drop_reason reason
+#endif
+
+/*
+ * v6.5, the end of ->sendpage() ("splice, net: Use sendmsg(MSG_SPLICE_PAGES)
+ * rather than ->sendpage()" and the removal of tcp_sendpage()): before it,
+ * sendfile() and splice() to a TCP socket send through tcp_sendpage(),
+ * since through tcp_sendmsg() like every other send.  The ttfb tracker
+ * (probes/net.c) probes tcp_sendpage() too where it exists.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define LT_HAVE_TCP_SENDPAGE 1
+#else
+#define LT_HAVE_TCP_SENDPAGE 0
+#endif
+
+/*
  * v6.10, "tracing: Remove second parameter of __assign_str()": the source
  * is taken from the __string() declaration.  Used inside TP_fast_assign()
  * only, where __assign_str is defined by the trace event stages.

@@ -15,7 +15,8 @@
 #               check_trace_callback_type_sched_switch() and nowhere
 #               else, with a wrong one.
 #   hotpath     the functions every system call, switch and wakeup runs,
-#               and every hit of a custom tracker's probe
+#               every hit of a custom tracker's probe, and every received
+#               packet's (netrx)
 #               (LT_HOT_FUNCS below, with their .isra/.constprop/.part/
 #               .cold parts), built against one kernel line (LT_HOT_LINE,
 #               default 6.12; Debian builds its kernels with
@@ -249,6 +250,8 @@ LT_HOT_FUNCS=(
 	 lt_syscalls_probe_switch lt_syscalls_start lt_bd_switch_in lt_bd_begin_switch"
 	"probes/latency_tracker_custom.ko: lt_custom_kprobe_pre lt_custom_kretprobe_ret
 	 lt_custom_fn_entry lt_custom_fn_ret lt_custom_tp_probe"
+	"probes/latency_tracker_net.ko: lt_netrx_probe_receive lt_netrx_probe_copy
+	 lt_netrx_udp_pre lt_netrx_probe_kfree lt_netrx_probe_consume"
 	"probes/latency_tracker_app.ko: lt_bd_probe_switch lt_bd_probe_wakeup"
 	"probes/latency_tracker_irq.ko: lt_irq_probe_irq_entry lt_irq_probe_irq_exit
 	 lt_irq_probe_vector_entry lt_irq_probe_vector_exit lt_irq_probe_raise

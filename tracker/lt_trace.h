@@ -34,6 +34,7 @@
 #define LT_TP_ENTRY_U32(n, ...)		__field(u32, n)
 #define LT_TP_ENTRY_U64(n, ...)		__field(u64, n)
 #define LT_TP_ENTRY_HEX(n, ...)		__field(u64, n)
+#define LT_TP_ENTRY_INET(n, ...)	__array(u8, n, LT_REC_INET_LEN)
 #define LT_TP_ENTRY_COMM(n, ...)	__array(char, n, TASK_COMM_LEN)
 #define LT_TP_ENTRY_NAME(n, ...)	__array(char, n, LT_REC_NAME_LEN)
 #define LT_TP_ENTRY_CHAR(n, ...)	__field(char, n)
@@ -52,6 +53,7 @@
 #define LT_TP_ASSIGN_U32(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_U64(n, ...)	__entry->n = rec->n
 #define LT_TP_ASSIGN_HEX(n, ...)	__entry->n = rec->n
+#define LT_TP_ASSIGN_INET(n, ...)	memcpy(__entry->n, rec->n, LT_REC_INET_LEN)
 #define LT_TP_ASSIGN_COMM(n, ...)	strscpy(__entry->n, rec->n, TASK_COMM_LEN)
 #define LT_TP_ASSIGN_NAME(n, ...)	strscpy(__entry->n, rec->n, LT_REC_NAME_LEN)
 #define LT_TP_ASSIGN_CHAR(n, ...)	__entry->n = rec->n
@@ -69,6 +71,8 @@
 #define LT_TP_FMT_U32(n)	" " #n "=%u"
 #define LT_TP_FMT_U64(n)	" " #n "=%llu"
 #define LT_TP_FMT_HEX(n)	" " #n "=0x%llx"
+/* %pI6c: an IPv4 address is shown v4-mapped (::ffff:a.b.c.d) here. */
+#define LT_TP_FMT_INET(n)	" " #n "=%pI6c"
 #define LT_TP_FMT_COMM(n)	" " #n "=%s"
 #define LT_TP_FMT_NAME(n)	" " #n "=%s"
 #define LT_TP_FMT_CHAR(n)	" " #n "=%c"
@@ -86,6 +90,7 @@
 #define LT_TP_PRINT_U32(n)	, __entry->n
 #define LT_TP_PRINT_U64(n)	, __entry->n
 #define LT_TP_PRINT_HEX(n)	, __entry->n
+#define LT_TP_PRINT_INET(n)	, __entry->n
 #define LT_TP_PRINT_COMM(n)	, __entry->n
 #define LT_TP_PRINT_NAME(n)	, __entry->n
 #define LT_TP_PRINT_CHAR(n)	, __entry->n

@@ -45,6 +45,11 @@
  *	DEV	u32 (dev_t)	<major>:<minor>
  *	ENUM	u32 index	its name (escaped)
  *	HEX	u64		0x<lowercase hex digits>
+ *	INET	u8[16]		an IP address: an IPv6 address in the
+ *				RFC 5952 text form (lowercase, the longest
+ *				run of two or more zero groups as ::); an
+ *				IPv4 address is stored v4-mapped
+ *				(::ffff:a.b.c.d) and written a.b.c.d
  *	STACK	struct lt_rec_stack	frames separated by ';', innermost
  *				first (latency_tracker_fmt_stack()); no
  *				field at all when nr is LT_REC_STACK_NONE
@@ -84,6 +89,7 @@
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #endif
 
@@ -96,6 +102,9 @@
 
 /* An OENUM field's value when the record has no such field. */
 #define LT_REC_NONE		U32_MAX
+
+/* Bytes of an INET field: an IPv6 address, or an IPv4 one v4-mapped. */
+#define LT_REC_INET_LEN		16
 
 /* Return addresses kept of a stack, and the nr of a stack not taken. */
 #define LT_REC_STACK_DEPTH	16
@@ -204,6 +213,57 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 	latency_tracker_fmt_str(f, key, s, sizeof(s));
 }
 
+/* Whether an INET field holds an IPv4 address (::ffff:a.b.c.d). */
+static inline bool lt_rec_inet_is_v4(const u8 *a)
+{
+	static const u8 v4mapped[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	return !memcmp(a, v4mapped, sizeof(v4mapped));
+}
+
+/*
+ * An INET field's text (record.h's table): a.b.c.d, or the RFC 5952 form
+ * of an IPv6 address, the same in the kernel and in host builds (the
+ * kernel's %pI6c is not in userspace's printf).
+ */
+static inline void lt_rec_fmt_inet(struct lt_fmt *f, const char *key,
+				   const u8 *a)
+{
+	int i, run, zero = -1, zero_len = 1, n = 0;
+	/* 8 groups of 4 hex digits and 7 colons, or "::" and fewer. */
+	char s[40];
+
+	if (lt_rec_inet_is_v4(a)) {
+		snprintf(s, sizeof(s), "%u.%u.%u.%u", a[12], a[13], a[14],
+			 a[15]);
+		latency_tracker_fmt_str(f, key, s, sizeof(s));
+		return;
+	}
+	/* The longest run of two or more zero groups, the first of equals. */
+	for (i = 0; i < 8; i += run ? run : 1) {
+		for (run = 0; i + run < 8 && !a[2 * (i + run)] &&
+		     !a[2 * (i + run) + 1]; run++)
+			;
+		if (run > zero_len) {
+			zero = i;
+			zero_len = run;
+		}
+	}
+	for (i = 0; i < 8; i++) {
+		if (i == zero) {
+			n += snprintf(s + n, sizeof(s) - n, "::");
+			i += zero_len - 1;
+			continue;
+		}
+		n += snprintf(s + n, sizeof(s) - n, "%s%x",
+			      i && i != zero + zero_len ? ":" : "",
+			      (a[2 * i] << 8) | a[2 * i + 1]);
+	}
+	latency_tracker_fmt_str(f, key, s, sizeof(s));
+}
+
 /* Payload member of a field. */
 #define LT_REC_MEMBER_PID(n, ...)	pid_t n
 #define LT_REC_MEMBER_INT(n, ...)	s32 n
@@ -215,6 +275,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_MEMBER_DEV(n, ...)	u32 n
 #define LT_REC_MEMBER_ENUM(n, ...)	u32 n
 #define LT_REC_MEMBER_HEX(n, ...)	u64 n
+#define LT_REC_MEMBER_INET(n, ...)	u8 n[LT_REC_INET_LEN]
 #define LT_REC_MEMBER_OINT(n, ...)	s32 n
 #define LT_REC_MEMBER_ONAME(n, ...)	char n[LT_REC_NAME_LEN]
 #define LT_REC_MEMBER_OENUM(n, ...)	u32 n
@@ -238,6 +299,7 @@ static inline void lt_rec_fmt_hex(struct lt_fmt *f, const char *key, u64 v)
 #define LT_REC_FMT_ENUM(n, name_fn)					\
 	latency_tracker_fmt_str(f, #n, name_fn(rec->n), SIZE_MAX)
 #define LT_REC_FMT_HEX(n, ...)	lt_rec_fmt_hex(f, #n, rec->n)
+#define LT_REC_FMT_INET(n, ...)	lt_rec_fmt_inet(f, #n, rec->n)
 #define LT_REC_FMT_OINT(n, ...)						\
 	do {								\
 		if (rec->n >= 0)					\

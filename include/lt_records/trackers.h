@@ -22,6 +22,7 @@
 #include "custom.h"
 #include "irq.h"
 #include "lock.h"
+#include "net.h"
 #include "offcpu.h"
 #include "syscalls.h"
 #include "wakeup.h"
@@ -33,7 +34,9 @@
 	X(block, block, block, BLOCK)					\
 	X(custom, custom, custom, CUSTOM)				\
 	X(app, app, app, APP)						\
-	X(irq, irq, irq, IRQ)					\
-	X(lock, lock, lock, LOCK)
+	X(irq, irq, irq, IRQ)						\
+	X(lock, lock, lock, LOCK)					\
+	X(net, ttfb, ttfb, TTFB)					\
+	X(net, netrx, netrx, NETRX)
 
 #endif /* _LT_RECORDS_TRACKERS_H */

@@ -30,6 +30,9 @@
 #define LT_LTTNG_FIELD_U32(n, ...)	ctf_integer(u32, n, rec->n)
 #define LT_LTTNG_FIELD_U64(n, ...)	ctf_integer(u64, n, rec->n)
 #define LT_LTTNG_FIELD_HEX(n, ...)	ctf_integer_hex(u64, n, rec->n)
+/* The 16 bytes in network order (an IPv4 address v4-mapped). */
+#define LT_LTTNG_FIELD_INET(n, ...)					\
+	ctf_array_network(u8, n, rec->n, LT_REC_INET_LEN)
 #define LT_LTTNG_FIELD_COMM(n, ...)	ctf_string(n, rec->n)
 #define LT_LTTNG_FIELD_NAME(n, ...)	ctf_string(n, rec->n)
 #define LT_LTTNG_FIELD_CHAR(n, ...)	ctf_array_text(char, n, &rec->n, 1)

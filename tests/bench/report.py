@@ -46,14 +46,13 @@ The irq part ("irq_run_CONFIG MS PERIODS": lt_spin's ms on CPU 1 and the
 interrupt periods during it): a configuration's cost per period is the
 median over repetitions of (its ms - none's ms in the same repetition) /
 its periods, in ns, resampled by repetition; ours / bpftrace is the ratio
-of two such medians over the same repetitions.
-
-The lock part ("lock_run_CONFIG US": both writers' wall time; "lock_waits
-N": the contended waits ours matched in its run): a configuration's cost
-is the median over repetitions of (its us - none's us in the same
-repetition), in us per run, and ours' cost per wait that median over the
-median of its waits; ours / bpftrace is the ratio of the two medians over
-the same repetitions."""
+of two such medians over the same repetitions.  The netrx part
+("netrx_run_CONFIG MS PACKETS": the loopback stream's ms and its
+datagrams) and the lock part ("lock_run_CONFIG MS ACQUISITIONS": the two
+writers' loops and their acquisitions of the mutex, most of them
+contended; "lock_waits N": the waits ours matched in its run) are
+computed the same way, per packet and per acquisition; ours / ftrace for
+the lock part."""
 import json
 import random
 import re
@@ -175,6 +174,7 @@ def parse(path):
     kv["custom_unavailable"] = {}
     kv["app_unavailable"] = {}
     kv["irq_unavailable"] = {}
+    kv["netrx_unavailable"] = {}
     kv["lock_unavailable"] = {}
     for raw in open(path):
         parts = raw.split()
@@ -189,24 +189,21 @@ def parse(path):
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
         elif name in ("custom_unavailable", "app_unavailable", "irq_unavailable",
-                      "lock_unavailable") and rest:
+                      "netrx_unavailable", "lock_unavailable") and rest:
             kv[name][rest[0]] = " ".join(rest[1:])
-        elif name.startswith("lock_run_") or name == "lock_waits":
+        elif name == "lock_waits":
             try:
-                v = int(rest[0])
-                if v < 0 or (v == 0 and name != "lock_waits"):
-                    raise ValueError
-                series.setdefault(name, []).append(v)
+                series.setdefault(name, []).append(int(rest[0]))
             except (IndexError, ValueError):
                 fails.append(f"{name}: not a count ({' '.join(rest)!r})")
-        elif name.startswith("irq_run_"):
+        elif name.startswith(("irq_run_", "netrx_run_", "lock_run_")):
             try:
-                ms, periods = float(rest[0]), int(rest[1])
-                if ms <= 0 or periods <= 0:
+                ms, units = float(rest[0]), int(rest[1])
+                if ms <= 0 or units <= 0:
                     raise ValueError
-                series.setdefault(name, []).append((ms, periods))
+                series.setdefault(name, []).append((ms, units))
             except (IndexError, ValueError):
-                fails.append(f"{name}: not a time and a count of periods ({' '.join(rest)!r})")
+                fails.append(f"{name}: not a time and a count ({' '.join(rest)!r})")
         elif name.startswith(("paired_", "custom_paired_")):
             try:
                 base, run = float(rest[0]), float(rest[1])
@@ -468,19 +465,22 @@ def base_part(kv, series, rng):
     return res
 
 
-def irq_part(kv, series, rng, problems):
-    """The irq part's figures (see the module's doc), or {} when the guest
-    did not run it."""
-    if "irq_configs" not in kv:
+def run_part(kv, series, rng, problems, part, unit, ours, peer):
+    """A part of runs against none ("PART_run_CONFIG MS UNITS": the run's ms
+    and the units of work in it, see the module's doc): each
+    configuration's ns per unit and ours / peer, or {} when the guest did
+    not run the part."""
+    if f"{part}_configs" not in kv:
         return {}
-    reps = int(kv.get("irq_reps", 0))
-    off = kv["irq_unavailable"]
-    runs = {c: series.get(f"irq_run_{c}", []) for c in kv["irq_configs"].split() if c not in off}
-    res = {"irq_period_us": int(kv.get("irq_period_us", 0)), "irq_reps": reps,
-           "irq_unavailable": off, "irq_ns_per_period": {}, "irq_ns_per_period_ci95": {}}
+    reps = int(kv.get(f"{part}_reps", 0))
+    off = kv[f"{part}_unavailable"]
+    runs = {c: series.get(f"{part}_run_{c}", []) for c in kv[f"{part}_configs"].split() if c not in off}
+    per, ci = f"{part}_ns_per_{unit}", f"{part}_ns_per_{unit}_ci95"
+    ratio = f"{part}_ratio_vs_{peer.split('_')[0]}"
+    res = {f"{part}_reps": reps, f"{part}_unavailable": off, per: {}, ci: {}}
     for c, v in runs.items():
         if len(v) < reps:
-            problems.append(f"irq {c}: {len(v)} of {reps} runs")
+            problems.append(f"{part} {c}: {len(v)} of {reps} runs")
     base = runs.get("none", [])
 
     def cost(c, sel=None):
@@ -493,73 +493,48 @@ def irq_part(kv, series, rng, problems):
         if c == "none" or not runs[c] or not base:
             continue
         n = min(len(runs[c]), len(base))
-        res["irq_ns_per_period"][c] = round(cost(c), 1)
-        res["irq_ns_per_period_ci95"][c] = boot_ratio({}, lambda sel, c=c: cost(c, sel), n, rng).get("ci95")
-    a, b = "ours_irq", "bpftrace_irq"
-    if b in off:
-        res["irq_ratio_vs_bpftrace"] = {"ratio": None, "ci95": None, "why": f"bpftrace unavailable: {off[b]}"}
-    elif runs.get(a) and runs.get(b) and base:
-        n = min(len(runs[a]), len(runs[b]), len(base))
+        res[per][c] = round(cost(c), 1)
+        res[ci][c] = boot_ratio({}, lambda sel, c=c: cost(c, sel), n, rng).get("ci95")
+    if peer in off:
+        res[ratio] = {"ratio": None, "ci95": None, "why": f"{peer} unavailable: {off[peer]}"}
+    elif runs.get(ours) and runs.get(peer) and base:
+        n = min(len(runs[ours]), len(runs[peer]), len(base))
 
         def r(sel=None):
-            x, y = cost(a, sel), cost(b, sel)
+            x, y = cost(ours, sel), cost(peer, sel)
             return x / y if x is not None and y and y > 0 else None
         x = r(range(n))
-        res["irq_ratio_vs_bpftrace"] = boot_ratio({"ratio": round(x, 3) if x is not None else None,
-                                                   "ci95": None}, r, n, rng)
+        res[ratio] = boot_ratio({"ratio": round(x, 3) if x is not None else None, "ci95": None}, r, n, rng)
     else:
-        res["irq_ratio_vs_bpftrace"] = {"ratio": None, "ci95": None, "why": "no runs"}
+        res[ratio] = {"ratio": None, "ci95": None, "why": "no runs"}
+    return res
+
+
+def irq_part(kv, series, rng, problems):
+    """The irq part's figures: ns per interrupt period."""
+    res = run_part(kv, series, rng, problems, "irq", "period", "ours_irq", "bpftrace_irq")
+    if res:
+        res["irq_period_us"] = int(kv.get("irq_period_us", 0))
+    return res
+
+
+def netrx_part(kv, series, rng, problems):
+    """The netrx part's figures: ns per packet of the loopback stream."""
+    res = run_part(kv, series, rng, problems, "netrx", "packet", "ours_netrx", "bpftrace_netrx")
+    if res:
+        res["netrx_packets"] = int(kv.get("netrx_packets", 0))
     return res
 
 
 def lock_part(kv, series, rng, problems):
-    """The lock part's figures (see the module's doc), or {} when the
-    guest did not run it."""
-    if "lock_configs" not in kv:
-        return {}
-    reps = int(kv.get("lock_reps", 0))
-    off = kv["lock_unavailable"]
-    runs = {c: series.get(f"lock_run_{c}", []) for c in kv["lock_configs"].split() if c not in off}
-    waits = series.get("lock_waits", [])
-    res = {"lock_n": int(kv.get("lock_n", 0)), "lock_reps": reps, "lock_unavailable": off,
-           "lock_us_added": {}, "lock_us_added_ci95": {},
-           "lock_waits_median": statistics.median(waits) if waits else None}
-    for c, v in runs.items():
-        if len(v) < reps:
-            problems.append(f"lock {c}: {len(v)} of {reps} runs")
-    base = runs.get("none", [])
-
-    def cost(c, sel=None):
-        v = runs[c]
-        n = min(len(v), len(base))
-        sel = range(n) if sel is None else sel
-        d = [v[i] - base[i] for i in sel if i < n]
-        return statistics.median(d) if d else None
-    for c in runs:
-        if c == "none" or not runs[c] or not base:
-            continue
-        n = min(len(runs[c]), len(base))
-        res["lock_us_added"][c] = round(cost(c), 1)
-        res["lock_us_added_ci95"][c] = boot_ratio({}, lambda sel, c=c: cost(c, sel), n, rng).get("ci95")
-    w = res["lock_waits_median"]
-    if "ours_lock" in res["lock_us_added"] and w:
-        res["lock_ns_per_wait"] = round(res["lock_us_added"]["ours_lock"] * 1000 / w, 1)
-    a, b = "ours_lock", "bpftrace_lock"
-    if b in off:
-        res["lock_ratio_vs_bpftrace"] = {"ratio": None, "ci95": None, "why": f"bpftrace unavailable: {off[b]}"}
-    elif runs.get(a) and runs.get(b) and base:
-        n = min(len(runs[a]), len(runs[b]), len(base))
-
-        def r(sel=None):
-            x, y = cost(a, sel), cost(b, sel)
-            return x / y if x is not None and y and y > 0 else None
-        x = r(range(n))
-        res["lock_ratio_vs_bpftrace"] = boot_ratio({"ratio": round(x, 3) if x is not None else None,
-                                                    "ci95": None}, r, n, rng)
-    else:
-        res["lock_ratio_vs_bpftrace"] = {"ratio": None, "ci95": None, "why": "no runs"}
+    """The lock part's figures: ns per acquisition of the mutex, and the
+    contended waits ours matched in a run (median)."""
+    res = run_part(kv, series, rng, problems, "lock", "acquisition", "ours_lock", "ftrace_lock")
+    if res:
+        waits = series.get("lock_waits", [])
+        res["lock_n"] = int(kv.get("lock_n", 0))
+        res["lock_waits_median"] = statistics.median(waits) if waits else None
     return res
-
 
 def ratio_goal(goals, res, key, name, limit, basis):
     """goals[name]: the ratio res[key] judged on the upper end of its
@@ -778,6 +753,7 @@ def main():
     ratio_goal(goals, res, "custom_ratio_vs_bpftrace", "custom_fn_vs_bpftrace", 0.5, "paired cost per call")
     res.update(app_part(kv, series, rng, problems))
     res.update(irq_part(kv, series, rng, problems))
+    res.update(netrx_part(kv, series, rng, problems))
     res.update(lock_part(kv, series, rng, problems))
     res.update(base_part(kv, series, rng))
     if "pingpong_ours_vs_base" in res:
@@ -943,14 +919,19 @@ def print_table(res, kv):
               f" against none, {res['irq_reps']} repetitions")
         print_rows(res["irq_ns_per_period"], res["irq_ns_per_period_ci95"], res["irq_unavailable"])
         print_ratio("ours_irq / bpftrace_irq", res["irq_ratio_vs_bpftrace"])
+    if res.get("netrx_reps"):
+        print(f"\nnetrx: ns added to a packet of a loopback UDP stream ({res['netrx_packets']} datagrams"
+              f" sent and read at once on CPU 0), against none, {res['netrx_reps']} repetitions")
+        print_rows(res["netrx_ns_per_packet"], res["netrx_ns_per_packet_ci95"], res["netrx_unavailable"])
+        print_ratio("ours_netrx / bpftrace_netrx", res["netrx_ratio_vs_bpftrace"])
     if res.get("lock_reps"):
-        print(f"\nkernel locks: us added to two writers taking one mutex {res['lock_n']} times each"
-              f" (5 us inside, 5 us out), against none, {res['lock_reps']} repetitions;"
-              f" ours matched {f(res['lock_waits_median'])} waits a run (median)")
-        print_rows(res["lock_us_added"], res["lock_us_added_ci95"], res["lock_unavailable"])
-        if res.get("lock_ns_per_wait") is not None:
-            print(f"  {'ours_lock, ns per contended wait':44s} {res['lock_ns_per_wait']:9.1f}")
-        print_ratio("ours_lock / bpftrace_lock", res["lock_ratio_vs_bpftrace"])
+        print(f"\nkernel locks: ns added to an acquisition of a mutex by two writers taking turns"
+              f" ({res['lock_n']} each, 5 us inside, 5 us out; ours matched"
+              f" {f(res['lock_waits_median'])} contended waits a run, median), against none,"
+              f" {res['lock_reps']} repetitions")
+        print_rows(res["lock_ns_per_acquisition"], res["lock_ns_per_acquisition_ci95"],
+                   res["lock_unavailable"])
+        print_ratio("ours_lock / ftrace_lock", res["lock_ratio_vs_ftrace"])
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():
         print(f"  {name:44s} {g['goal']}: upper {f(g['upper'])} -> "

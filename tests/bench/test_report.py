@@ -109,6 +109,20 @@ def app_output(reps=9, ns=None, unavailable=(), drop=None):
     return lines
 
 
+def netrx_output(reps=5, ns=None):
+    """The netrx part's lines: per repetition, each configuration's stream
+    (ms, none's 900 to 908) of 100000 packets, its cost per packet ns
+    added, jittered by a few ns a packet."""
+    ns = ns or {"none": 0, "ours_netrx": 400, "bpftrace_netrx": 1600}
+    lines = ["netrx_packets 100000\n", f"netrx_reps {reps}\n",
+             "netrx_configs none ours_netrx bpftrace_netrx\n"]
+    for r in range(reps):
+        for c, v in ns.items():
+            extra = 0 if c == "none" else (v + (r * 3 + len(c)) % 9 - 4) * 100000 / 1e6
+            lines.append(f"netrx_run_{c} {900 + r % 5 * 2 + extra:.3f} 100000\n")
+    return lines
+
+
 def irq_output(reps=9, ns=None, unavailable=(), drop=None):
     """The irq part's lines: per repetition, each configuration's spin (ms,
     none's 400 to 408) with 3000 to 3005 periods, its cost per period ns
@@ -128,24 +142,23 @@ def irq_output(reps=9, ns=None, unavailable=(), drop=None):
     return lines
 
 
-def lock_output(reps=9, us=None, waits=20000, unavailable=(), drop=None):
-    """The lock part's lines: per repetition, each configuration's run (us,
-    none's 50000 to 50800) with us added, jittered by a few us; ours'
-    waits."""
-    us = us or {"none": 0, "ours_lock": 4000, "bpftrace_lock": 16000}
-    lines = ["lock_n 20000\n", f"lock_reps {reps}\n", "lock_configs none ours_lock bpftrace_lock\n"]
-    lines += [f"lock_unavailable {p} no bpftrace in this guest\n" for p in unavailable]
+def lock_output(reps=9, ns=None, waits=36000, unavailable=(), drop=None):
+    """The lock part's lines: per repetition, each configuration's run (ms,
+    none's 500 to 508) over 40000 acquisitions, its cost per acquisition
+    ns added, jittered by a few ns; ours' waits."""
+    ns = ns or {"none": 0, "ours_lock": 2000, "ftrace_lock": 8000}
+    lines = ["lock_n 20000\n", f"lock_reps {reps}\n", "lock_configs none ours_lock ftrace_lock\n"]
+    lines += [f"lock_unavailable {p} not in this guest\n" for p in unavailable]
     for r in range(reps):
-        base = 50000 + r % 5 * 200
-        for c, v in us.items():
+        base = 500 + r % 5 * 2
+        for c, v in ns.items():
             if c in unavailable or (c, r) == drop:
                 continue
-            extra = 0 if c == "none" else v + (r * 7 + len(c)) % 21 - 10
-            lines.append(f"lock_run_{c} {base + extra}\n")
+            extra = 0 if c == "none" else (v + (r * 3 + len(c)) % 9 - 4) * 40000 / 1e6
+            lines.append(f"lock_run_{c} {base + extra:.3f} 40000\n")
             if c == "ours_lock":
                 lines.append(f"lock_waits {waits + r}\n")
     return lines
-
 
 def run(lines):
     with tempfile.TemporaryDirectory() as d:
@@ -364,26 +377,32 @@ def main():
     rc, out, _ = run(guest_output(extra=irq_output(drop=("ours_irq", 4))))
     check("irq: a repetition without ours fails the report, named", rc == 1 and "irq ours_irq: 8 of 9 runs" in out,
           out[-300:])
+    rc, out, res = run(guest_output(extra=netrx_output()))
+    pp, v = res.get("netrx_ns_per_packet", {}), res.get("netrx_ratio_vs_bpftrace", {})
+    check("netrx: ns per packet, ours_netrx 400, bpftrace_netrx 1600; ours / bpftrace 0.25",
+          rc == 0 and near(pp.get("ours_netrx"), 400, 0.03) and near(pp.get("bpftrace_netrx"), 1600, 0.02) and
+          near(v.get("ratio"), 0.25, 0.05) and "ours_netrx / bpftrace_netrx" in out, (pp, v, out[-400:]))
     rc, out, _ = run(guest_output(extra=["irq_run_ours_irq 400 0\n"]))
     check("irq: a run without periods fails the report", rc == 1 and "irq_run_ours_irq" in out, out[-300:])
     rc, out, res = run(guest_output(extra=lock_output()))
-    a, aci, v = res.get("lock_us_added", {}), res.get("lock_us_added_ci95", {}), \
-        res.get("lock_ratio_vs_bpftrace", {})
-    check("lock: us added, ours_lock 4000, bpftrace_lock 16000, each inside an interval; 200 ns a wait "
-          "(20000 waits); ours / bpftrace 0.25 inside its interval", rc == 0 and near(a["ours_lock"], 4000, 0.01)
-          and near(a["bpftrace_lock"], 16000, 0.01) and "none" not in a and all(inside(aci[c], a[c]) for c in a)
-          and near(res["lock_ns_per_wait"], 200, 0.01) and near(v["ratio"], 0.25, 0.01) and
-          inside(v["ci95"], v["ratio"]) and "ours_lock / bpftrace_lock" in out, (a, aci, v, out[-400:]))
-    rc, out, res = run(guest_output(extra=lock_output(unavailable=("bpftrace_lock",))))
-    v = res.get("lock_ratio_vs_bpftrace", {})
-    check("lock: bpftrace unavailable: said why, no ratio, no failure",
-          rc == 0 and v.get("ratio") is None and "unavailable" in v.get("why", "") and
-          "bpftrace_lock" not in res["lock_us_added"], (v, out[-300:]))
+    a, aci, v = res.get("lock_ns_per_acquisition", {}), res.get("lock_ns_per_acquisition_ci95", {}), \
+        res.get("lock_ratio_vs_ftrace", {})
+    check("lock: ns per acquisition, ours_lock 2000, ftrace_lock 8000, each inside an interval; "
+          "ours / ftrace 0.25 inside its interval; the waits' median", rc == 0 and
+          near(a["ours_lock"], 2000, 0.03) and near(a["ftrace_lock"], 8000, 0.02) and "none" not in a and
+          all(inside(aci[c], a[c]) for c in a) and near(v["ratio"], 0.25, 0.05) and
+          inside(v["ci95"], v["ratio"]) and res["lock_waits_median"] == 36004 and
+          "ours_lock / ftrace_lock" in out, (a, aci, v, out[-400:]))
+    rc, out, res = run(guest_output(extra=lock_output(unavailable=("ftrace_lock",))))
+    v = res.get("lock_ratio_vs_ftrace", {})
+    check("lock: ftrace unavailable: said why, no ratio, no failure",
+          rc == 0 and v.get("ratio") is None and "ftrace_lock unavailable" in v.get("why", "") and
+          "ftrace_lock" not in res["lock_ns_per_acquisition"], (v, out[-300:]))
     rc, out, _ = run(guest_output(extra=lock_output(drop=("ours_lock", 3))))
     check("lock: a repetition without ours fails the report, named",
           rc == 1 and "lock ours_lock: 8 of 9 runs" in out, out[-300:])
-    rc, out, _ = run(guest_output(extra=["lock_run_ours_lock x\n"]))
-    check("lock: a run that is not a count fails the report", rc == 1 and "lock_run_ours_lock" in out, out[-300:])
+    rc, out, _ = run(guest_output(extra=["lock_waits x\n"]))
+    check("lock: waits that are not a count fail the report", rc == 1 and "lock_waits" in out, out[-300:])
     rc, out, res = run(guest_output(configs=CONFIGS + ["base_ours"], hb=dict(HB, base_ours=2.0),
                                     extra=["base_commit 3c96b8b\n"]))
     v, g = res.get("hackbench_ours_vs_base", {}), res["goals"].get("pingpong_ours_vs_base", {})

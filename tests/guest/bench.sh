@@ -71,21 +71,26 @@
 #     the irq tracker, its peer bpftrace (hardirqs' and softirqs' pattern:
 #     the same three intervals), and the wakeup tracker (its breakdown's
 #     accounting hooks the same interrupts).
-#  9. lock: the cost per contended kernel lock wait: two writers on two
+#  9. netrx: the cost per packet of a loopback UDP stream on CPU 0
+#     (tests/bench/lt_udpstream.c: 100000 datagrams, each sent and read
+#     at once): the netrx tracker (latency_tracker_net) and its peer
+#     bpftrace doing the same pair, against none.
+# 10. lock: the cost per contended kernel lock wait: two writers on two
 #     CPUs each take lt_lock_load.ko's static mutex LOCK_N times (5 us
 #     inside it, 5 us out): the lock tracker, its peer ftrace (the pair
 #     by the histogram.rst pattern, keyed by the task).
-# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq lock alert"),
+# LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq netrx lock
+# alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
 # LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
-# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9), LTG_BENCH_LOCK_REPS (9)
-# choose a smaller run (e.g.
+# LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9), LTG_BENCH_NETRX_REPS
+# (LTG_BENCH_REPS), LTG_BENCH_LOCK_REPS (9) choose a smaller run (e.g.
 # while profiling one change).
 . tests/guest/lib.sh
 set -u
 T=/sys/kernel/tracing
 REPS=${LTG_BENCH_REPS:-9}
-PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq lock alert} "
+PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq netrx lock alert} "
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
@@ -417,6 +422,8 @@ cfg_set_on() {
 	ours_syscalls) lt_load latency_tracker_syscalls $NEVER kthreads=1 ;;
 	ours_irq) lt_load latency_tracker_irq $NEVER ;;
 	bpftrace_irq) bpf_on "$BPF_IRQ" ;;
+	ours_netrx) lt_load latency_tracker_net $NEVER ;;
+	bpftrace_netrx) bpf_on "$BPF_NETRX" ;;
 	ours_lock) lt_load latency_tracker_lock $NEVER ;;
 	ftrace_lock) ftrace_set on FT_LOCK ;;
 	ours_excl) ours_on filter_cgroup=/lt_bench_empty ;;
@@ -439,8 +446,9 @@ cfg_set_on() {
 cfg_check() {
 	case $1 in
 	ours | base_ours) ours_check wakeup offcpu syscalls ;;
-	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq | ours_lock) ours_check "${1#ours_}" ;;
+	ours_wakeup | ours_offcpu | ours_syscalls | ours_irq | ours_netrx | ours_lock) ours_check "${1#ours_}" ;;
 	bpftrace_irq) bpf_check hardirq_ns vector_ns softirq_ns softirq_latency_ns ;;
+	bpftrace_netrx) bpf_check netrx_ns ;;
 	ftrace_lock) ftrace_check lock_lat ;;
 	ftrace) ftrace_check wakeup_lat offcpu_lat syscall_lat ;;
 	ftrace_wakeup) ftrace_check wakeup_latency ;;
@@ -463,9 +471,10 @@ cfg_set_off() {
 	floor | fn_floor) lt_loaded lt_floor && lt_unload lt_floor ;;
 	ftrace) ftrace_set off FT_EW ;;
 	ftrace_wakeup) ftrace_set off FT_WK ;;
-	bpftrace | bpftrace_wakeup | fn_bpftrace | bpftrace_irq) bpf_off ;;
+	bpftrace | bpftrace_wakeup | fn_bpftrace | bpftrace_irq | bpftrace_netrx) bpf_off ;;
 	ftrace_lock) ftrace_set off FT_LOCK ;;
 	ours_irq) lt_loaded latency_tracker_irq && lt_unload latency_tracker_irq ;;
+	ours_netrx) lt_loaded latency_tracker_net && lt_unload latency_tracker_net ;;
 	ours_lock) lt_loaded latency_tracker_lock && lt_unload latency_tracker_lock ;;
 	fn_ours) [ ! -d $LTD/ltb_fn ] || printf 'del ltb_fn\n' >$LTD/custom ;;
 	fn_synth) ftrace_set off FT_FN ;;
@@ -809,15 +818,28 @@ tracepoint:irq:softirq_entry {
 }
 tracepoint:irq:softirq_exit /@s[cpu]/ { @softirq_ns = hist(nsecs - @s[cpu]); delete(@s[cpu]); }
 END { clear(@h); clear(@v); clear(@r); clear(@s); }'
+# run_on PART CONFIG REP: CONFIG turned on for a run of PART, or off
+# again and the failure said.
+run_on() {
+	cfg_on "$2" && return 0
+	cfg_off "$2"
+	fail "$1_$2: could not be turned on (repetition $(($3 + 1)))"
+	return 1
+}
+# run_off PART CONFIG PEER: CONFIG checked and turned off after a run of
+# PART; the peer PEER (bpftrace, which prints its maps when it stops)
+# checked after.
+run_off() {
+	local why
+	[ "$2" = "$3" ] || { why=$(cfg_check "$2") || fail "$1_$2: $why"; }
+	cfg_off "$2"
+	[ "$2" != "$3" ] || { why=$(cfg_check "$2") || fail "$1_$2: $why"; }
+}
 irq_periods() { awk '/lt_slow_handler/ { print $3 }' /proc/interrupts; }
 irq_run() { # CONFIG REP
-	local c=$1 p0= p1= ms= why
+	local c=$1 p0= p1= ms=
 	[ "$c" != bpftrace_irq ] || [ -z "$IRQ_PEER_OFF" ] || return 0
-	if ! cfg_on "$c"; then
-		cfg_off "$c"
-		fail "irq_$c: could not be turned on (repetition $(($2 + 1)))"
-		return
-	fi
+	run_on irq "$c" "$2" || return
 	if lt_load lt_irq_load cpu=1 period_us=$IRQ_PERIOD_US handler_us=1 softirq_us=1; then
 		p0=$(irq_periods)
 		ms=$("$LT_TOP/build/bench/lt_spin")
@@ -826,9 +848,7 @@ irq_run() { # CONFIG REP
 	else
 		fail "irq: lt_irq_load did not load: $(dmesg | tail -n 1)"
 	fi
-	[ "$c" = bpftrace_irq ] || { why=$(cfg_check "$c") || fail "irq_$c: $why"; }
-	cfg_off "$c"
-	[ "$c" != bpftrace_irq ] || { why=$(cfg_check "$c") || fail "irq_$c: $why"; }
+	run_off irq "$c" bpftrace_irq
 	[ -n "$ms" ] && [ -n "$p0" ] && [ -n "$p1" ] && [ "$p1" -gt "$p0" ] &&
 		out "irq_run_$c $ms $((p1 - p0))" ||
 		fail "irq_$c: no run (ms '$ms', periods '$p0' to '$p1')"
@@ -844,12 +864,67 @@ if part irq; then
 	interleave irq_ "$IRQ_REPS" irq_run none ours_irq bpftrace_irq ours_wakeup
 fi
 
-# --- 9. kernel locks --------------------------------------------------------------
+# --- 9. received packets ------------------------------------------------------------
+# What each configuration adds to a packet of a loopback UDP stream:
+# lt_udpstream sends 100000 datagrams of 64 bytes to itself on CPU 0, each
+# read at once, so each takes the whole receive path alone (the backlog's
+# netif_receive_skb in the sender's softirq, the socket's queue, the
+# copy, the free).
+#   ours_netrx      latency_tracker_net, its threshold never crossed (the
+#                   ttfb tracker loaded with it sees no TCP);
+#   bpftrace_netrx  the same pair keyed by skbaddr: net:netif_receive_skb
+#                   into a map, its end where ours ends (the
+#                   skb_copy_datagram_iovec tracepoint, and a kprobe on
+#                   skb_consume_udp, UDP's copy of a linear skb having no
+#                   tracepoint) into a histogram, kfree_skb and
+#                   consume_skb deleting;
+#   none            the control.
+# Interleaved as the other parts, NETRX_REPS repetitions, each run printed
+# as "netrx_run_CONFIG MS PACKETS".
+NETRX_PACKETS=100000
+NETRX_REPS=${LTG_BENCH_NETRX_REPS:-$REPS}
+NETRX_PEER_OFF=
+# (The skb's address as a u64 everywhere: a kprobe's argument is one, and
+# bpftrace wants one key type per map.)
+BPF_NETRX='tracepoint:net:netif_receive_skb { @rx[(uint64)args->skbaddr] = nsecs; }
+tracepoint:skb:skb_copy_datagram_iovec {
+  $k = (uint64)args->skbaddr;
+  $s = @rx[$k];
+  if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[$k]); }
+}
+kprobe:skb_consume_udp {
+  $s = @rx[arg1];
+  if ($s) { @netrx_ns = hist(nsecs - $s); delete(@rx[arg1]); }
+}
+tracepoint:skb:kfree_skb, tracepoint:skb:consume_skb { delete(@rx[(uint64)args->skbaddr]); }
+END { clear(@rx); }'
+netrx_run() { # CONFIG REP
+	local c=$1 ms
+	[ "$c" != bpftrace_netrx ] || [ -z "$NETRX_PEER_OFF" ] || return 0
+	run_on netrx "$c" "$2" || return
+	ms=$("$LT_TOP/build/bench/lt_udpstream")
+	run_off netrx "$c" bpftrace_netrx
+	[ -n "$ms" ] && out "netrx_run_$c $ms $NETRX_PACKETS" ||
+		fail "netrx_$c: no run"
+}
+if part netrx; then
+	if ! command -v bpftrace >/dev/null; then
+		out "netrx_unavailable bpftrace_netrx no bpftrace in this guest"
+		NETRX_PEER_OFF=1
+	fi
+	out "netrx_packets $NETRX_PACKETS"
+	out "netrx_reps $NETRX_REPS"
+	out "netrx_configs none ours_netrx bpftrace_netrx"
+	interleave netrx_ "$NETRX_REPS" netrx_run none ours_netrx bpftrace_netrx
+fi
+
+# --- 10. kernel locks -------------------------------------------------------------
 # What each configuration adds to a contended kernel mutex: two writers,
 # pinned to CPUs 0 and 1, each take lt_lock_load.ko's static mutex LOCK_N
 # times, spinning 5 us inside it and 5 us out of it ("loop N 2": they
-# start together), so that they take turns and most acquisitions contend (a spinning mutex: a contention_begin before its spin, another
-# if it sleeps, then its end).
+# start together), so that they take turns and most acquisitions contend
+# (a spinning mutex: a contention_begin before its spin, another if it
+# sleeps, then its end).
 #   ours_lock      latency_tracker_lock, its threshold never crossed;
 #   ftrace_lock    the pair by the kernel's histogram triggers (a start
 #                  per task at contention_begin, the delay at
@@ -858,21 +933,16 @@ fi
 #   none           the control.
 # No bpftrace: attached to lock:contention_*, it hung the guest when the
 # bench brought CPU 1 back online after turning it on (solo), three runs
-# of three.
-# Interleaved, LOCK_REPS repetitions, each run printed as "lock_run_CONFIG
-# MS ACQUISITIONS" (both writers' loops, started together, as the module
-# times them, and their acquisitions of the mutex);
-# ours' runs also print "lock_waits N", the waits its tracker matched
-# during the run (the contended acquisitions).
+# of three.  Interleaved, LOCK_REPS repetitions, each run printed as
+# "lock_run_CONFIG MS ACQUISITIONS" (both writers' loops, started
+# together, as the module times them, and their acquisitions of the
+# mutex); ours' runs also print "lock_waits N", the waits its tracker
+# matched during the run (the contended acquisitions).
 LOCK_N=${LTG_BENCH_LOCK_N:-20000}
 LOCK_REPS=${LTG_BENCH_LOCK_REPS:-9}
 lock_run() { # CONFIG REP
-	local c=$1 t0 t1 m0= m1= why
-	if ! cfg_on "$c"; then
-		cfg_off "$c"
-		fail "lock_$c: could not be turned on (repetition $(($2 + 1)))"
-		return
-	fi
+	local c=$1 t0 t1 m0= m1=
+	run_on lock "$c" "$2" || return
 	[ "$c" != ours_lock ] || m0=$(stat_of lock matched)
 	read -r _ t0 </proc/lt_lock_load
 	taskset -c 0 sh -c "echo loop $LOCK_N 2 >/proc/lt_lock_load" &
@@ -880,8 +950,7 @@ lock_run() { # CONFIG REP
 	wait
 	read -r _ t1 </proc/lt_lock_load
 	[ "$c" != ours_lock ] || m1=$(stat_of lock matched)
-	why=$(cfg_check "$c") || fail "lock_$c: $why"
-	cfg_off "$c"
+	run_off lock "$c" -
 	out "lock_run_$c $(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e6 }') $((2 * LOCK_N))"
 	[ -z "$m0" ] || [ -z "$m1" ] || out "lock_waits $((m1 - m0))"
 }

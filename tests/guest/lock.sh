@@ -35,12 +35,12 @@ trk_reader_start "$D/alerts"
 # round LOCK: a holder, then two waiters; appends `PID LOCK HOLDER`.
 round() {
 	local h w1 w2 n c i
-	read -r n <$L
+	read -r n _ <$L
 	echo "hold $1 $HOLD_MS 2" >$L &
 	h=$!
 	# The waiters once the holder holds the lock (no fork in the loop).
 	for i in $(seq 200); do
-		read -r c <$L
+		read -r c _ <$L
 		[ "$c" -gt "$n" ] && break
 		sleep 0.01
 	done

@@ -27,6 +27,7 @@
 #include <lt_records/custom.h>
 #include <lt_records/irq.h>
 #include <lt_records/lock.h>
+#include <lt_records/net.h>
 #include <lt_records/offcpu.h>
 #include <lt_records/syscalls.h>
 #include <lt_records/wakeup.h>
@@ -96,6 +97,8 @@ static LT_RECORD_FMT(block_fmt, struct lt_block_record, LT_BLOCK_RECORD)
 static LT_RECORD_FMT(custom_fmt, struct lt_custom_record, LT_CUSTOM_RECORD)
 static LT_RECORD_FMT(irq_fmt, struct lt_irq_record, LT_IRQ_RECORD)
 static LT_RECORD_FMT(lock_fmt, struct lt_lock_record, LT_LOCK_RECORD)
+static LT_RECORD_FMT(ttfb_fmt, struct lt_ttfb_record, LT_TTFB_RECORD)
+static LT_RECORD_FMT(netrx_fmt, struct lt_netrx_record, LT_NETRX_RECORD)
 
 static char line[4096];
 
@@ -385,6 +388,78 @@ static void test_lock(void)
 	      "lock: a kind out of range is ?");
 }
 
+/* An INET field's bytes from eight 16-bit groups. */
+static void inet6(u8 *a, const unsigned int *g)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		a[2 * i] = g[i] >> 8;
+		a[2 * i + 1] = g[i] & 0xff;
+	}
+}
+
+static void test_net(void)
+{
+	static const unsigned int lo6[8] = { 0, 0, 0, 0, 0, 0, 0, 1 };
+	static const unsigned int doc[8] = {
+		0x2001, 0xdb8, 0, 0, 1, 0, 0, 0xab
+	};
+	static const unsigned int two[8] = {
+		0xfd00, 0, 0x200, 0, 0, 0, 0, 0
+	};
+	static const unsigned int all[8] = {
+		0xfe80, 1, 2, 3, 4, 5, 6, 0xffff
+	};
+	struct lt_ttfb_record t = {
+		.pid = 812, .tgid = 800, .comm = "httpd", .cgroup = 5,
+		.saddr = { [10] = 0xff, [11] = 0xff, 127, 0, 0, 1 },
+		.sport = 8080,
+		.daddr = { [10] = 0xff, [11] = 0xff, 10, 200, 0, 2 },
+		.dport = 43210, .proto = LT_NET_PROTO_TCP,
+	};
+	struct lt_netrx_record n = {
+		.pid = 900, .tgid = 900, .comm = "dns", .cgroup = 7,
+		.sport = 53, .dport = 40000, .proto = LT_NET_PROTO_UDP,
+		.dev = "lo",
+	};
+
+	check(fmt_line(ttfb_fmt, "ttfb", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &t, sizeof(t)),
+	      "ts=1000 tracker=ttfb cause=threshold delay=2000 pid=812 "
+	      "tgid=800 comm=httpd cgroup=5 saddr=127.0.0.1 sport=8080 "
+	      "daddr=10.200.0.2 dport=43210 proto=tcp\n",
+	      "ttfb: process, IPv4 (v4-mapped) addresses, ports, proto");
+	inet6(n.saddr, lo6);
+	inet6(n.daddr, lo6);
+	check(fmt_line(netrx_fmt, "netrx", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &n, sizeof(n)),
+	      "ts=1000 tracker=netrx cause=threshold delay=2000 pid=900 "
+	      "tgid=900 comm=dns cgroup=7 saddr=::1 sport=53 daddr=::1 "
+	      "dport=40000 proto=udp dev=lo\n",
+	      "netrx: IPv6 loopback, dev last");
+	inet6(n.saddr, doc);
+	inet6(n.daddr, two);
+	n.sport = -1;
+	n.dport = -1;
+	n.proto = LT_NET_PROTO_ICMPV6;
+	check(fmt_line(netrx_fmt, "netrx", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &n, sizeof(n)),
+	      "ts=1000 tracker=netrx cause=threshold delay=2000 pid=900 "
+	      "tgid=900 comm=dns cgroup=7 saddr=2001:db8::1:0:0:ab "
+	      "daddr=fd00:0:200:: proto=icmpv6 dev=lo\n",
+	      "netrx: no ports (OINT < 0); the first of the longest zero runs is ::");
+	inet6(n.saddr, all);
+	memset(n.daddr, 0, sizeof(n.daddr));
+	n.proto = 99;
+	check(fmt_line(netrx_fmt, "netrx", LATENCY_TRACKER_CAUSE_THRESHOLD,
+		       &n, sizeof(n)),
+	      "ts=1000 tracker=netrx cause=threshold delay=2000 pid=900 "
+	      "tgid=900 comm=dns cgroup=7 saddr=fe80:1:2:3:4:5:6:ffff "
+	      "daddr=:: proto=other dev=lo\n",
+	      "netrx: no zero run, all zeros, a protocol out of range");
+}
+
 static void test_causes(void)
 {
 	tap_ok(!strcmp(lt_cause_name(LATENCY_TRACKER_CAUSE_THRESHOLD),
@@ -397,7 +472,7 @@ static void test_causes(void)
 
 int main(void)
 {
-	tap_plan(25);
+	tap_plan(29);
 	test_wakeup();
 	test_offcpu();
 	test_syscalls();
@@ -405,6 +480,7 @@ int main(void)
 	test_custom();
 	test_irq();
 	test_lock();
+	test_net();
 	test_causes();
 	return tap_done();
 }

@@ -32,7 +32,7 @@
 KERNEL_TESTS="core-load core-api wakeup offcpu syscalls block
 	wakeup-contended wakeup-race block-requests syscalls-ends rt-timers
 	lazy-rcu stacks lttng-probe custom custom-unload app wakeup-breakdown irq
-	lock oracle-wakeup oracle-offcpu oracle-syscalls oracle-block"
+	lock net oracle-wakeup oracle-offcpu oracle-syscalls oracle-block"
 RT_TESTS="core-alerts alerts-lost alerts-unload timeout-change hotplug torture
 	offcpu-threads block-burst"
 ONE_LINE_TESTS="core-procfs fuzz-procfs filters filters-cgroup security
@@ -45,14 +45,14 @@ LTTNG_TESTS="daemon-snapshot explain-cpu explain-flock explain-pool explain-app
 DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
 	stacks filters-cgroup hotplug torture lttng-probe
 	fuzz-procfs oracle-wakeup offcpu-threads block-burst custom-unload app
-	flamegraph irq lock"
+	flamegraph irq lock net"
 FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
 	timeout-change wakeup offcpu syscalls block wakeup-contended
 	block-requests block-burst rt-timers stacks stacks-budget lttng-probe filters
 	filters-cgroup fuzz-procfs security alerts-unload hotplug torture
 	oracle-wakeup oracle-offcpu oracle-syscalls oracle-block
 	cli-basic cli-filters flamegraph daemon-explain explain-timeline custom app
-	wakeup-breakdown irq lock"
+	wakeup-breakdown irq lock net"
 
 # tier_tests LINE [TIER]: the tests LINE runs in TIER (full: the default;
 # fast: 6.12 only), one a line.

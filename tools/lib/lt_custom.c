@@ -25,12 +25,11 @@
  * name them), then the other names the contract reserves.
  */
 static const char *const lt_builtin_names[] = {
-	"wakeup", "offcpu", "syscalls", "block", "lock",
+	"wakeup", "offcpu", "syscalls", "block", "lock", "ttfb", "netrx",
 };
 
 static const char *const lt_custom_reserved_names[] = {
 	"del", "custom", "version", "app", "irq",
-	"ttfb", "netrx",				/* to come */
 };
 
 enum lt_custom_field {

@@ -53,17 +53,20 @@ trk_reader_stop() {
 	TRK_READER=
 }
 
-# trk_wait_pid FILE: the pid=... an ltprog.py (or custom_load.py) workload
-# prints when it starts its work (python starts slowly under emulation:
-# poll up to 30 s).
-trk_wait_pid() {
+# trk_wait_line FILE KEY: the value of the first KEY=... line a workload
+# prints into FILE (python starts slowly under emulation: poll up to 30 s).
+trk_wait_line() {
 	local i
 	for i in $(seq 300); do
-		grep -q '^pid=' "$1" && break
+		grep -q "^$2=" "$1" && break
 		sleep 0.1
 	done
-	sed -n 's/^pid=//p' "$1"
+	sed -n "s/^$2=//p" "$1"
 }
+
+# trk_wait_pid FILE: the pid=... an ltprog.py (or custom_load.py) workload
+# prints when it starts its work.
+trk_wait_pid() { trk_wait_line "$1" pid; }
 
 # field LINE KEY: value of KEY=... in an alert line.
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<" $1"; }
