@@ -48,11 +48,10 @@ median over repetitions of (its ms - none's ms in the same repetition) /
 its periods, in ns, resampled by repetition; ours / bpftrace is the ratio
 of two such medians over the same repetitions.  The netrx part
 ("netrx_run_CONFIG MS PACKETS": the loopback stream's ms and its
-datagrams) and the lock part ("lock_run_CONFIG MS ACQUISITIONS": the two
-writers' loops and their acquisitions of the mutex, most of them
-contended; "lock_waits N": the waits ours matched in its run) are
-computed the same way, per packet and per acquisition; ours / ftrace for
-the lock part."""
+datagrams) and the lock part ("lock_run_CONFIG MS WAITS": the calls'
+time and their contended waits; "lock_waits N": the waits ours matched
+in its run) are computed the same way, per packet and per wait; ours /
+ftrace for the lock part."""
 import json
 import random
 import re
@@ -527,9 +526,9 @@ def netrx_part(kv, series, rng, problems):
 
 
 def lock_part(kv, series, rng, problems):
-    """The lock part's figures: ns per acquisition of the mutex, and the
-    contended waits ours matched in a run (median)."""
-    res = run_part(kv, series, rng, problems, "lock", "acquisition", "ours_lock", "ftrace_lock")
+    """The lock part's figures: ns per contended wait, and the waits ours
+    matched in a run (median)."""
+    res = run_part(kv, series, rng, problems, "lock", "wait", "ours_lock", "ftrace_lock")
     if res:
         waits = series.get("lock_waits", [])
         res["lock_n"] = int(kv.get("lock_n", 0))
@@ -925,12 +924,11 @@ def print_table(res, kv):
         print_rows(res["netrx_ns_per_packet"], res["netrx_ns_per_packet_ci95"], res["netrx_unavailable"])
         print_ratio("ours_netrx / bpftrace_netrx", res["netrx_ratio_vs_bpftrace"])
     if res.get("lock_reps"):
-        print(f"\nkernel locks: ns added to an acquisition of a mutex by two writers taking turns"
-              f" ({res['lock_n']} each, 5 us inside, 5 us out; ours matched"
-              f" {f(res['lock_waits_median'])} contended waits a run, median), against none,"
+        print(f"\nkernel locks: ns added to a contended wait ({res['lock_n']} down_timeout() calls"
+              f" with no time to wait on an empty semaphore, CPU 0; ours matched"
+              f" {f(res['lock_waits_median'])} a run, median), against none,"
               f" {res['lock_reps']} repetitions")
-        print_rows(res["lock_ns_per_acquisition"], res["lock_ns_per_acquisition_ci95"],
-                   res["lock_unavailable"])
+        print_rows(res["lock_ns_per_wait"], res["lock_ns_per_wait_ci95"], res["lock_unavailable"])
         print_ratio("ours_lock / ftrace_lock", res["lock_ratio_vs_ftrace"])
     print("\ngoals (upper end of the 95 % interval)")
     for name, g in res["goals"].items():

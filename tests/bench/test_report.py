@@ -144,8 +144,8 @@ def irq_output(reps=9, ns=None, unavailable=(), drop=None):
 
 def lock_output(reps=9, ns=None, waits=36000, unavailable=(), drop=None):
     """The lock part's lines: per repetition, each configuration's run (ms,
-    none's 500 to 508) over 40000 acquisitions, its cost per acquisition
-    ns added, jittered by a few ns; ours' waits."""
+    none's 500 to 508) of 40000 waits, its cost per wait ns added,
+    jittered by a few ns; ours' waits."""
     ns = ns or {"none": 0, "ours_lock": 2000, "ftrace_lock": 8000}
     lines = ["lock_n 20000\n", f"lock_reps {reps}\n", "lock_configs none ours_lock ftrace_lock\n"]
     lines += [f"lock_unavailable {p} not in this guest\n" for p in unavailable]
@@ -385,9 +385,9 @@ def main():
     rc, out, _ = run(guest_output(extra=["irq_run_ours_irq 400 0\n"]))
     check("irq: a run without periods fails the report", rc == 1 and "irq_run_ours_irq" in out, out[-300:])
     rc, out, res = run(guest_output(extra=lock_output()))
-    a, aci, v = res.get("lock_ns_per_acquisition", {}), res.get("lock_ns_per_acquisition_ci95", {}), \
+    a, aci, v = res.get("lock_ns_per_wait", {}), res.get("lock_ns_per_wait_ci95", {}), \
         res.get("lock_ratio_vs_ftrace", {})
-    check("lock: ns per acquisition, ours_lock 2000, ftrace_lock 8000, each inside an interval; "
+    check("lock: ns per wait, ours_lock 2000, ftrace_lock 8000, each inside an interval; "
           "ours / ftrace 0.25 inside its interval; the waits' median", rc == 0 and
           near(a["ours_lock"], 2000, 0.03) and near(a["ftrace_lock"], 8000, 0.02) and "none" not in a and
           all(inside(aci[c], a[c]) for c in a) and near(v["ratio"], 0.25, 0.05) and
@@ -397,7 +397,7 @@ def main():
     v = res.get("lock_ratio_vs_ftrace", {})
     check("lock: ftrace unavailable: said why, no ratio, no failure",
           rc == 0 and v.get("ratio") is None and "ftrace_lock unavailable" in v.get("why", "") and
-          "ftrace_lock" not in res["lock_ns_per_acquisition"], (v, out[-300:]))
+          "ftrace_lock" not in res["lock_ns_per_wait"], (v, out[-300:]))
     rc, out, _ = run(guest_output(extra=lock_output(drop=("ours_lock", 3))))
     check("lock: a repetition without ours fails the report, named",
           rc == 1 and "lock ours_lock: 8 of 9 runs" in out, out[-300:])

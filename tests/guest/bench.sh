@@ -75,10 +75,10 @@
 #     (tests/bench/lt_udpstream.c: 100000 datagrams, each sent and read
 #     at once): the netrx tracker (latency_tracker_net) and its peer
 #     bpftrace doing the same pair, against none.
-# 10. lock: the cost per contended kernel lock wait: two writers on two
-#     CPUs each take lt_lock_load.ko's static mutex LOCK_N times (5 us
-#     inside it, 5 us out): the lock tracker, its peer ftrace (the pair
-#     by the histogram.rst pattern, keyed by the task).
+# 10. lock: the cost per contended kernel lock wait (a down_timeout() with
+#     no time to wait on a semaphore never up, lt_lock_load.ko, CPU 0):
+#     the lock tracker, its peer ftrace (the pair by the histogram.rst
+#     pattern, keyed by the task).
 # LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq netrx lock
 # alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
@@ -919,12 +919,12 @@ if part netrx; then
 fi
 
 # --- 10. kernel locks -------------------------------------------------------------
-# What each configuration adds to a contended kernel mutex: two writers,
-# pinned to CPUs 0 and 1, each take lt_lock_load.ko's static mutex LOCK_N
-# times, spinning 5 us inside it and 5 us out of it ("loop N 2": they
-# start together), so that they take turns and most acquisitions contend
-# (a spinning mutex: a contention_begin before its spin, another if it
-# sleeps, then its end).
+# What each configuration adds to a contended kernel lock wait: on CPU 0,
+# lt_lock_load.ko's "sem N" calls down_timeout() LOCK_N times on a
+# semaphore that is never up, with no time to wait: each call is one
+# contention_begin and its contention_end, with no sleep and no other
+# CPU (a deterministic count of waits, where two writers taking turns on
+# a mutex under TCG contended from 58 to 36207 times a run).
 #   ours_lock      latency_tracker_lock, its threshold never crossed;
 #   ftrace_lock    the pair by the kernel's histogram triggers (a start
 #                  per task at contention_begin, the delay at
@@ -934,24 +934,21 @@ fi
 # No bpftrace: attached to lock:contention_*, it hung the guest when the
 # bench brought CPU 1 back online after turning it on (solo), three runs
 # of three.  Interleaved, LOCK_REPS repetitions, each run printed as
-# "lock_run_CONFIG MS ACQUISITIONS" (both writers' loops, started
-# together, as the module times them, and their acquisitions of the
-# mutex); ours' runs also print "lock_waits N", the waits its tracker
-# matched during the run (the contended acquisitions).
-LOCK_N=${LTG_BENCH_LOCK_N:-20000}
+# "lock_run_CONFIG MS WAITS" (the calls' time as the module takes it);
+# ours' runs also print "lock_waits N", the waits its tracker matched
+# during the run.
+LOCK_N=${LTG_BENCH_LOCK_N:-100000}
 LOCK_REPS=${LTG_BENCH_LOCK_REPS:-9}
 lock_run() { # CONFIG REP
 	local c=$1 t0 t1 m0= m1=
 	run_on lock "$c" "$2" || return
 	[ "$c" != ours_lock ] || m0=$(stat_of lock matched)
 	read -r _ t0 </proc/lt_lock_load
-	taskset -c 0 sh -c "echo loop $LOCK_N 2 >/proc/lt_lock_load" &
-	taskset -c 1 sh -c "echo loop $LOCK_N 2 >/proc/lt_lock_load" &
-	wait
+	taskset -c 0 sh -c "echo sem $LOCK_N >/proc/lt_lock_load"
 	read -r _ t1 </proc/lt_lock_load
 	[ "$c" != ours_lock ] || m1=$(stat_of lock matched)
 	run_off lock "$c" -
-	out "lock_run_$c $(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e6 }') $((2 * LOCK_N))"
+	out "lock_run_$c $(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f", d / 1e6 }') $LOCK_N"
 	[ -z "$m0" ] || [ -z "$m1" ] || out "lock_waits $((m1 - m0))"
 }
 if part lock; then

@@ -11,11 +11,10 @@
  *			more tasks (0 by default) began to take a lock,
  *			hold it MS ms more (0..10000, sleeping), release it
  *	take LOCK	take LOCK (for reading, an rwsem), release it
- *	loop N W	once W writers (1..16) came with this command, N
- *			times (1..10^7): take the static mutex, spin 5 us,
- *			release it, spin 5 us (the bench's contention: two
- *			writers on two CPUs, started together, taking
- *			turns: most acquisitions find the lock held)
+ *	sem N		N times (1..10^7): down_timeout() on a semaphore
+ *			that is never up, with no time to wait: one
+ *			contention_begin and its end each, on this CPU
+ *			alone, no sleep (the bench's contended waits)
  *
  * LOCK is `static` (a mutex defined in this module: a symbol), `dyn` (a
  * mutex allocated at load: no symbol) or `rwsem` (a static rwsem).  The
@@ -23,32 +22,32 @@
  * waiters' stacks.  A read gives the number of holds that have taken
  * their lock so far (a test starts its waiters once it went up, and the
  * holder holds on until they wait, however slow the kernel), then the
- * nanoseconds the loops have taken so far, all writers together.
+ * nanoseconds the sem commands have taken so far.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
-#include <linux/math.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/rwsem.h>
+#include <linux/semaphore.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #define LTL_MS_MAX	10000
-#define LTL_LOOP_MAX	10000000
+#define LTL_SEM_MAX	10000000
 #define LTL_TAKERS_MAX	16
 
 static DEFINE_MUTEX(lt_lock_static);
 static DECLARE_RWSEM(lt_lock_rwsem);
 static struct mutex *lt_lock_dyn;
+static struct semaphore ltl_sem_empty;
 static atomic_t ltl_held = ATOMIC_INIT(0);
 static atomic_t ltl_takers = ATOMIC_INIT(0);
-static atomic_t ltl_loopers = ATOMIC_INIT(0);
-static atomic64_t ltl_loop_ns = ATOMIC64_INIT(0);
+static atomic64_t ltl_sem_ns = ATOMIC64_INIT(0);
 
 static void ltl_lock(const char *which, bool write)
 {
@@ -82,26 +81,16 @@ static noinline void lt_lock_load_take(const char *which)
 	ltl_unlock(which, false);
 }
 
-static void ltl_loop(unsigned int n, unsigned int w)
+static void ltl_sem(unsigned int n)
 {
-	int me = atomic_inc_return(&ltl_loopers);
-	int all = DIV_ROUND_UP(me, w) * w;
-	unsigned int i;
-	u64 t0;
+	u64 t0 = ktime_get_ns();
 
-	/* The W writers of a round start together (up to 10 s apart). */
-	for (i = 0; i < 10000 && atomic_read(&ltl_loopers) < all; i++)
-		msleep(1);
-	t0 = ktime_get_ns();
 	while (n--) {
-		mutex_lock(&lt_lock_static);
-		udelay(5);
-		mutex_unlock(&lt_lock_static);
-		/* Out of the lock a while: the other writer's turn. */
-		udelay(5);
+		if (!down_timeout(&ltl_sem_empty, 0))
+			up(&ltl_sem_empty);	/* never: it is never up */
 		cond_resched();
 	}
-	atomic64_add(ktime_get_ns() - t0, &ltl_loop_ns);
+	atomic64_add(ktime_get_ns() - t0, &ltl_sem_ns);
 }
 
 static ssize_t ltl_write(struct file *file, const char __user *ubuf,
@@ -116,10 +105,10 @@ static ssize_t ltl_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "loop %u %u", &ms, &takers) == 2) {
-		if (!ms || ms > LTL_LOOP_MAX || !takers || takers > LTL_TAKERS_MAX)
+	if (sscanf(buf, "sem %u", &ms) == 1) {
+		if (!ms || ms > LTL_SEM_MAX)
 			return -EINVAL;
-		ltl_loop(ms, takers);
+		ltl_sem(ms);
 		return count;
 	}
 	n = sscanf(buf, "%7s %7s %u %u", cmd, which, &ms, &takers);
@@ -149,7 +138,7 @@ static ssize_t ltl_read(struct file *file, char __user *ubuf,
 {
 	char buf[48];
 	int n = scnprintf(buf, sizeof(buf), "%d %lld\n", atomic_read(&ltl_held),
-			  atomic64_read(&ltl_loop_ns));
+			  atomic64_read(&ltl_sem_ns));
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }
@@ -165,6 +154,7 @@ static int __init ltl_init(void)
 	if (!lt_lock_dyn)
 		return -ENOMEM;
 	mutex_init(lt_lock_dyn);
+	sema_init(&ltl_sem_empty, 0);
 	if (!proc_create("lt_lock_load", 0600, NULL, &ltl_ops)) {
 		kfree(lt_lock_dyn);
 		return -ENOMEM;
