@@ -36,6 +36,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 
 #define LTL_MS_MAX	10000
 #define LTL_SEM_MAX	10000000
@@ -47,6 +48,7 @@ static struct mutex *lt_lock_dyn;
 static struct semaphore ltl_sem_empty;
 static atomic_t ltl_held = ATOMIC_INIT(0);
 static atomic_t ltl_takers = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(ltl_takers_wq);
 static atomic64_t ltl_sem_ns = ATOMIC64_INIT(0);
 
 static void ltl_lock(const char *which, bool write)
@@ -77,6 +79,7 @@ static void ltl_unlock(const char *which, bool write)
 static noinline void lt_lock_load_take(const char *which)
 {
 	atomic_inc(&ltl_takers);
+	wake_up(&ltl_takers_wq);
 	ltl_lock(which, false);
 	ltl_unlock(which, false);
 }
@@ -97,7 +100,7 @@ static ssize_t ltl_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
 {
 	char buf[48], cmd[8], which[8];
-	unsigned int ms = 0, takers = 0, i;
+	unsigned int ms = 0, takers = 0;
 	int n, t0;
 
 	if (count >= sizeof(buf))
@@ -120,9 +123,9 @@ static ssize_t ltl_write(struct file *file, const char __user *ubuf,
 		t0 = atomic_read(&ltl_takers);
 		ltl_lock(which, true);
 		atomic_inc(&ltl_held);
-		for (i = 0; i < 10000 &&
-		     atomic_read(&ltl_takers) - t0 < (int)takers; i++)
-			msleep(1);
+		wait_event_timeout(ltl_takers_wq,
+				   atomic_read(&ltl_takers) - t0 >= (int)takers,
+				   10 * HZ);
 		msleep(ms);
 		ltl_unlock(which, true);
 	} else if (!strcmp(cmd, "take") && n == 2) {
