@@ -16,7 +16,7 @@ set -u
 CONFIG_OPTS=(
 	-e MODULES -e MODULE_UNLOAD -e MODULE_FORCE_UNLOAD
 	-e NET_9P -e NET_9P_VIRTIO -e 9P_FS -e 9P_FS_POSIX_ACL -e OVERLAY_FS
-	-e VIRTIO_PCI -e VIRTIO_BLK -e CONFIGFS_FS -m BLK_DEV_NULL_BLK
+	-e VIRTIO_PCI -e VIRTIO_BLK -e CONFIGFS_FS -m BLK_DEV_NULL_BLK -m VETH
 	-e SCSI -e BLK_DEV_SD -e SCSI_LOWLEVEL -m SCSI_DEBUG
 	-e TMPFS -e DEVTMPFS -e MAGIC_SYSRQ -e PROC_FS
 	-e KALLSYMS -e KALLSYMS_ALL -e STACKTRACE -e IRQ_WORK
@@ -41,6 +41,7 @@ CONFIG_OPTS=(
 )
 MUST_HAVE="KASAN PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_LIST
 DEBUG_OBJECTS_RCU_HEAD DEBUG_KMEMLEAK 9P_FS OVERLAY_FS FTRACE_SYSCALLS KPROBES"
+MUST_BE_MODULE="VETH"
 
 "$LT_TOP/tests/vm/deps.sh" debugkernel || exit 1
 tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
@@ -87,6 +88,10 @@ if [ ! -e "$src/.configured" ]; then
 		lt_die "configuring the debug kernel failed"
 	for opt in $MUST_HAVE; do
 		grep -q "^CONFIG_$opt=y" "$src/.config" ||
+			lt_die "CONFIG_$opt did not stick in the debug config"
+	done
+	for opt in $MUST_BE_MODULE; do
+		grep -q "^CONFIG_$opt=m" "$src/.config" ||
 			lt_die "CONFIG_$opt did not stick in the debug config"
 	done
 	touch "$src/.configured"

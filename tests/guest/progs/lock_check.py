@@ -19,8 +19,8 @@ Prints one line per LOCK, `LOCK waits=N over=O records=R matched=M
 within=W missed=X multi=U owner=K other=T names=NAMES kinds=KINDS`: the
 waiters' waits for that lock in the trace, those over the threshold by
 more than TOL_US, the waiters' records but those of another lock's wait,
-those with the trace's wait (the task's wait that ends within 5 ms of the
-record's time), those of them within TOL_US of it, the waits over the
+those with the trace's wait (the task's wait that ends within
+max(5 ms, 3 * TOL_US) of the record's time), those of them within TOL_US of it, the waits over the
 threshold without a record, the waits with more than one begin, the
 matched records whose owner_pid is the holder's, the records of another
 lock's wait, and the distinct lock= and kind= values of the matched
@@ -67,6 +67,7 @@ def waits(path, pids):
 def main():
     trace, alerts, wfile = sys.argv[1:4]
     thr, tol = int(sys.argv[4]), int(sys.argv[5]) * 1000
+    near = max(5000000, 3 * tol)
     who = {}        # pid -> (lock, holder)
     for line in open(wfile):
         f = line.split()
@@ -105,7 +106,7 @@ def main():
             if end - start > thr + tol:
                 s['over'] += 1
                 if not any(int(r['pid']) == pid and
-                           abs(int(r['ts']) - end) < 5000000 for r in recs):
+                           abs(int(r['ts']) - end) < near for r in recs):
                     s['missed'] += 1
     for r in recs:
         pid = int(r['pid'])
@@ -114,7 +115,7 @@ def main():
         best = None
         for (ptr, start, end, n) in tw.get(pid, []):
             d = abs(int(r['ts']) - end)
-            if d < 5000000 and (best is None or d < best[0]):
+            if d < near and (best is None or d < best[0]):
                 best = (d, end - start, ptr)
         if best is not None and best[2] != ptrs.get(lock):
             s['other'] += 1
