@@ -148,7 +148,11 @@ def main():
     off = {}        # kind -> requests whose parts are off by more than tol
     by_cookie = {}
     for r in recs:
-        by_cookie.setdefault(int(r["cookie"]), []).append(r)
+        c = int(r["cookie"])
+        # app_req's warm-up pair (cookie KIND*1000+999), far under the
+        # threshold unless the emulated CPU stalls in it: never checked.
+        if c % 1000 != 999:
+            by_cookie.setdefault(c, []).append(r)
     check(all(c in reqs for c in by_cookie),
           "every record is a request's: cookies %s" % sorted(by_cookie))
     for c, q in sorted(reqs.items()):
