@@ -12,7 +12,7 @@
 . tests/guest/lttng.inc
 trap lt_tools_cleanup EXIT
 
-ROUNDS=${LTG_DAEMON_UNLOAD_ROUNDS:-5}
+ROUNDS=${LTG_DAEMON_UNLOAD_ROUNDS:-3}
 THRESHOLD=100000	# 100 us: under TCG many wakeups cross it
 PORT=9464
 log=$LT_WORK/daemon.json
@@ -23,9 +23,14 @@ tap_ok "wakeup tracker loads" wakeup_load $THRESHOLD
 daemon_start "$log" --snapshot off --trackers wakeup --metrics "127.0.0.1:$PORT"
 tap_ok "daemon: watching wakeup" wait_for 10 log_has "$log" '"type":"watch","tracker":"wakeup"'
 
-# Wakeups all along: a task sleeping 1 ms in a loop.
-( while :; do sleep 0.001; done ) &
-waker=$!
+# Wakeups all along: two tasks on CPU 1 sleeping 1 ms and spinning 1 ms
+# in turn, so that each one's wakeup often waits for the other's spin; no
+# process forked per wakeup (a fork storm slows every step under TCG).
+wakers=()
+for i in 1 2; do
+	taskset -c 1 build/progs/sleeploop lt_waker 1 1 0 >/dev/null &
+	wakers+=($!)
+done
 scrape() {
 	python3 -c 'import sys, urllib.request
 r = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % sys.argv[1], timeout=10)
@@ -46,8 +51,8 @@ for r in $(seq "$ROUNDS"); do
 	# The daemon rescans once a second: wait for this round's watch.
 	wait_for 5 bash -c "[ \$(grep -c '\"type\":\"watch\",\"tracker\":\"wakeup\"' '$log') -gt $r ]"
 done
-kill "$waker" 2>/dev/null
-wait "$waker" 2>/dev/null
+kill "${wakers[@]}" 2>/dev/null
+wait "${wakers[@]}" 2>/dev/null
 tap_diag "$(alerts_now) alerts logged over $ROUNDS rounds"
 tap_is "one unwatch per unload" "$(grep -c '"type":"unwatch","tracker":"wakeup"' "$log")" "$ROUNDS"
 tap_is "one watch per load" "$(grep -c '"type":"watch","tracker":"wakeup"' "$log")" $((ROUNDS + 1))

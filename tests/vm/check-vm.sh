@@ -17,7 +17,8 @@
 # side, each on one host thread (see qemu.sh), as many at a time as the
 # host has CPUs (LT_PARALLEL_GUESTS), the longest first; a guest's results
 # are printed when it is done.  A kernel's tests are shared among
-# LT_GUESTS guests (default 1; LT_DEBUG_GUESTS on the debug kernel).
+# LT_GUESTS guests (default: one per 30 tests, LT_TESTS_PER_GUEST;
+# LT_DEBUG_GUESTS on the debug kernel).
 #
 # A test fails on: exit status != 0, a TAP plan that is not the first line
 # or that differs from the assertions run, any "not ok", a timeout, a guest
@@ -380,10 +381,15 @@ for k in $(for k in "${kernels[@]}"; do
 done
 
 # Guests of a line: LT_GUESTS if set, else two on the debug kernel
-# (LT_DEBUG_GUESTS) and in the fast tier (one line: both host CPUs),
-# else one.
+# (LT_DEBUG_GUESTS) and in the fast tier (one line: both host CPUs), else
+# one per LT_TESTS_PER_GUEST tests (30) up to LT_PARALLEL_GUESTS: a long
+# line in one guest would run alone at the end of the run, the other
+# CPUs idle.
+LT_TESTS_PER_GUEST=${LT_TESTS_PER_GUEST:-30}
 guests_of() { # line ntests
-	local ng=1
+	local ng
+	ng=$(( ($2 + LT_TESTS_PER_GUEST - 1) / LT_TESTS_PER_GUEST ))
+	[ "$ng" -gt "$LT_PARALLEL_GUESTS" ] && ng=$LT_PARALLEL_GUESTS
 	[ $tier = fast ] && ng=$LT_PARALLEL_GUESTS
 	[ "$1" = debug ] && ng=$LT_DEBUG_GUESTS
 	ng=${LT_GUESTS:-$ng}
