@@ -50,8 +50,8 @@ all_tests() {
 	done
 }
 
-# The longest tests first, as measured on 6.12 (the debug kernel's are
-# about 5 times these, in the same order); the rest after them.
+# The longest tests, longest first, as measured on 6.12: the order of the
+# tests a line has not run yet (a fresh cache).
 COST_ORDER="oracle-syscalls daemon-snapshot daemon-unload torture offcpu"
 COST_ORDER+=" stacks-budget daemon-faults filters-cgroup syscalls-ends wakeup"
 COST_ORDER+=" block filters oracle-offcpu hotplug fuzz-procfs explain-flock"
@@ -59,25 +59,34 @@ COST_ORDER+=" alerts-unload security explain-pool explain-disk explain-timeline"
 COST_ORDER+=" explain-compare explain-cpu daemon-sandbox explain-lock"
 COST_ORDER+=" oracle-wakeup explain-pipe explain-bad daemon-explain lttng-probe"
 
-# Deal TESTS out to N guests, longest first, in snake order (1 2 .. N N ..
-# 2 1 1 2 ..), so that each guest gets a similar share; prints guest I's,
-# the tests that need boot options of their own last (each has a boot of
-# its own: in the middle, one more boot for the tests after it).
+# What a test costs on a line, in ms: what it took there in its last run
+# ($LT_CACHE/test-ms/LINE/TEST, written after each boot); else above 60 s
+# in COST_ORDER's order when it is named there, else 30 s.
+costs=$LT_CACHE/test-ms
+test_cost() { # line test
+	local c t k=0
+	c=$(cat "$costs/$1/$2" 2>/dev/null)
+	if [ -z "$c" ]; then
+		c=30000
+		for t in $COST_ORDER; do
+			k=$((k + 1))
+			[ "$t" = "$2" ] && c=$((100000 - k * 1000))
+		done
+	fi
+	echo "$c"
+}
+
+# Deal TESTS out to N guests, the longest first, each to the guest with
+# the least so far (by test_cost); prints guest I's, the tests that need
+# boot options of their own last (each has a boot of its own: in the
+# middle, one more boot for the tests after it).
 shard() { # n i line tests...
-	local n=$1 i=$2 line=$3 t k=0 pos sorted=() mine=() late=()
+	local n=$1 i=$2 line=$3 t mine=() late=()
 	shift 3
-	for t in $COST_ORDER; do
-		case " $* " in *" $t "*) sorted+=("$t") ;; esac
-	done
-	for t in "$@"; do
-		case " $COST_ORDER " in *" $t "*) ;; *) sorted+=("$t") ;; esac
-	done
-	for t in "${sorted[@]}"; do
-		pos=$((k % (2 * n)))
-		[ $pos -ge "$n" ] && pos=$((2 * n - 1 - pos))
-		[ $((pos + 1)) = "$i" ] && mine+=("$t")
-		k=$((k + 1))
-	done
+	mapfile -t mine < <(for t in "$@"; do echo "$(test_cost "$line" "$t") $t"; done |
+		sort -s -k1,1nr | awk -v n="$n" -v i="$i" '
+		{ g = 1; for (j = 2; j <= n; j++) if (load[j] < load[g]) g = j
+		  load[g] += $1; if (g == i) print $2 }')
 	for t in "${mine[@]}"; do
 		if own_boot "$t" "$line"; then late+=("$t"); else echo "$t"; fi
 	done
@@ -291,6 +300,10 @@ boot_kernel() { # line kver kodir rundir who tests...
 		fi
 		kmsg_split "$d" "${remaining[@]}" final-unload
 		judge_boot "$line" "$d" "$boot" "$who"
+		mkdir -p "$costs/$line"
+		for t in "${remaining[@]}"; do
+			[ -s "$d/$t.ms" ] && lt_put "$costs/$line/$t" <"$d/$t.ms"
+		done
 		for t in "${remaining[@]}"; do
 			if [ $down = 1 ]; then
 				left+=("$t")
