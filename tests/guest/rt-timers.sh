@@ -74,20 +74,6 @@ scenario() {
 	grep -E " comm=(lt_fifo|lt_other|lt_hog|ktimers/1) | holder_comm=lt_hog " "$W/alerts" |
 		sed 's/^/# /'
 }
-rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
-echo -1 >/proc/sys/kernel/sched_rt_runtime_us
-# The SCHED_OTHER task's own clock is the ground truth of whether the hog
-# held it: a run where none of its sleeps lasted 200 ms (the emulated
-# guest of a loaded host does not always get there) tells nothing about
-# the tracker and runs again, three times at most; the assertions judge
-# the last run.
-for attempt in 1 2 3; do
-	scenario
-	[ "${other_ms:-0}" -ge 200 ] && break
-	tap_diag "run $attempt: the SCHED_OTHER task was not held 200 ms: again"
-done
-echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
-
 # count COMM MIN_NS [REGEX]: records of the task named COMM delayed
 # >= MIN_NS (and matching REGEX).
 count() {
@@ -95,6 +81,28 @@ count() {
 		awk -v min="$2" '{ for (i = 1; i <= NF; i++) if ($i ~ /^delay=/ && substr($i, 7) + 0 >= min) n++ }
 			END { print n + 0 }'
 }
+rt_runtime=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+# The SCHED_OTHER task's own clock is the ground truth of whether the hog
+# held it: a run where none of its sleeps lasted 200 ms (the emulated
+# guest of a loaded host does not always get there) tells nothing about
+# the tracker and runs again, three times at most; the assertions judge
+# the last run.  On a generic kernel, so does a run where the task was
+# held without a record: the hog may have preempted it between its clock
+# read and its sleep (python's loop, slow on a loaded host), which holds
+# it with no wakeup to record.
+for attempt in 1 2 3; do
+	scenario
+	if [ "${other_ms:-0}" -lt 200 ]; then
+		tap_diag "run $attempt: the SCHED_OTHER task was not held 200 ms: again"
+	elif [ $rt = 0 ] && [ "$(count lt_other 200000000)" = 0 ]; then
+		tap_diag "run $attempt: the SCHED_OTHER task was held $other_ms ms with no record (preempted before it slept?): again"
+	else
+		break
+	fi
+done
+echo "$rt_runtime" >/proc/sys/kernel/sched_rt_runtime_us
+
 # held_by_hog COMM: records of COMM delayed >= 200 ms whose holder_* or
 # prev_* is the hog, or whose prev_* has a record delayed >= 200 ms that
 # names the hog so.
