@@ -39,9 +39,10 @@ CONFIG_OPTS=(
 	-d INPUT_JOYSTICK -d INPUT_TABLET -d INPUT_TOUCHSCREEN -d ETHERNET
 	-d ATA -d PCCARD -d NETFILTER -d HIBERNATION
 )
+# Options that must stick: built in, or as a module where =m says so.
 MUST_HAVE="KASAN PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_LIST
-DEBUG_OBJECTS_RCU_HEAD DEBUG_KMEMLEAK 9P_FS OVERLAY_FS FTRACE_SYSCALLS KPROBES"
-MUST_BE_MODULE="VETH"
+DEBUG_OBJECTS_RCU_HEAD DEBUG_KMEMLEAK 9P_FS OVERLAY_FS FTRACE_SYSCALLS KPROBES
+VETH=m"
 
 "$LT_TOP/tests/vm/deps.sh" debugkernel || exit 1
 tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
@@ -87,11 +88,8 @@ if [ ! -e "$src/.configured" ]; then
 			"${CONFIG_OPTS[@]}" && make -s olddefconfig) ||
 		lt_die "configuring the debug kernel failed"
 	for opt in $MUST_HAVE; do
-		grep -q "^CONFIG_$opt=y" "$src/.config" ||
-			lt_die "CONFIG_$opt did not stick in the debug config"
-	done
-	for opt in $MUST_BE_MODULE; do
-		grep -q "^CONFIG_$opt=m" "$src/.config" ||
+		[ "${opt%=m}" = "$opt" ] && opt=$opt=y
+		grep -q "^CONFIG_$opt\$" "$src/.config" ||
 			lt_die "CONFIG_$opt did not stick in the debug config"
 	done
 	touch "$src/.configured"
