@@ -78,7 +78,7 @@ ONE_TRACKER = ("ours_offcpu", "ours_syscalls")
 # A ratio's interval is given only if at most this share of its
 # resamples is defined (a denominator of 0 or below is not).
 MAX_UNDEFINED = 0.05
-PAIR_IMPLS = ("ours", "rht_ew", "rht", "hlist", "clock2")
+PAIR_IMPLS = ("ours", "rht_ew", "rht", "hlist", "clock2", "ours_big", "rht_ew_big")
 # A scaling cell is "not flat" when the pair median is this much above the
 # 10-pending cell on the same CPUs, or the hackbench slowdown this many
 # percentage points above it.
@@ -150,6 +150,59 @@ class PairRun:
         return a / b if a is not None and b else None
 
 
+GROWTH_LIMIT = 1.25
+
+
+def growth_part(kv, hists, rng, problems):
+    """The table's growth with its pending keys, measured within each
+    round of one lt_bench run (live and live_big keys, ours and the
+    equal-work rhashtable side by side): per CPU count, each one's median
+    at live_big over its median at live, and ours' growth over the peer's,
+    with intervals from resampling the (round, CPU) units together."""
+    out = {}
+    for c in sorted({m.group(1) for k in list(kv) + list(hists)
+                     for m in [re.match(r"scale_growth_(c\d+)_", k)] if m}, key=lambda c: int(c[1:])):
+        run = pair_run(kv, hists, f"scale_growth_{c}_")
+        if not all(run.keys(i) for i in ("ours", "rht_ew", "ours_big", "rht_ew_big")):
+            problems.append(f"scale_growth_{c}: a histogram is missing from lt_bench")
+            continue
+        for impl, n in run.failures().items():
+            if n:
+                problems.append(f"scale_growth_{c}: {impl} failed {n} pairs")
+
+        def g(impl, keys=None):
+            a, b = run.stat(impl + "_big", 0.5, keys), run.stat(impl, 0.5, keys)
+            return a / b if a is not None and b else None
+
+        def rel(keys=None):
+            a, b = g("ours", keys), g("rht_ew", keys)
+            return a / b if a is not None and b else None
+
+        cell = {"live": int(run.kv.get("live_keys", 0)), "live_big": int(run.kv.get("live_big_keys", 0))}
+        for impl in ("ours", "rht_ew"):
+            v = g(impl)
+            cell[impl] = {"median": run.stat(impl, 0.5), "median_big": run.stat(impl + "_big", 0.5),
+                          "growth": round(v, 3) if v else None,
+                          "growth_ci95": run.boot(rng, lambda keys, impl=impl: g(impl, keys))}
+        v = rel()
+        cell["ours_growth_vs_peer"] = {"ratio": round(v, 3) if v else None, "ci95": run.boot(rng, rel)}
+        out[c] = cell
+    return out
+
+
+def growth_goals(goals, growth):
+    """Per CPU count: ours' growth at most GROWTH_LIMIT, or no more than
+    the peer's in the same rounds, on the upper ends of the intervals."""
+    for c, cell in growth.items():
+        own = (cell["ours"]["growth_ci95"] or [None, None])[1]
+        rel = (cell["ours_growth_vs_peer"]["ci95"] or [None, None])[1]
+        goals[f"scaling_growth_{c}"] = {
+            "goal": f"<= {GROWTH_LIMIT} or <= the peer's (ratio <= 1.0)",
+            "basis": f"pair median at {cell['live_big']} over {cell['live']} pending, same rounds",
+            "upper": own, "upper_vs_peer": rel, "why": f"(ours' growth over the peer's: upper {f(rel)})",
+            "reached": (own is not None and own <= GROWTH_LIMIT) or (rel is not None and rel <= 1.0)}
+
+
 def cell_order(cell):
     """Scaling cells "pN_cC" by CPUs, then pending events."""
     n, c = cell.split("_")
@@ -184,7 +237,7 @@ def parse(path):
             fails.append(" ".join(rest))
         elif name == "note":
             notes.append(" ".join(rest))
-        elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_")) and len(rest) >= 3:
+        elif name.endswith("hist") and name.startswith(("pair_", "scale_pair_", "scale_growth_")) and len(rest) >= 3:
             prefix = name[:-len("hist")]
             pair_hists.setdefault(prefix, []).append((rest[0], int(rest[1]), int(rest[2]), rest[3:]))
         elif name in ("custom_unavailable", "app_unavailable", "irq_unavailable",
@@ -737,6 +790,7 @@ def main():
     res["scaling_pending"] = {k[len("scale_pending_"):]: int(v) for k, v in kv.items()
                               if k.startswith("scale_pending_")}
     res["scaling_not_flat"] = not_flat
+    res["scaling_growth"] = growth_part(kv, hists, rng, problems)
     # The goals of issue 18, judged on the upper end of the interval.
     goals = {}
     c = res.get("pair_ratio_vs_rhashtable_equal_work_ci95")
@@ -748,6 +802,7 @@ def main():
                                                       "basis": "paired slowdowns",
                                                       "upper": c[1] if c else None,
                                                       "reached": bool(c) and c[1] <= 0.5}
+    growth_goals(goals, res["scaling_growth"])
     res.update(custom_part(kv, series, rng, problems))
     ratio_goal(goals, res, "custom_ratio_vs_bpftrace", "custom_fn_vs_bpftrace", 0.5, "paired cost per call")
     res.update(app_part(kv, series, rng, problems))
@@ -885,6 +940,14 @@ def print_table(res, kv):
                   f"hackbench {'n/a' if hb is None else f'{hb:+.2f} %'}")
         print(f"  not flat (pair > {FLAT_PAIR:.0%} or hackbench > {FLAT_HB_POINTS} points above"
               f" the fewest-pending cell): {'; '.join(res['scaling_not_flat']) or 'none'}")
+    for c, cell in res.get("scaling_growth", {}).items():
+        if c == min(res["scaling_growth"], key=lambda x: int(x[1:])):
+            print(f"\nscaling growth: pair ns median at {cell['live']} and at {cell['live_big']} pending, in the same"
+                  " rounds; growth = the second over the first [95 % interval]")
+        o, p, r = cell["ours"], cell["rht_ew"], cell["ours_growth_vs_peer"]
+        print(f"  {c:12s} ours {f(o['median'])} -> {f(o['median_big'])}: {f(o['growth'])} {fci(o['growth_ci95'])}"
+              f"   rht_ew {f(p['median'])} -> {f(p['median_big'])}: {f(p['growth'])} {fci(p['growth_ci95'])}"
+              f"   ours / peer {f(r['ratio'])} {fci(r['ci95'])}")
     if res.get("custom_calls"):
         print(f"\ncustom fn={res['custom_fn']}: cost per call above none, each run against its base run of none"
               f" ({res['custom_calls']} calls a run, {res['custom_reps']} repetitions; the loop alone:"

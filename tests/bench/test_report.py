@@ -37,6 +37,20 @@ def pair_block(prefix, meds, rounds=7, cpus=2, failures=None):
     return out
 
 
+def growth_output(meds, c=1, rounds=9, pace=lambda r: 1):
+    """One lt_bench run with live_big: the four implementations' pairs per
+    round at pace(round) (the host's pace, the same for the four)."""
+    prefix = f"scale_growth_c{c}_"
+    out = [f"{prefix}cpus {c}\n", f"{prefix}rounds {rounds}\n", f"{prefix}live_keys 10\n",
+           f"{prefix}live_big_keys 100000\n"]
+    out += [f"{prefix}failures_{i} 0\n" for i in meds]
+    for impl, med in meds.items():
+        for r in range(1, rounds + 1):
+            for cpu in range(c):
+                out.append(hist_line(prefix, impl, r, cpu, int(med * pace(r)), 0))
+    return out
+
+
 PAIRED = ("none", "ours", "ftrace", "bpftrace", "lttng", "floor", "base_ours")
 
 
@@ -418,6 +432,35 @@ def main():
     check("an empty guest output fails the report", rc == 1 and "no output" in out, out[-300:])
     rc, out, _ = run(guest_output() + ["hackbench_ours oops\n"])
     check("a run that printed no number fails the report", rc == 1 and "hackbench_ours" in out, out[-300:])
+    # Growth within one run: medians per round at 10 and 10^5 pending.
+    rc, out, res = run(guest_output(extra=growth_output(
+        {"ours": 200, "rht_ew": 250, "ours_big": 260, "rht_ew_big": 300})))
+    gr, g = res["scaling_growth"].get("c1", {}), res["goals"].get("scaling_growth_c1", {})
+    check("growth: ours 1.3, the peer 1.2, ours / peer 1.08: not reached (over 1.25 and over the peer's)",
+          rc == 0 and near(gr["ours"]["growth"], 1.3) and near(gr["rht_ew"]["growth"], 1.2)
+          and near(gr["ours_growth_vs_peer"]["ratio"], 1.3 / 1.2) and g and not g["reached"]
+          and "scaling growth" in out, (gr, g))
+    rc, out, res = run(guest_output(extra=growth_output(
+        {"ours": 200, "rht_ew": 250, "ours_big": 240, "rht_ew_big": 400})))
+    g = res["goals"].get("scaling_growth_c1", {})
+    check("growth: ours 1.2: reached", rc == 0 and g.get("reached") and g["upper"] <= 1.25, g)
+    rc, out, res = run(guest_output(extra=growth_output(
+        {"ours": 200, "rht_ew": 250, "ours_big": 280, "rht_ew_big": 375})))
+    g = res["goals"].get("scaling_growth_c1", {})
+    check("growth: ours 1.4 against the peer's 1.5: reached (no worse than the peer's)",
+          rc == 0 and g.get("reached") and g["upper"] > 1.25 and g["upper_vs_peer"] <= 1.0, g)
+    rc, out, res = run(guest_output(extra=growth_output(
+        {"ours": 200, "rht_ew": 250, "ours_big": 260, "rht_ew_big": 300},
+        pace=lambda r: 2.0 if r % 3 == 0 else 1.0)))
+    gr = res["scaling_growth"].get("c1", {})
+    check("growth: a host pace that doubles in a third of the rounds changes neither growth",
+          rc == 0 and near(gr["ours"]["growth"], 1.3, 0.03) and near(gr["rht_ew"]["growth"], 1.2, 0.03)
+          and near(gr["ours_growth_vs_peer"]["ratio"], 1.3 / 1.2, 0.03), gr)
+    rc, out, res = run(guest_output(extra=growth_output({"ours": 200, "rht_ew": 250, "rht_ew_big": 300})))
+    check("growth: a missing implementation fails the report", rc == 1 and "scale_growth_c1" in out, out[-300:])
+    rc, out, res = run(guest_output())
+    check("no growth run: no growth goal", rc == 0 and not any(k.startswith("scaling_growth")
+                                                               for k in res["goals"]), res["goals"])
     print(f"# {failed} failed")
     sys.exit(1 if failed else 0)
 

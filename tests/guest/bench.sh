@@ -44,7 +44,10 @@
 #  3. scaling (run before 2.): with N threads asleep in a system call (tests/bench/
 #     lt_pending.c; N pending events in each of ours' offcpu and syscalls
 #     tables), hackbench on 1 CPU and on 2, none vs ours; and lt_bench with
-#     N live keys and 1 or 2 CPUs producing;
+#     N live keys and 1 or 2 CPUs producing; and, first, the growth from
+#     the fewest to the most pending keys in lt_bench runs per CPU count
+#     (live and live_big: ours and the equal-work rhashtable at both, side
+#     by side in every round);
 #  4. alert path: an alert appended in hardirq context -> a blocked reader
 #     of `alerts` returns (the record's ts against CLOCK_MONOTONIC).
 #  5. profile (opt-in): perf's profiles of lt_bench running ours alone
@@ -82,7 +85,8 @@
 # LTG_BENCH_PARTS (default "pair hackbench scaling custom app irq netrx lock
 # alert"),
 # LTG_BENCH_CONFIGS (default: all of 2.), LTG_BENCH_REPS (9),
-# LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3),
+# LTG_BENCH_PENDING ("10 1000 100000"), LTG_BENCH_SCALE_REPS (3; 0: no
+# hackbench cells), LTG_BENCH_GROWTH_RUNS (5), LTG_BENCH_GROWTH_ROUNDS (9),
 # LTG_BENCH_CUSTOM_REPS (9), LTG_BENCH_IRQ_REPS (9), LTG_BENCH_NETRX_REPS
 # (LTG_BENCH_REPS), LTG_BENCH_LOCK_REPS (9) choose a smaller run (e.g.
 # while profiling one change).
@@ -94,6 +98,8 @@ PARTS=" ${LTG_BENCH_PARTS:-pair hackbench scaling custom app irq netrx lock aler
 ALL_CONFIGS="none ours ftrace bpftrace lttng floor ours_wakeup ftrace_wakeup bpftrace_wakeup lttng_wakeup ours_excl ours_incl"
 PENDING_LEVELS=${LTG_BENCH_PENDING:-10 1000 100000}
 SCALE_REPS=${LTG_BENCH_SCALE_REPS:-3}
+GROWTH_ROUNDS=${LTG_BENCH_GROWTH_ROUNDS:-9}
+GROWTH_RUNS=${LTG_BENCH_GROWTH_RUNS:-5}
 PENDING=$LT_TOP/build/bench/lt_pending
 FAILED=
 out() { echo "$*"; }
@@ -588,6 +594,25 @@ pending_stop() {
 # slot allocated at load (a burst of 10^5 sleepers is faster than growth).
 SCALE_EVENTS="max_events=262144 initial_events=262144"
 if part scaling; then
+	# The growth from the fewest to the most pending keys, ours and the
+	# equal-work rhashtable, the four side by side in each round of a
+	# run: ours, rht_ew, ours_big, rht_ew_big (impls 1 + 2 + 32 + 64).
+	# A run's figures move from one module load to the next (seen: a
+	# growth of 1.43 in one, 1.79 in another, each within a few % over its
+	# rounds): GROWTH_RUNS runs, their rounds numbered
+	# apart (run k's round r is k * 1000 + r) and pooled; a failed pair in
+	# any run fails the bench.
+	for C in 1 2; do
+		[ "$C" -le "$(nproc)" ] || continue
+		for ((k = 1; k <= GROWTH_RUNS; k++)); do
+			bench_pair "scale_growth_c${C}_" live="${PENDING_LEVELS%% *}" \
+				live_big="${PENDING_LEVELS##* }" cpus="$C" \
+				rounds="$GROWTH_ROUNDS" pairs=8192 impls=99 |
+				awk -v k="$k" '$1 ~ /_hist$/ { $3 = k * 1000 + $3 }
+					$1 ~ /_failures_/ && $2 != 0 { print "fail " $1 " " $2 " (growth run " k ")" }
+					{ print }'
+		done
+	done
 	# Room for 10^5 sleeping threads (pids and the thread limit).
 	echo 4194304 >/proc/sys/kernel/pid_max
 	echo 1000000 >/proc/sys/kernel/threads-max
@@ -597,6 +622,7 @@ if part scaling; then
 				bench_pair "scale_pair_p${N}_c${C}_" live="$N" cpus="$C" \
 					rounds=3 pairs=8192 impls=7
 		done
+		[ "$SCALE_REPS" -gt 0 ] || continue
 		if ! pending_start "$N"; then
 			fail "scale_p$N: $PEND_WHY"
 			pending_stop

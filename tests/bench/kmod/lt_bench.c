@@ -18,6 +18,11 @@
  *	rht	rhashtable insert + lookup + remove (no clock, no accounting)
  *	hlist	hlist insert + lookup + remove, one spinlock per bucket
  *	clock2	two reads of the tracker's clock (not a peer)
+ * With live_big set, two more: ours_big and rht_ew_big, ours and rht_ew
+ * on a second tracker and a second rhashtable holding live_big pending
+ * keys: a table's growth with its pending keys is then measured within
+ * each round, side by side with the small tables (the host's pace moves
+ * between runs, not within a round).
  * The order of the implementations turns by one each round, and round 0
  * is a warm-up whose figures are discarded.
  *
@@ -89,14 +94,21 @@ MODULE_PARM_DESC(impls, "bit mask of the implementations to run (profiling one a
 static unsigned int live = 4096;
 module_param(live, uint, 0400);
 MODULE_PARM_DESC(live, "keys pending in every table while pairs run");
+static unsigned int live_big;
+module_param(live_big, uint, 0400);
+MODULE_PARM_DESC(live_big, "keys pending in the second tracker and rhashtable (0: none, no *_big implementation)");
 static unsigned int cpus;
 module_param(cpus, uint, 0400);
 MODULE_PARM_DESC(cpus, "CPUs producing pairs at once (0: every online CPU)");
 
-enum ltb_impl { LTB_OURS, LTB_RHT_EW, LTB_RHT, LTB_HLIST, LTB_CLOCK, LTB_NR_IMPL };
-static const char *const ltb_names[LTB_NR_IMPL] = {
-	"ours", "rht_ew", "rht", "hlist", "clock2"
+enum ltb_impl {
+	LTB_OURS, LTB_RHT_EW, LTB_RHT, LTB_HLIST, LTB_CLOCK,
+	LTB_OURS_BIG, LTB_RHT_EW_BIG, LTB_NR_IMPL
 };
+static const char *const ltb_names[LTB_NR_IMPL] = {
+	"ours", "rht_ew", "rht", "hlist", "clock2", "ours_big", "rht_ew_big"
+};
+#define LTB_BIG_IMPLS	(BIT(LTB_OURS_BIG) | BIT(LTB_RHT_EW_BIG))
 
 struct ltb_obj {
 	struct rhash_head rnode;
@@ -126,10 +138,12 @@ static const struct rhashtable_params ltb_rht_params = {
 	.head_offset = offsetof(struct ltb_obj, rnode),
 };
 
-static struct latency_tracker *ltb_tracker;
-static struct rhashtable ltb_rht;
+static struct latency_tracker *ltb_tracker, *ltb_tracker_big;
+static struct rhashtable ltb_rht, ltb_rht_big;
 static struct ltb_bucket *ltb_hlist;
 static struct ltb_obj *ltb_live;	/* the live keys of the peers */
+static struct ltb_obj *ltb_live_big;	/* those of ltb_rht_big */
+static bool ltb_rht_init, ltb_rht_big_init;	/* rhashtable_init() done */
 static struct ltb_ew_stats __percpu *ltb_ew;
 
 /* Per-CPU run state. */
@@ -235,20 +249,27 @@ static void ltb_ew_account(u64 delay)
 		this_cpu_inc(ltb_ew->over_threshold);
 }
 
-static bool ltb_rht_ew(struct ltb_obj *o, u64 key)
+static bool ltb_rht_ew(struct rhashtable *ht, struct ltb_obj *o, u64 key)
 {
 	u64 now;
 
 	o->key = key;
 	o->start_ns = ktime_get_mono_fast_ns();
-	if (rhashtable_insert_fast(&ltb_rht, &o->rnode, ltb_rht_params))
+	if (rhashtable_insert_fast(ht, &o->rnode, ltb_rht_params))
 		return false;
-	o = rhashtable_lookup_fast(&ltb_rht, &key, ltb_rht_params);
+	o = rhashtable_lookup_fast(ht, &key, ltb_rht_params);
 	if (!o)
 		return false;
 	now = ktime_get_mono_fast_ns();
 	ltb_ew_account(now > o->start_ns ? now - o->start_ns : 0);
-	return !rhashtable_remove_fast(&ltb_rht, &o->rnode, ltb_rht_params);
+	return !rhashtable_remove_fast(ht, &o->rnode, ltb_rht_params);
+}
+
+static bool ltb_ours(struct latency_tracker *t, u64 key)
+{
+	return latency_tracker_event_in(t, &key, sizeof(key), NULL) ==
+	       LATENCY_TRACKER_OK &&
+	       latency_tracker_event_out(t, &key, sizeof(key), 0, NULL) == 1;
 }
 
 static bool ltb_pair(struct ltb_cpu *c, enum ltb_impl impl, unsigned int i)
@@ -258,13 +279,13 @@ static bool ltb_pair(struct ltb_cpu *c, enum ltb_impl impl, unsigned int i)
 
 	switch (impl) {
 	case LTB_OURS:
-		if (latency_tracker_event_in(ltb_tracker, &key, sizeof(key),
-					     NULL) != LATENCY_TRACKER_OK)
-			return false;
-		return latency_tracker_event_out(ltb_tracker, &key,
-						 sizeof(key), 0, NULL) == 1;
+		return ltb_ours(ltb_tracker, key);
+	case LTB_OURS_BIG:
+		return ltb_ours(ltb_tracker_big, key);
 	case LTB_RHT_EW:
-		return ltb_rht_ew(o, key);
+		return ltb_rht_ew(&ltb_rht, o, key);
+	case LTB_RHT_EW_BIG:
+		return ltb_rht_ew(&ltb_rht_big, o, key);
 	case LTB_RHT:
 		o->key = key;
 		if (rhashtable_insert_fast(&ltb_rht, &o->rnode, ltb_rht_params))
@@ -439,8 +460,8 @@ static int ltb_make_header(void)
 	for_each_possible_cpu(cpu)
 		ew_matched += per_cpu_ptr(ltb_ew, cpu)->matched;
 	len += scnprintf(ltb_header + len, size - len,
-			 "cpus %u\nrounds %u\nwarmup_rounds 1\npairs_per_cpu_round %u\nlive_keys %u\nslot_bytes %llu\nours_matched %llu\nrht_ew_matched %llu\nhist_sub_buckets %lu\n",
-			 ltb_nr_cpus, rounds, pairs, live,
+			 "cpus %u\nrounds %u\nwarmup_rounds 1\npairs_per_cpu_round %u\nlive_keys %u\nlive_big_keys %u\nslot_bytes %llu\nours_matched %llu\nrht_ew_matched %llu\nhist_sub_buckets %lu\n",
+			 ltb_nr_cpus, rounds, pairs, live, live_big,
 			 (unsigned long long)st.slot_bytes,
 			 (unsigned long long)st.matched, ew_matched, LTB_SUB);
 	for (c = 0; c < ltb_nr_cpus; c++)
@@ -460,71 +481,107 @@ static int ltb_make_header(void)
 	return 0;
 }
 
-static int ltb_setup(void)
+/*
+ * A tracker NAME and an rhashtable, with @n keys pending in both (and in
+ * the hlist table when @hl), tagged @tag in their top bits.  The tracker
+ * has room for them and for the pairs waiting for their grace period, all
+ * allocated at once: the pairs measure the table, not growth.
+ */
+static int ltb_fill(const char *name, unsigned int n, u64 tag,
+		    struct latency_tracker **t, struct rhashtable *ht,
+		    bool *ht_init, struct ltb_obj **objs, bool hl)
 {
 	struct latency_tracker_params p = {
-		.name = "lt_bench",
+		.name = name,
 		.threshold_ns = LTB_THRESHOLD_NS,
-		/*
-		 * Live keys + pairs waiting for their grace period, all
-		 * allocated at once: the pairs measure the table, not growth.
-		 */
-		.max_events = live + 64 * 1024,
-		.initial_events = live + 64 * 1024,
+		.max_events = n + 64 * 1024,
+		.initial_events = n + 64 * 1024,
 		.key_size = sizeof(u64),
 	};
+	struct latency_tracker *tr;
 	unsigned int i;
-	int cpu, ret;
+	int ret;
 	u64 key;
 
-	ltb_ew = alloc_percpu(struct ltb_ew_stats);
-	if (!ltb_ew)
+	tr = latency_tracker_create(&p);
+	if (IS_ERR(tr))
+		return PTR_ERR(tr);
+	*t = tr;
+	ret = rhashtable_init(ht, &ltb_rht_params);
+	if (ret)
+		return ret;
+	*ht_init = true;
+	*objs = kvcalloc(n, sizeof(**objs), GFP_KERNEL);
+	if (!*objs)
 		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		key = (tag << 48) | i;
+		(*objs)[i].key = key;
+		if (latency_tracker_event_in(tr, &key, sizeof(key), NULL) !=
+		    LATENCY_TRACKER_OK ||
+		    rhashtable_insert_fast(ht, &(*objs)[i].rnode,
+					   ltb_rht_params)) {
+			pr_err("lt_bench: cannot insert live key %u of %s\n",
+			       i, name);
+			return -ENOSPC;
+		}
+		if (hl)
+			ltb_hlist_add(&(*objs)[i]);
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return 0;
+}
+
+
+/* What ltb_setup() set up, whatever it got to (any of it may be absent). */
+static void ltb_free_tables(void)
+{
+	if (ltb_tracker_big)
+		latency_tracker_destroy(ltb_tracker_big);
+	if (ltb_tracker)
+		latency_tracker_destroy(ltb_tracker);
+	/* Every peer object is in a caller-owned array: just empty them. */
+	if (ltb_rht_big_init)
+		rhashtable_destroy(&ltb_rht_big);
+	if (ltb_rht_init)
+		rhashtable_destroy(&ltb_rht);
+	kvfree(ltb_hlist);
+	kvfree(ltb_live_big);
+	kvfree(ltb_live);
+	free_percpu(ltb_ew);
+}
+
+static int ltb_setup(void)
+{
+	unsigned int i;
+	int cpu, ret;
+
+	ltb_ew = alloc_percpu(struct ltb_ew_stats);
+	ltb_hlist = kvcalloc(1 << LTB_HBITS, sizeof(*ltb_hlist), GFP_KERNEL);
+	if (!ltb_ew || !ltb_hlist) {
+		ret = -ENOMEM;
+		goto err;
+	}
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(ltb_ew, cpu)->min_ns = U64_MAX;
-	ltb_tracker = latency_tracker_create(&p);
-	if (IS_ERR(ltb_tracker)) {
-		ret = PTR_ERR(ltb_tracker);
-		goto err_ew;
-	}
-	ret = rhashtable_init(&ltb_rht, &ltb_rht_params);
-	if (ret)
-		goto err_tracker;
-	ret = -ENOMEM;
-	ltb_hlist = kvcalloc(1 << LTB_HBITS, sizeof(*ltb_hlist), GFP_KERNEL);
-	ltb_live = kvcalloc(live, sizeof(*ltb_live), GFP_KERNEL);
-	if (!ltb_hlist || !ltb_live)
-		goto err_tables;
 	for (i = 0; i < (1 << LTB_HBITS); i++) {
 		spin_lock_init(&ltb_hlist[i].lock);
 		INIT_HLIST_HEAD(&ltb_hlist[i].head);
 	}
 	/* The same live keys in every table. */
-	for (i = 0; i < live; i++) {
-		key = (0xfffULL << 48) | i;
-		ltb_live[i].key = key;
-		if (latency_tracker_event_in(ltb_tracker, &key, sizeof(key),
-					     NULL) != LATENCY_TRACKER_OK ||
-		    rhashtable_insert_fast(&ltb_rht, &ltb_live[i].rnode,
-					   ltb_rht_params)) {
-			pr_err("lt_bench: cannot insert live key %u\n", i);
-			ret = -ENOSPC;
-			goto err_tables;
-		}
-		ltb_hlist_add(&ltb_live[i]);
-		if (!(i % 1024))
-			cond_resched();
-	}
+	ret = ltb_fill("lt_bench", live, 0xfff, &ltb_tracker, &ltb_rht,
+		       &ltb_rht_init, &ltb_live, true);
+	if (!ret && live_big)
+		ret = ltb_fill("lt_bench_big", live_big, 0xffe,
+			       &ltb_tracker_big, &ltb_rht_big,
+			       &ltb_rht_big_init, &ltb_live_big, false);
+	if (ret)
+		goto err;
 	return 0;
 
-err_tables:
-	kvfree(ltb_live);
-	kvfree(ltb_hlist);
-	rhashtable_destroy(&ltb_rht);
-err_tracker:
-	latency_tracker_destroy(ltb_tracker);
-err_ew:
-	free_percpu(ltb_ew);
+err:
+	ltb_free_tables();
 	return ret;
 }
 
@@ -543,12 +600,7 @@ static void ltb_free_cpus(void)
 
 static void ltb_teardown(void)
 {
-	latency_tracker_destroy(ltb_tracker);
-	/* Every peer object is in a caller-owned array: just empty them. */
-	rhashtable_destroy(&ltb_rht);
-	kvfree(ltb_hlist);
-	kvfree(ltb_live);
-	free_percpu(ltb_ew);
+	ltb_free_tables();
 	ltb_free_cpus();
 	kfree(ltb_header);
 }
@@ -559,11 +611,14 @@ static int __init ltb_init(void)
 	int ret;
 
 	if (!pairs || pairs % LTB_BATCH || pairs > 1 << 20 || !rounds ||
-	    rounds > 100 || live > LTB_LIVE_MAX || cpus > num_online_cpus()) {
-		pr_err("lt_bench: pairs must be a multiple of %d up to 2^20, rounds 1..100, live up to %lu, cpus up to the online CPUs\n",
+	    rounds > 100 || live > LTB_LIVE_MAX || live_big > LTB_LIVE_MAX ||
+	    cpus > num_online_cpus()) {
+		pr_err("lt_bench: pairs must be a multiple of %d up to 2^20, rounds 1..100, live and live_big up to %lu, cpus up to the online CPUs\n",
 		       LTB_BATCH, LTB_LIVE_MAX);
 		return -EINVAL;
 	}
+	if (!live_big)
+		impls &= ~LTB_BIG_IMPLS;
 	ret = ltb_setup();
 	if (ret)
 		return ret;
