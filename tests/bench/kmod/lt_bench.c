@@ -21,8 +21,8 @@
  * With live_big set, two more: ours_big and rht_ew_big, ours and rht_ew
  * on a second tracker and a second rhashtable holding live_big pending
  * keys: a table's growth with its pending keys is then measured within
- * each round, side by side with the small tables (the host's pace moves
- * between runs, not within a round).
+ * each round, side by side with the small tables, so that a change of the
+ * host's pace from one round or run to the next moves all four alike.
  * The order of the implementations turns by one each round, and round 0
  * is a warm-up whose figures are discarded.
  *
