@@ -940,10 +940,11 @@ def print_table(res, kv):
                   f"hackbench {'n/a' if hb is None else f'{hb:+.2f} %'}")
         print(f"  not flat (pair > {FLAT_PAIR:.0%} or hackbench > {FLAT_HB_POINTS} points above"
               f" the fewest-pending cell): {'; '.join(res['scaling_not_flat']) or 'none'}")
-    for c, cell in res.get("scaling_growth", {}).items():
-        if c == min(res["scaling_growth"], key=lambda x: int(x[1:])):
-            print(f"\nscaling growth: pair ns median at {cell['live']} and at {cell['live_big']} pending, in the same"
-                  " rounds; growth = the second over the first [95 % interval]")
+    growth = res.get("scaling_growth", {})
+    if growth:
+        print("\nscaling growth: pair ns median at the fewest and at the most pending (live, live_big), in the"
+              " same rounds; growth = the second over the first [95 % interval]")
+    for c, cell in growth.items():
         o, p, r = cell["ours"], cell["rht_ew"], cell["ours_growth_vs_peer"]
         print(f"  {c:12s} ours {f(o['median'])} -> {f(o['median_big'])}: {f(o['growth'])} {fci(o['growth_ci95'])}"
               f"   rht_ew {f(p['median'])} -> {f(p['median_big'])}: {f(p['growth'])} {fci(p['growth_ci95'])}"
