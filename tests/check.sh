@@ -68,12 +68,12 @@ suite_cmd() {
 	# CPUs, and a short torture run (it keeps two other probes on every
 	# tracepoint it uses, so no text is patched under load).  Results are
 	# named <kernel>-mttcg/<test>.
-	# The companion probes of the torture test are enabled on the command
-	# line, before the second CPU runs (see torture.sh: text patching
-	# under multi-threaded TCG).
-	mttcg) local ev=sched:sched_switch,sched:sched_waking,sched:sched_wakeup
-	    ev+=,raw_syscalls:sys_enter,raw_syscalls:sys_exit,block:block_rq_issue
-	    ev+=,block:block_rq_complete,block:block_rq_requeue
+	# The companion probes of the torture test (every event of the systems
+	# in tests/guest/torture.systems) are enabled on the command line,
+	# before the second CPU runs (see torture.sh: text patching under
+	# multi-threaded TCG).
+	mttcg) local ev
+	    ev=$(grep -v '^#' "$LT_TOP/tests/guest/torture.systems" | sed 's/$/:/' | paste -sd,)
 	    echo "LT_GUEST_APPEND='trace_event=$ev trace_instance=lt_torture,$ev'" \
 		"LT_TCG_THREAD=multi LTG_TORTURE_SECONDS=\${LTG_TORTURE_SECONDS:-30}" \
 		"$LT_TOP/tests/vm/check-vm.sh -k 6.12 -t core-api -t torture |" \

@@ -27,37 +27,62 @@ secs=${LTG_TORTURE_SECONDS:-$secs_default}
 seed=${LTG_SEED:-$(date +%s)}
 RANDOM=$seed
 tap_diag "seed $seed, $secs s"
-tap_plan 5
+tap_plan 6
 
 # Attaching a probe to a tracepoint that has fewer than two patches kernel
 # text (jump label, then static call).  Under QEMU's multi-threaded TCG that
 # patching, racing with the other vCPU running the patched code
-# (__schedule), was seen to fail ("Oops: int3", a CPU stuck in insmod; see
-# tests/guest/progs/trk.sh): an emulator problem, not ours.  So two other
-# probes stay on every tracepoint our trackers use -- the same events in two
-# ftrace instances, recording off -- and our attach/detach patches nothing.
-# Enabling them patches text too, once per event: the multi-threaded lane
-# (tests/check.sh, mttcg) enables them on its kernel command line instead
-# (trace_event=, and trace_instance= for lt_torture), before the second
-# CPU or any workload runs, and then nothing here patches text: what was
-# enabled before the test stays, and only what this test enabled is
-# disabled at the end (seen once in that lane: "Oops: int3" in __schedule
-# while this script enabled the companions).
-TP_EVENTS="sched/sched_switch sched/sched_waking sched/sched_wakeup raw_syscalls/sys_enter
-raw_syscalls/sys_exit block/block_rq_issue block/block_rq_complete block/block_rq_requeue"
+# (__schedule, __sysvec_apic_timer_interrupt), was seen to fail ("Oops:
+# int3", a CPU stuck in insmod; see tests/guest/progs/trk.sh): an emulator
+# problem, not ours.  So two other probes stay on every event of the
+# systems in torture.systems -- enabled in two ftrace instances, recording
+# off -- and our attach/detach patches nothing; assertion 6 counts what was
+# patched.  Enabling them patches text too, once per event: the
+# multi-threaded lane (tests/check.sh, mttcg) enables them on its kernel
+# command line instead (trace_event=, and trace_instance= for
+# lt_torture), before the second CPU or any workload runs, and then
+# nothing here patches text: a system fully enabled before the test stays
+# so, and only what this test enabled is disabled at the end (seen once in
+# that lane: "Oops: int3" in __schedule while this script enabled the
+# companions).
+TP_SYSTEMS=$(grep -v '^#' tests/guest/torture.systems)
 tr=/sys/kernel/tracing
 inst_made=0
 [ -d $tr/instances/lt_torture ] || { mkdir $tr/instances/lt_torture; inst_made=1; }
-companions=()	# the event enable files this test turned on
+companions=()	# the system enable files this test turned on
 for inst in $tr $tr/instances/lt_torture; do
 	echo 0 >$inst/tracing_on
-	for ev in $TP_EVENTS; do
-		[ "$(cat $inst/events/$ev/enable)" = 1 ] && continue
-		echo 1 >$inst/events/$ev/enable
-		companions+=($inst/events/$ev/enable)
+	for sys in $TP_SYSTEMS; do
+		[ -d $inst/events/$sys ] || continue	# irq_vectors: x86 only
+		[ "$(cat $inst/events/$sys/enable)" = 1 ] && continue
+		echo 1 >$inst/events/$sys/enable
+		companions+=($inst/events/$sys/enable)
 	done
 done
-tap_diag "companion probes enabled by this test: ${#companions[@]} (the others were on at boot)"
+tap_diag "companion probes enabled by this test: ${#companions[@]} systems (the others were on at boot)"
+
+# What the rounds patch in the kernel's own text (a module's text, patched
+# as it loads, is its own business): a kprobe on the functions every jump
+# label and static call update goes through (text_poke_queue and
+# text_poke_bp; smp_text_poke_batch_add and smp_text_poke_single from 6.16
+# on), recorded, with a filter on the address, in an instance of its own.
+# Core kernel text lies below the module area (0xffffffffc0000000 on
+# x86-64, MODULES_VADDR).
+poke_inst=$tr/instances/lt_torture_poke
+poke_probes=()
+mkdir $poke_inst
+for fn in text_poke_queue text_poke_bp smp_text_poke_batch_add smp_text_poke_single; do
+	grep -q " [tT] $fn\$" /proc/kallsyms || continue
+	ev=lt_poke_$fn
+	echo "p:kprobes/$ev $fn addr=%di:x64 site=%di:symbol" >>$tr/kprobe_events 2>/dev/null || continue
+	echo 'addr < 0xffffffffc0000000' >$poke_inst/events/kprobes/$ev/filter
+	echo 1 >$poke_inst/events/kprobes/$ev/enable
+	poke_probes+=($ev)
+done
+# (Enabling one kprobe patches the text of the function under it: what
+# was recorded until now goes.)
+echo >$poke_inst/trace
+tap_diag "kernel text patching watched through: ${poke_probes[*]:-nothing}"
 
 trackers=(latency_tracker_wakeup latency_tracker_offcpu latency_tracker_syscalls
 	latency_tracker_block lt_core_test)
@@ -180,6 +205,18 @@ tap_is "pending read 0 after every disable" "${pending_bad[*]}" ""
 lt_loaded latency_tracker && lt_unload latency_tracker
 tap_diag "after the rounds: workload stopped in $((t_end - t_rounds)) s, the core unloaded in $((SECONDS - t_end)) s"
 tap_ok "no module of ours left loaded" bash -c '! grep -qE "^(latency_tracker|lt_core_test)" /proc/modules'
+# Before the companions and the kprobes go (that patches text).
+echo 0 >$poke_inst/tracing_on
+pokes=$(grep -v '^#' $poke_inst/trace | sed -n 's/.* site=\([^ ]*\).*/\1/p' | sort | uniq -c | sort -rn)
+if [ ${#poke_probes[@]} = 0 ]; then
+	tap_skip 1 "no kprobe on this kernel's text patching functions"
+else
+	[ -z "$pokes" ] || tap_diag "kernel text patched: $(echo $pokes | head -c 400)"
+	tap_is "no kernel text patched by the trackers' attach and detach" "$(echo "$pokes" | awk '{ n += $1 } END { print n + 0 }')" 0
+fi
+for ev in "${poke_probes[@]}"; do echo 0 >$poke_inst/events/kprobes/$ev/enable; done
+rmdir $poke_inst
+for ev in "${poke_probes[@]}"; do echo "-:kprobes/$ev" >>$tr/kprobe_events; done
 for f in "${companions[@]}"; do echo 0 >"$f"; done
 echo 1 >$tr/tracing_on
 if [ $inst_made = 1 ]; then rmdir $tr/instances/lt_torture; else echo 1 >$tr/instances/lt_torture/tracing_on; fi
