@@ -100,9 +100,21 @@ for group in "$@"; do
 done
 
 t0=$(date +%s)
-# phase NAME START END: a row of the table (check-vm.sh adds its own
-# rows, "V<tab>NAME<tab>WALL").
-phase() { printf 'T\t%s\t%s\t%s\n' "$1" $(($2 - t0)) $(($3 - $2)) >>"$phases"; }
+# phase NAME START END [CPU]: a row of the table (check-vm.sh adds its
+# own rows, "V<tab>NAME<tab>WALL").
+phase() { printf 'T\t%s\t%s\t%s\t%s\n' "$1" $(($2 - t0)) $(($3 - $2)) "${4:-}" >>"$phases"; }
+# cputime: the CPU seconds (user and system) of what this shell has run
+# and waited for, its children's children too (what a child left running
+# when it ended is not in it).
+# (times must run in this shell: a subshell's children are not its.)
+cputime() {
+	local f
+	f=$(mktemp)
+	times >"$f"
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] }
+		printf "%d\n", s }' "$f"
+	rm -f "$f"
+}
 
 passed=0 failed=0
 # count SUITE LOG RC: add a finished suite's results to the totals.
@@ -143,7 +155,8 @@ background() { # name cmd...
 	(
 		s0=$(date +%s)
 		"$@" >"$LT_CACHE/tmp/$name.log" 2>&1
-		phase "background: $name" "$s0" "$(date +%s)"
+		cputime >"$LT_CACHE/tmp/$name.cpu"
+		phase "background: $name" "$s0" "$(date +%s)" "$(cat "$LT_CACHE/tmp/$name.cpu")"
 	) &
 	bg+=($!)
 }
@@ -171,10 +184,15 @@ for group in "$@"; do
 	if [ ${#members[@]} = 1 ]; then
 		s=${members[0]} log=$(mktemp)
 		lt_log "suite $s: start"
-		bash -o pipefail -c "$(suite_cmd "$s")" 2>&1 | tee "$log"
-		count "$s" "$log" "${PIPESTATUS[0]}"
-		rm -f "$log"
-		phase "$s" "$s0" "$(date +%s)"
+		(
+			bash -o pipefail -c "$(suite_cmd "$s")" 2>&1 | tee "$log"
+			rc=${PIPESTATUS[0]}
+			cputime >"$log.cpu"
+			exit "$rc"
+		)
+		count "$s" "$log" "$?"
+		phase "$s" "$s0" "$(date +%s)" "$(cat "$log.cpu")"
+		rm -f "$log" "$log.cpu"
 		continue
 	fi
 	declare -A logs=() pids=() ends=()
@@ -184,7 +202,7 @@ for group in "$@"; do
 		(
 			bash -o pipefail -c "$(suite_cmd "$s")" >"${logs[$s]}" 2>&1
 			rc=$?
-			date +%s >"${logs[$s]}.end"
+			{ date +%s; cputime; } >"${logs[$s]}.end"
 			exit $rc
 		) &
 		pids[$s]=$!
@@ -194,7 +212,8 @@ for group in "$@"; do
 		rc=$?
 		cat "${logs[$s]}"
 		count "$s" "${logs[$s]}" "$rc"
-		phase "$s" "$s0" "$(cat "${logs[$s]}.end")"
+		{ read -r end; read -r cpu; } <"${logs[$s]}.end"
+		phase "$s" "$s0" "$end" "$cpu"
 		rm -f "${logs[$s]}" "${logs[$s]}.end"
 	done
 	unset logs pids ends
@@ -204,14 +223,16 @@ done
 kill "${bg[@]}" 2>/dev/null
 wait "${bg[@]}" 2>/dev/null
 
-# The table: every phase with its start (minutes:seconds from the start)
-# and wall time; the guest suite's own phases (each line's preparation,
-# each guest) indented under it.
+# The table: every phase with its start (minutes:seconds from the start),
+# wall time and CPU time (user and system, all its processes); the guest
+# suite's own phases (each line's preparation, each guest) indented under
+# it, with their wall times.
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 total=$(($(date +%s) - t0))
-echo "# phase                                   start     wall"
-grep $'^T\t' "$phases" | sort -t$'\t' -k3,3n -s | while IFS=$'\t' read -r _ name start wall; do
-	printf '# %-38s %7s %8s\n' "$name" "$(mmss "$start")" "$(mmss "$wall")"
+echo "# phase                                   start     wall      cpu"
+grep $'^T\t' "$phases" | sort -t$'\t' -k3,3n -s | while IFS=$'\t' read -r _ name start wall cpu; do
+	printf '# %-38s %7s %8s %8s\n' "$name" "$(mmss "$start")" "$(mmss "$wall")" \
+		"$([ -z "$cpu" ] || mmss "$cpu")"
 done
 grep $'^V\t' "$phases" | while IFS=$'\t' read -r _ name wall; do
 	printf '#   vm: %-34s %5s %8s\n' "$name" "" "$(mmss "$wall")"
