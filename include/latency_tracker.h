@@ -362,7 +362,30 @@ void latency_tracker_fmt_ustack(struct lt_fmt *f, const char *key,
 unsigned int latency_tracker_stack_first(const unsigned long *ips,
 					 unsigned int nr);
 const char *latency_tracker_frame_name(char *buf, size_t len,
-				       unsigned long addr);
+				       unsigned long addr, u32 modgen);
+
+extern unsigned int latency_tracker_modgen;
+
+/**
+ * latency_tracker_module_gen() - the generation of the kernel's modules
+ *
+ * Counts the modules that came, went live (their init text is freed
+ * then) or went, since the core loaded.  Read it before saving a stack
+ * (struct lt_rec_stack's modgen): a frame in module text is named later
+ * only while the count has not moved, since an address freed meanwhile
+ * may be named after another module's function by then.
+ *
+ * Context: any context.
+ * Return: the count.
+ */
+static inline u32 latency_tracker_module_gen(void)
+{
+	u32 gen = READ_ONCE(latency_tracker_modgen);
+
+	/* Read before the stack it is saved with. */
+	smp_rmb();
+	return gen;
+}
 
 void latency_tracker_get_stats(struct latency_tracker *t,
 			       struct latency_tracker_stats *s);

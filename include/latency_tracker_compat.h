@@ -436,4 +436,24 @@ static inline struct task_struct *lt_rwsem_owner(void *lock)
 }
 #endif
 
+/*
+ * Not a kernel version but an architecture: whether @addr lies where
+ * module text is allocated (x86-64: MODULES_VADDR up to MODULES_END,
+ * which holds BPF programs and ftrace trampolines too), for the naming of
+ * stack frames (tracker/stack.c).  Where the range is not known, every
+ * address counts as in it: a frame may be "?" more often, never misnamed.
+ */
+#include <linux/pgtable.h>
+#if defined(MODULES_VADDR) && defined(MODULES_END)
+static inline bool lt_in_module_area(unsigned long addr)
+{
+	return addr >= MODULES_VADDR && addr < MODULES_END;
+}
+#else
+static inline bool lt_in_module_area(unsigned long addr)
+{
+	return true;
+}
+#endif
+
 #endif /* _LATENCY_TRACKER_COMPAT_H */

@@ -226,12 +226,14 @@ static void lt_custom_cb(const struct latency_tracker_report *r)
 	}
 	key = latency_tracker_event_key(r->event, &len);
 	a.key = lt_custom_key_shown(c, *key, r->cause);
-	if (!c->def.stack)
+	if (!c->def.stack) {
 		a.stack.nr = LT_REC_STACK_NONE;
-	else if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD)
+	} else if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD) {
+		a.stack.modgen = latency_tracker_module_gen();
 		a.stack.nr = lt_stack_save_here(a.stack.ip);
-	else if (lt_custom_key_is_task(&c->def.in_key))
+	} else if (lt_custom_key_is_task(&c->def.in_key)) {
 		lt_stack_save_blocked(a.pid, r->start_ns, &a.stack);
+	}
 	latency_tracker_alert(r->tracker, r->cause, r->end_ns, r->delay_ns,
 			      &a, sizeof(a));
 	if (!c->reports) {

@@ -283,6 +283,7 @@ static void lt_lock_cb(const struct latency_tracker_report *r)
 	lt_lock_name(a.lock, priv->lock);
 	if (r->cause == LATENCY_TRACKER_CAUSE_THRESHOLD) {
 		a.cpu = smp_processor_id();
+		a.stack.modgen = latency_tracker_module_gen();
 		a.stack.nr = lt_stack_save_here(a.stack.ip);
 	} else {
 		a.cpu = -1;

@@ -102,6 +102,7 @@ struct lt_offcpu_priv {
 	pid_t waker_pid;
 	char waker_comm[TASK_COMM_LEN];
 	u32 wnr;
+	u32 wgen;	/* by the waker: latency_tracker_module_gen() before wip */
 	u64 uip[LT_REC_STACK_DEPTH];
 	unsigned long wip[LT_REC_STACK_DEPTH];
 };
@@ -198,14 +199,17 @@ static void lt_offcpu_cb(const struct latency_tracker_report *r)
 	/* The CPU the task gets back; unknown while it still sleeps. */
 	a->cpu = next ? smp_processor_id() : -1;
 	/* Switch-in: next has not run yet, the runqueue lock pins it. */
-	if (next)
+	if (next) {
+		a->stack.modgen = latency_tracker_module_gen();
 		a->stack.nr = lt_stack_save_tsk(next, a->stack.ip,
 						LT_REC_STACK_DEPTH);
-	else
+	} else {
 		lt_stack_save_blocked(a->pid, r->start_ns, &a->stack);
+	}
 	/* wip[0..n) written before n (lt_offcpu_note_waker()). */
 	n = smp_load_acquire(&priv->wnr);
 	a->waker_stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
+	a->waker_stack.modgen = priv->wgen;
 	memcpy(a->waker_stack.ip, priv->wip,
 	       a->waker_stack.nr * sizeof(a->waker_stack.ip[0]));
 	a->ustack.nr = LT_REC_STACK_NONE;
@@ -255,8 +259,9 @@ static void lt_offcpu_note_waker(struct latency_tracker_event *ev, pid_t pid,
 		     latency_tracker_threshold(lt_offcpu.t))
 		return;
 	/* Its only writer (woken). */
+	priv->wgen = latency_tracker_module_gen();
 	n = lt_stack_save_here(priv->wip);
-	/* wip[] before wnr: pairs with the acquire in lt_offcpu_cb(). */
+	/* wip[] and wgen before wnr: pairs with the acquire in lt_offcpu_cb(). */
 	smp_store_release(&priv->wnr, n);
 }
 

@@ -195,6 +195,7 @@ static void lt_syscalls_cb(const struct latency_tracker_report *r)
 	 */
 	n = smp_load_acquire(&priv->stack.nr);
 	a.stack.nr = min_t(u32, n, LT_REC_STACK_DEPTH);
+	a.stack.modgen = priv->stack.modgen;
 	memcpy(a.stack.ip, priv->stack.ip,
 	       a.stack.nr * sizeof(a.stack.ip[0]));
 	if (!n && r->cause == LATENCY_TRACKER_CAUSE_TIMEOUT)
@@ -580,6 +581,7 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 	/* One writer per syscall: the one that claims stack_taken. */
 	if (cmpxchg(&priv->stack_taken, 0, 1))
 		return;
+	priv->stack.modgen = latency_tracker_module_gen();
 	if (p == current)
 		n = stack_trace_save(priv->stack.ip, LT_REC_STACK_DEPTH, 0);
 	else
@@ -596,6 +598,7 @@ static void lt_syscalls_take_stack(struct latency_tracker_event *ev,
 	rep->print = true;
 	d = (void *)rep->data;
 	d->a.stack.nr = n;
+	d->a.stack.modgen = priv->stack.modgen;
 	memcpy(d->a.stack.ip, priv->stack.ip, n * sizeof(d->a.stack.ip[0]));
 	d->a.pid = p->pid;
 	d->a.tgid = priv->tgid;

@@ -454,6 +454,8 @@ void lt_cycles_init(void);
 /* proc.c */
 int lt_proc_init(void);
 void lt_proc_exit(void);
+int lt_stack_init(void);
+void lt_stack_exit(void);
 int lt_proc_tracker_add(struct latency_tracker *t);
 void lt_proc_tracker_remove(struct latency_tracker *t);
 

@@ -9,15 +9,60 @@
  * waits for process context: the read of an alert record, a report's
  * work item.  A frame is named as "%pS" prints it without the module,
  * function+0xoff/0xsize, and "?" where kallsyms has no name: an address
- * is never shown.
+ * is never shown.  A frame in module text is "?" too once a module came,
+ * went live or went after the stack was saved (the modules' generation,
+ * latency_tracker_module_gen()): the address may have been freed (an init
+ * function's, once it returned; an unloaded module's) and be given
+ * another name by then -- a later module's function there, or the name
+ * ftrace keeps of a freed init function that was there before.
  */
 #include <linux/export.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/string.h>
 #include <lt_records/record.h>
+#include <latency_tracker_compat.h>
 
 #include "alert_fmt.h"
+#include "core.h"
+
+/* Written by the notifier below only; read anywhere (READ_ONCE). */
+unsigned int latency_tracker_modgen;
+EXPORT_SYMBOL_GPL(latency_tracker_modgen);
+
+/*
+ * Every change of module text: coming (the text is a new module's),
+ * live (its init text is freed after), going.  The increment precedes the
+ * change it announces: the notifiers run before the text is freed.
+ */
+static int lt_module_notify(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	WRITE_ONCE(latency_tracker_modgen, latency_tracker_modgen + 1);
+	/* Before the text changes: pairs with the reader's smp_mb(). */
+	smp_wmb();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lt_module_nb = {
+	.notifier_call = lt_module_notify,
+};
+
+/*
+ * Called from the core's init and exit.  The notifiers are called under
+ * the module notifier chain's rwsem, one at a time: one writer.
+ */
+int lt_stack_init(void)
+{
+	return register_module_notifier(&lt_module_nb);
+}
+
+void lt_stack_exit(void)
+{
+	unregister_module_notifier(&lt_module_nb);
+}
 
 /* Most characters of a stack field's value: 16 frames of ~60. */
 #define LT_STACK_FIELD_MAX	1024
@@ -116,24 +161,32 @@ EXPORT_SYMBOL_GPL(latency_tracker_stack_first);
  * @buf: scratch, at least KSYM_SYMBOL_LEN bytes.
  * @len: its size.
  * @addr: a return address.
+ * @modgen: latency_tracker_module_gen() read before the stack was saved.
  *
  * "function+0xoff/0xsize" (what "%pS" prints, without the module), or "?"
- * for an address kallsyms cannot name, which "%pS" would print raw (a
- * module's init function once its init returned, an unloaded module, a
- * kernel without kallsyms): no kernel address reaches userspace.
+ * for an address kallsyms cannot name, which "%pS" would print raw (an
+ * unloaded module, a kernel without kallsyms), and for one in module text
+ * when the modules' generation moved since @modgen (a module's init
+ * function once its init returned, an unloaded module, a module loaded
+ * after: the name may not be the frame's): no kernel address reaches
+ * userspace, no frame is given a name that was not its own.
  *
  * Context: any context but NMI (meant for process context).
  * Return: @buf or a constant string.
  */
 const char *latency_tracker_frame_name(char *buf, size_t len,
-				       unsigned long addr)
+				       unsigned long addr, u32 modgen)
 {
 	char *sp;
 
 	if (len < KSYM_SYMBOL_LEN)
 		return "?";
 	sprint_symbol(buf, addr);
-	if (!buf[0] || str_has_prefix(buf, "0x"))
+	/* The name before the generation: pairs with lt_module_notify(). */
+	smp_mb();
+	if (!buf[0] || str_has_prefix(buf, "0x") ||
+	    (lt_in_module_area(addr) &&
+	     READ_ONCE(latency_tracker_modgen) != modgen))
 		return "?";
 	sp = strchr(buf, ' ');
 	if (sp)
@@ -142,13 +195,19 @@ const char *latency_tracker_frame_name(char *buf, size_t len,
 }
 EXPORT_SYMBOL_GPL(latency_tracker_frame_name);
 
-/* Frame @i of the addresses @ctx (lt_fmt_frames()). */
+/* Frame @i of the stack @ctx from its first frame shown (lt_fmt_frames()). */
+struct lt_stack_from {
+	const struct lt_rec_stack *s;
+	unsigned int first;
+};
+
 static const char *lt_stack_frame_name(const void *ctx, unsigned int i,
 				       char *buf, size_t len)
 {
-	const unsigned long *ip = ctx;
+	const struct lt_stack_from *from = ctx;
 
-	return latency_tracker_frame_name(buf, len, ip[i]);
+	return latency_tracker_frame_name(buf, len, from->s->ip[from->first + i],
+					  from->s->modgen);
 }
 
 /**
@@ -167,13 +226,14 @@ void latency_tracker_fmt_stack(struct lt_fmt *f, const char *key,
 			       const struct lt_rec_stack *s)
 {
 	char name[KSYM_SYMBOL_LEN];
-	unsigned int nr, first;
+	struct lt_stack_from from = { .s = s };
+	unsigned int nr;
 
 	if (s->nr == LT_REC_STACK_NONE)
 		return;
 	nr = min_t(u32, s->nr, LT_REC_STACK_DEPTH);
-	first = latency_tracker_stack_first(s->ip, nr);
-	lt_fmt_frames(f, key, nr - first, lt_stack_frame_name, s->ip + first,
+	from.first = latency_tracker_stack_first(s->ip, nr);
+	lt_fmt_frames(f, key, nr - from.first, lt_stack_frame_name, &from,
 		      name, sizeof(name), LT_STACK_FIELD_MAX);
 }
 EXPORT_SYMBOL_GPL(latency_tracker_fmt_stack);

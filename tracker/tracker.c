@@ -519,15 +519,25 @@ static int __init latency_tracker_init(void)
 	lt_wq = alloc_workqueue("latency_tracker", WQ_UNBOUND | WQ_HIGHPRI, 0);
 	if (!lt_wq)
 		return -ENOMEM;
+	ret = lt_stack_init();
+	if (ret)
+		goto err_wq;
 	ret = lt_proc_init();
 	if (ret)
-		destroy_workqueue(lt_wq);
+		goto err_stack;
+	return 0;
+
+err_stack:
+	lt_stack_exit();
+err_wq:
+	destroy_workqueue(lt_wq);
 	return ret;
 }
 
 static void __exit latency_tracker_exit(void)
 {
 	lt_proc_exit();
+	lt_stack_exit();
 	destroy_workqueue(lt_wq);
 }
 

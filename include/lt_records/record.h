@@ -114,12 +114,16 @@
  * struct lt_rec_stack - a kernel stack in a record (kind STACK)
  * @nr: addresses in @ip; LT_REC_STACK_NONE: the record has no such field
  *	(e.g. a custom tracker without stack=1).
+ * @modgen: latency_tracker_module_gen() read before the stack was saved:
+ *	its frames in module text are named only if no module came, went
+ *	live or went since (latency_tracker_frame_name()).
  * @ip: return addresses, innermost first, as stack_trace_save() gives
  *	them; the frames of the scheduler and of the tracing machinery on
  *	top are dropped when the record is read (latency_tracker_fmt_stack()).
  */
 struct lt_rec_stack {
 	u32 nr;
+	u32 modgen;
 	unsigned long ip[LT_REC_STACK_DEPTH];
 };
 

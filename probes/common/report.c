@@ -206,7 +206,7 @@ const char *lt_stack_text(struct lt_report *r, unsigned int i,
 		len += scnprintf(buf + len, LT_STACK_TEXT_MAX - len, "%s%s",
 				 j > first ? ";" : "",
 				 latency_tracker_frame_name(name, sizeof(name),
-							    s->ip[j]));
+							    s->ip[j], s->modgen));
 	return buf;
 }
 
@@ -228,7 +228,7 @@ void lt_report_print_stack(const struct lt_rec_stack *s)
 	nr = min_t(u32, s->nr, LT_REC_STACK_DEPTH);
 	for (i = latency_tracker_stack_first(s->ip, nr); i < nr; i++)
 		pr_info("  %s\n", latency_tracker_frame_name(name, sizeof(name),
-							     s->ip[i]));
+							     s->ip[i], s->modgen));
 }
 
 /**
@@ -252,6 +252,7 @@ void lt_stack_save_blocked(pid_t pid, u64 start_ns, struct lt_rec_stack *s)
 	unsigned long flags;
 
 	s->nr = 0;
+	s->modgen = latency_tracker_module_gen();
 	rcu_read_lock();
 	p = latency_tracker_event_task(pid, start_ns);
 	if (!p)

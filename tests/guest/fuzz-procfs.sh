@@ -13,7 +13,10 @@
 # LTG_SEED replays a run; LTG_FUZZ_WRITES caps the writes per file (300),
 # LTG_FUZZ_SECONDS is the fuzzer's budget (20 s): its adversarial cases
 # always run, its random ones fill the budget.  LTG_FUZZ_BAD: see
-# BAD_PARAMS.
+# BAD_PARAMS.  LTG_FUZZ_TRACKERS: the tracker modules fuzzed (all four by
+# default; the debug kernel, where only memory safety is at stake, takes
+# block alone: its knobs are the core's and every filter's, parsed by the
+# code every tracker's are, and lt_core_test's are fuzzed too).
 . tests/guest/lib.sh
 
 seed=${LTG_SEED:-$(date +%s)}
@@ -24,7 +27,7 @@ tap_diag "seed $seed, up to $writes writes per file in $secs s"
 # Every tracker with its writable knobs (the contract's four, and the
 # filters: filter_cgroup, filter_tgid, kthreads on every tracker module,
 # filter_dev on block); lt_core_test's ctl is a test control, not fuzzed.
-TRACKERS=(wakeup offcpu syscalls block)
+TRACKERS=(${LTG_FUZZ_TRACKERS:-wakeup offcpu syscalls block})
 KNOBS="threshold timeout wakeup_interval enable"
 FILTERS="filter_cgroup filter_tgid kthreads"
 declare -A EXTRA_KNOBS=([wakeup]=$FILTERS [offcpu]=$FILTERS [syscalls]=$FILTERS
@@ -36,9 +39,9 @@ for t in lt_core_test "${TRACKERS[@]}"; do
 	done
 done
 # Invalid module parameters.  The four modules' parameters are one
-# macro's (probes/common/probe.h) with one parser: the first module gets
-# every bad value, the others one of each parser (a number, a filter) and
-# block its own filter_dev.
+# macro's (probes/common/probe.h) with one parser: the first module of
+# TRACKERS gets every bad value, the others one of each parser (a number,
+# a filter); block gets its own filter_dev too.
 BAD_PARAMS=(threshold=abc threshold=-5 threshold=0 threshold=1000000000001
 	threshold=99999999999999999999999 threshold= timeout=1 timeout=-1
 	max_events=4194305 max_events=99999999999 max_events=1x
@@ -51,9 +54,11 @@ BAD_PARAMS=(threshold=abc threshold=-5 threshold=0 threshold=1000000000001
 [ "${LTG_FUZZ_BAD:-}" = short ] &&
 	BAD_PARAMS=(threshold=abc timeout=1 max_events=4194305 alert_records=8
 		filter_cgroup=/lt_no_such_cgroup)
-declare -A BAD_OF=([wakeup]="${BAD_PARAMS[*]}" [offcpu]="threshold=abc filter_tgid=abc"
-	[syscalls]="threshold=abc filter_tgid=abc"
-	[block]="threshold=abc filter_tgid=abc filter_dev=8:")
+declare -A BAD_OF=([wakeup]="threshold=abc filter_tgid=abc"
+	[offcpu]="threshold=abc filter_tgid=abc" [syscalls]="threshold=abc filter_tgid=abc"
+	[block]="threshold=abc filter_tgid=abc")
+BAD_OF[${TRACKERS[0]}]="${BAD_PARAMS[*]}"
+BAD_OF[block]+=" filter_dev=8:"
 nbad=0
 for t in "${TRACKERS[@]}"; do set -- ${BAD_OF[$t]}; nbad=$((nbad + $#)); done
 

@@ -176,8 +176,8 @@ static void test_offcpu(void)
 	struct lt_offcpu_record a = {
 		.pid = 300, .tgid = 299, .comm = "kworker/0:1", .cpu = 0,
 		.state = 'D', .waker_pid = 12, .waker_comm = "ksoftirqd/0",
-		.cgroup = 1, .stack = { 2, { 0xa1, 0xa2 } },
-		.waker_stack = { 3, { 0xb1, 0xb2, 0xb3 } },
+		.cgroup = 1, .stack = { .nr = 2, .ip = { 0xa1, 0xa2 } },
+		.waker_stack = { .nr = 3, .ip = { 0xb1, 0xb2, 0xb3 } },
 		.ustack = { .nr = LT_REC_STACK_NONE },
 	};
 	struct lt_offcpu_record t = {
@@ -225,7 +225,7 @@ static void test_syscalls(void)
 	struct lt_syscalls_record a = {
 		.pid = 1000, .tgid = 999, .comm = "poll-loop", .nr = 7,
 		.on_cpu_ns = 100, .runnable_ns = 200, .blocked_ns = 1700,
-		.cgroup = 77, .stack = { 1, { 0xc0 } },
+		.cgroup = 77, .stack = { .nr = 1, .ip = { 0xc0 } },
 	};
 
 	check(fmt_line(syscalls_fmt, "syscalls",
@@ -289,7 +289,7 @@ static void test_custom(void)
 	struct lt_custom_record a = {
 		.pid = 812, .tgid = 800, .comm = "lt_fiford", .cpu = 1,
 		.key = 0x32c, .cgroup = 5,
-		.stack = { LT_REC_STACK_NONE, { 0xd0 } },
+		.stack = { .nr = LT_REC_STACK_NONE, .ip = { 0xd0 } },
 	};
 
 	check(fmt_line(custom_fmt, "fiford", LATENCY_TRACKER_CAUSE_THRESHOLD,
@@ -359,7 +359,7 @@ static void test_lock(void)
 		.pid = 40, .tgid = 39, .comm = "bash", .cpu = 1, .cgroup = 7,
 		.lock = "lt_lock_static+0x0", .kind = LT_LOCK_KIND_MUTEX,
 		.owner_pid = 38, .owner_comm = "holder",
-		.stack = { 1, { 0xc1 } },
+		.stack = { .nr = 1, .ip = { 0xc1 } },
 	};
 	struct lt_lock_record t = {
 		.pid = 41, .tgid = 41, .comm = "w", .cpu = -1, .cgroup = 7,

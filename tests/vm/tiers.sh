@@ -77,13 +77,15 @@ tier_tests() {
 # run); on the debug kernel, offcpu-threads puts fewer threads to sleep
 # (still more than the pool's first segment), the fuzzer's random
 # writes get a quarter of their budget (memory safety: every adversarial
-# case runs) and its bad module parameters one per way a load is refused,
-# and custom-unload removes its trackers under load once (each round
-# takes the same paths).
+# case runs), on one tracker module whose knobs take every parser
+# (block) besides lt_core_test, and its bad module parameters one per way
+# a load is refused, and custom-unload removes its trackers under load
+# once (each round takes the same paths).
 tier_env() {
 	case $1:${2:-full} in
 	debug:*) echo "LTG_ORACLE_SHORT=1"; echo "LTG_OFFCPU_THREADS=6000"
 		echo "LTG_FUZZ_SECONDS=5"; echo "LTG_FUZZ_BAD=short"
+		echo "LTG_FUZZ_TRACKERS=block"
 		echo "LTG_CUSTOM_ROUNDS=1" ;;
 	*:fast) echo "LTG_ORACLE_SHORT=1"; echo "LTG_FUZZ_SECONDS=10" ;;
 	esac
