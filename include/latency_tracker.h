@@ -364,7 +364,7 @@ unsigned int latency_tracker_stack_first(const unsigned long *ips,
 const char *latency_tracker_frame_name(char *buf, size_t len,
 				       unsigned long addr, u32 modgen);
 
-extern unsigned int latency_tracker_modgen;
+extern atomic_t latency_tracker_modgen;
 
 /**
  * latency_tracker_module_gen() - the generation of the kernel's modules
@@ -380,7 +380,7 @@ extern unsigned int latency_tracker_modgen;
  */
 static inline u32 latency_tracker_module_gen(void)
 {
-	u32 gen = READ_ONCE(latency_tracker_modgen);
+	u32 gen = atomic_read(&latency_tracker_modgen);
 
 	/* Read before the stack it is saved with. */
 	smp_rmb();

@@ -28,21 +28,23 @@
 #include "alert_fmt.h"
 #include "core.h"
 
-/* Written by the notifier below only; read anywhere (READ_ONCE). */
-unsigned int latency_tracker_modgen;
+/* Counted by the notifier below; read anywhere. */
+atomic_t latency_tracker_modgen = ATOMIC_INIT(0);
 EXPORT_SYMBOL_GPL(latency_tracker_modgen);
 
 /*
  * Every change of module text: coming (the text is a new module's),
  * live (its init text is freed after), going.  The increment precedes the
- * change it announces: the notifiers run before the text is freed.
+ * change it announces: the notifiers run before the text is freed.  Two
+ * modules may load at once (the chain's rwsem is taken for reading), so
+ * the count is atomic.
  */
 static int lt_module_notify(struct notifier_block *nb, unsigned long state,
 			    void *data)
 {
-	WRITE_ONCE(latency_tracker_modgen, latency_tracker_modgen + 1);
+	atomic_inc(&latency_tracker_modgen);
 	/* Before the text changes: pairs with the reader's smp_mb(). */
-	smp_wmb();
+	smp_mb__after_atomic();
 	return NOTIFY_DONE;
 }
 
@@ -50,10 +52,7 @@ static struct notifier_block lt_module_nb = {
 	.notifier_call = lt_module_notify,
 };
 
-/*
- * Called from the core's init and exit.  The notifiers are called under
- * the module notifier chain's rwsem, one at a time: one writer.
- */
+/* Called from the core's init and exit. */
 int lt_stack_init(void)
 {
 	return register_module_notifier(&lt_module_nb);
@@ -186,7 +185,7 @@ const char *latency_tracker_frame_name(char *buf, size_t len,
 	smp_mb();
 	if (!buf[0] || str_has_prefix(buf, "0x") ||
 	    (lt_in_module_area(addr) &&
-	     READ_ONCE(latency_tracker_modgen) != modgen))
+	     (u32)atomic_read(&latency_tracker_modgen) != modgen))
 		return "?";
 	sp = strchr(buf, ' ');
 	if (sp)
