@@ -41,11 +41,6 @@ echo >$T/trace
 echo 1 >$T/events/latency_tracker/offcpu/enable
 echo 1 >$T/events/latency_tracker/syscall/enable
 echo 1 >$T/tracing_on
-pid=$($LTPROG nanosleep 600 | sed -n 's/^pid=//p')
-sleep 1
-echo 0 >$T/tracing_on
-echo 0 >$T/events/latency_tracker/offcpu/enable
-echo 0 >$T/events/latency_tracker/syscall/enable
 # frames EVENT [PATTERN]: the frames of EVENT's first record for $pid
 # (matching PATTERN too), one per line.  The sleeper's pid has other slow
 # moments first on a slow kernel (its execve, python starting).
@@ -53,6 +48,17 @@ frames() {
 	grep ": $1: cause=threshold .* pid=$pid " $T/trace | grep -m 1 -E -- "${2:-.}" |
 		sed -n 's/.* stack=\([^ ]*\).*/\1/p' | tr ';' '\n'
 }
+pid=$($LTPROG nanosleep 600 | sed -n 's/^pid=//p')
+# The records' tracepoints come from the trackers' work items: on the
+# debug kernel beside other guests, later than a fixed wait (up to 30 s).
+for i in $(seq 60); do
+	[ -n "$(frames offcpu 'stack=.*nanosleep')" ] &&
+		[ -n "$(frames syscall ' nr=35 ')" ] && break
+	sleep 0.5
+done
+echo 0 >$T/tracing_on
+echo 0 >$T/events/latency_tracker/offcpu/enable
+echo 0 >$T/events/latency_tracker/syscall/enable
 off=$(frames offcpu 'stack=.*nanosleep')
 sys=$(frames syscall ' nr=35 ')
 tap_diag "offcpu stack of $pid: $(echo $off)"
