@@ -125,6 +125,7 @@ instructions between the tracker's probe and the waker's runqueue lock;
 wakeup.c); a waking of a task whose state the trace had not shown yet.
 """
 import argparse
+import bisect
 import itertools
 import os
 import re
@@ -893,6 +894,15 @@ def main():
     by_key = defaultdict(list)
     for p in pairs:
         by_key[p.key].append(p)
+    # Each key's pairs by end, to look at only those whose end can fit a
+    # record (candidates(), below): a thread's thousands of calls are not
+    # each compared with each of its records.
+    by_end = {}
+    for k, ps in by_key.items():
+        order = sorted(range(len(ps)), key=lambda i: ps[i].end)
+        by_end[k] = ([ps[i].end for i in order], order, ps,
+                     max(0, max(p.end_slack for p in ps)),
+                     max(0, -min(p.end_slack for p in ps)))
     cl_by_key = defaultdict(list)
     for c in an.clusters:
         cl_by_key[c.key].append(c)
@@ -911,6 +921,17 @@ def main():
         """An end's lateness less what a preemption inside the
         tracepoint explains (Pair.start_slack, end_slack)."""
         return e - min(max(e, 0), slack)
+
+    def candidates(k, ts, limit):
+        """The pairs of key k, in their order in the trace, whose end
+        can fit a record ending at ts: fits(adj(ts - end, end_slack),
+        limit) needs ts - limit - slack <= end <= ts + NEG - slack."""
+        if k not in by_end:
+            return ()
+        ends, order, ps, pos, neg = by_end[k]
+        lo = bisect.bisect_left(ends, ts - limit - pos)
+        hi = bisect.bisect_right(ends, ts + NEG + neg)
+        return [ps[i] for i in sorted(order[lo:hi])]
 
     def take(p, r, es, ee):
         p.record = r
@@ -934,7 +955,7 @@ def main():
             unmatched.append((r, 'cause %s (timeouts are off)' % r.get('cause')))
             continue
         best, be = None, None
-        for p in by_key.get(rec_key(trk, r), ()):
+        for p in candidates(rec_key(trk, r), int(r['ts']), tol):
             if p.record is None:
                 es, ee = offsets(p.start, p.end, r)
                 es, ee = adj(es, p.start_slack), adj(ee, p.end_slack)
@@ -948,7 +969,7 @@ def main():
     for r in left:
         best, be = None, None
         k = rec_key(trk, r)
-        for p in by_key.get(k, ()):
+        for p in candidates(k, int(r['ts']), a.stall_max):
             if p.record is None:
                 es, ee = offsets(p.start, p.end, r)
                 es, ee = adj(es, p.start_slack), adj(ee, p.end_slack)

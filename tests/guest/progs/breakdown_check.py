@@ -60,6 +60,7 @@ class Cpu:
 
     def __init__(self):
         self.seg = []
+        self._starts = []
         self.kind = 'thread'
         self.task_kind = 'thread'
         self.depth = 0
@@ -73,6 +74,12 @@ class Cpu:
     def enter(self, ts, kind, who):
         self.kind = kind
         self.seg.append((ts, kind, who))
+
+    def starts(self):
+        """The segments' start times (the trace is read first, whole)."""
+        if len(self._starts) != len(self.seg):
+            self._starts = [s[0] for s in self.seg]
+        return self._starts
 
     def below(self):
         return ('softirq', self.softirq_vec) if self.in_softirq else \
@@ -151,7 +158,7 @@ def read_trace(path, rt):
 
 def kind_at(c, t):
     """CPU c's kind at time t."""
-    i = bisect.bisect_right([s[0] for s in c.seg], t) - 1
+    i = bisect.bisect_right(c.starts(), t) - 1
     return c.seg[i][1] if i >= 0 else 'thread'
 
 
@@ -168,7 +175,7 @@ def parts(c, a, b):
     changes = 0
     who = {}
     seg = c.seg
-    starts = [s[0] for s in seg]
+    starts = c.starts()
     i = max(bisect.bisect_right(starts, a) - 1, 0)
     while i < len(seg) and seg[i][0] < b:
         s0 = max(seg[i][0], a)
