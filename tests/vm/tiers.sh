@@ -79,14 +79,18 @@ tier_tests() {
 # writes get a quarter of their budget (memory safety: every adversarial
 # case runs), on one tracker module whose knobs take every parser
 # (block) besides lt_core_test, and its bad module parameters one per way
-# a load is refused, and custom-unload removes its trackers under load
-# once (each round takes the same paths).
+# a load is refused; custom-unload removes its trackers under load once
+# and alerts-unload its watched trackers once (each round takes the same
+# paths); filters-cgroup checks what its filter's cgroup can do to the
+# memory (removal and reload in every order, the block path), not what
+# it selects (6.12's).
 tier_env() {
 	case $1:${2:-full} in
 	debug:*) echo "LTG_ORACLE_SHORT=1"; echo "LTG_OFFCPU_THREADS=6000"
 		echo "LTG_FUZZ_SECONDS=5"; echo "LTG_FUZZ_BAD=short"
 		echo "LTG_FUZZ_TRACKERS=block"
-		echo "LTG_CUSTOM_ROUNDS=1" ;;
+		echo "LTG_CUSTOM_ROUNDS=1"; echo "LTG_ALERTS_UNLOAD_ROUNDS=1"
+		echo "LTG_CGROUP_SAFETY_ONLY=1" ;;
 	*:fast) echo "LTG_ORACLE_SHORT=1"; echo "LTG_FUZZ_SECONDS=10" ;;
 	esac
 }
