@@ -36,9 +36,12 @@ SLEEP_MS=30
 LOAD="python3 tests/guest/progs/net_load.py"
 CHECK="python3 tests/guest/progs/net_check.py"
 # The trace's clock reads and ours are in probes on the same points; the
-# rest is the emulation's stalls.
+# rest is the emulation's stalls: 5 ms with the short workloads, 25 ms on
+# the debug kernel (its kretprobes beside two other guests: a ttfb record
+# 8.4 ms shorter than the trace's interval).
 TOL_US=1000
 oracle_short && TOL_US=5000
+[ -e /sys/kernel/debug/kmemleak ] && TOL_US=25000
 D=$(mktemp -d)
 PROC=/proc/latency_tracker
 
