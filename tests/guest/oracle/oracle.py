@@ -925,7 +925,8 @@ def main():
     def candidates(k, ts, limit):
         """The pairs of key k, in their order in the trace, whose end
         can fit a record ending at ts: fits(adj(ts - end, end_slack),
-        limit) needs ts - limit - slack <= end <= ts + NEG - slack."""
+        limit) needs ts - limit - max(slack, 0) <= end and
+        end <= ts + NEG + max(-slack, 0)."""
         if k not in by_end:
             return ()
         ends, order, ps, pos, neg = by_end[k]
