@@ -9,7 +9,11 @@
 # gets its own copy of the modules: runs started at the same time by
 # several people never see each other's half-built or newer modules.
 # The build runs where the kernel's kbuild runs (lt_kmake: the host, or
-# the trixie build root for the backports kernels).
+# the trixie build root for the backports kernels).  Where sparse is
+# installed there, the build checks each file it compiles (C=1) and keeps
+# the findings beside its object (tests/vm/sparse-check.sh): `make lint`
+# reads them instead of building every line again; an object built where
+# sparse was not (a build before it was installed) is built again.
 set -u
 . "$(dirname "$0")/common.sh"
 
@@ -26,10 +30,17 @@ exec 9>"$out.lock"
 flock 9
 rsync -rlpD --checksum --delete --exclude=/.git --exclude=/build \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
-	--exclude=Module.symvers --exclude=modules.order \
+	--exclude=Module.symvers --exclude=modules.order --exclude='*.sparse' \
 	"$LT_TOP/" "$out/" || lt_die "cannot copy the tree to $out"
+check=()
+if lt_krun "$kver" sh -c 'command -v sparse' >/dev/null 2>&1; then
+	check=(C=1 CHECK="$out/tests/vm/sparse-check.sh")
+	find "$out" -name '*.o' ! -name '*.mod.o' | while read -r o; do
+		[ ! -e "${o%.o}.c" ] || [ -e "${o%.o}.c.sparse" ] || rm -f "$o"
+	done
+fi
 log=$out/build.log
-if ! lt_kmake "$kver" M="$out" LT_TEST_MODULES=1 -j"$(nproc)" modules >"$log" 2>&1; then
+if ! lt_kmake "$kver" M="$out" LT_TEST_MODULES=1 "${check[@]}" -j"$(nproc)" modules >"$log" 2>&1; then
 	grep -E 'error|warning' "$log" | head -n 40 >&2
 	lt_die "module build failed for $kver (log: $log)"
 fi
@@ -40,4 +51,7 @@ fi
 mkdir -p "$dest"
 (cd "$out" && find . -name '*.ko' -print0 | xargs -0 cp --parents -t "$dest") ||
 	lt_die "cannot copy the modules to $dest"
+# The sparse findings of this build's sources, for lint.sh.
+[ ${#check[@]} = 0 ] || "$LT_TOP/tests/vm/sparse-findings.sh" "$out" >"$dest/sparse.txt" ||
+	lt_die "cannot read the sparse findings in $out"
 echo "$dest"

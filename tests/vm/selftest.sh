@@ -20,7 +20,8 @@
 #     fails by name); a scheduler feature the kernel has but the
 #     features file does not list is a failure, not a skip;
 #   lint: a missing tool, an empty input, a kernel line that does not
-#     resolve, each a failed check, never "clean";
+#     resolve, each a failed check, never "clean"; sparse's findings in
+#     our files whatever path kbuild names them by;
 #   host preparation: a tools build broken by -Werror (in a build directory
 #     of its own) fails the kernel's setup, removes what it built before,
 #     and no guest test runs;
@@ -44,7 +45,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The plan, declared before the first assertion: a check that is never
 # reached fails the self-test (the count is compared at the end).
-PLAN=58
+PLAN=59
 echo "1..$PLAN"
 n=0 failed=0 shown=()
 check() { # desc cmd...
@@ -314,7 +315,24 @@ check "lint: no tools source is a failed cppcheck" has "$tmp/lint-empty" '^not o
 LT_KERNEL_LINES=no-such-line "$LT_TOP/tests/lint.sh" sparse >"$tmp/lint-kline" 2>&1
 check "lint: a kernel line that does not resolve is a failed sparse" \
 	has "$tmp/lint-kline" '^not ok 1 - sparse on no-such-line \(did not run: cannot get the kernel line.s headers: .*unknown kernel line'
-shown+=("$tmp/lint-nocpp" "$tmp/lint-empty" "$tmp/lint-kline")
+# The findings a module build kept (tests/vm/sparse-findings.sh): kbuild
+# names our sources by their absolute path up to 6.x and relative to the
+# module's directory from 7.x on; both are ours, the kernel's headers are
+# not, and a compiled source that no sparse checked is a finding.
+sp=$tmp/sparse-build
+mkdir -p "$sp/tracker" "$sp/probes"
+touch "$sp/tracker/a.c" "$sp/tracker/a.o" "$sp/tracker/lt.o" "$sp/tracker/lt.mod.o" \
+	"$sp/probes/b.c" "$sp/probes/b.o" "$sp/probes/c.c" "$sp/probes/c.o"
+printf '%s\n' 'tracker/a.c:3:1: warning: relative' 'tracker/a.c:3:1:    expected int' \
+	>"$sp/tracker/a.c.sparse"
+printf '%s\n' "$sp/probes/b.c:4:2: error: absolute" \
+	'/usr/src/linux-headers-7.3.4-common/include/linux/z.h:1:1: warning: the kernel' \
+	>"$sp/probes/b.c.sparse"
+"$LT_TOP/tests/vm/sparse-findings.sh" "$sp" >"$tmp/sparse-findings" 2>&1
+check "lint: sparse findings in our files, by either path kbuild gives; an unchecked source" \
+	test "$(tr '\n' '|' <"$tmp/sparse-findings")" = \
+	"probes/b.c:4:2: error: absolute|probes/c.c: not checked by sparse (no probes/c.c.sparse)|tracker/a.c:3:1: warning: relative|checked 2|"
+shown+=("$tmp/lint-nocpp" "$tmp/lint-empty" "$tmp/lint-kline" "$tmp/sparse-findings")
 
 # --- guests, in a cache of their own -----------------------------------------
 # The kernel is fetched into the shared cache first; the private cache links
