@@ -78,5 +78,5 @@ tap_ok "snapshot after reloads" wait_for 30 log_has "$log" "\"type\":\"snapshot\
 one_left() { [ "$(ls -d "$out"/lt-* 2>/dev/null | wc -l)" = 1 ]; }
 tap_ok "max-snapshots 1 from the reloaded config applies" wait_for 10 one_left
 tap_ok "clean exit on SIGTERM" daemon_stop
-tap_ok "no stderr output from the daemon" test ! -s "$LT_WORK/daemon.err"
+tap_empty "no stderr output from the daemon" "$LT_WORK/daemon.err"
 tap_done

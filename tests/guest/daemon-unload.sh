@@ -63,5 +63,5 @@ tap_ok "metrics after the last load name wakeup" bash -c \
 	"python3 -c 'import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:$PORT/metrics\").read().decode())' |
 	 grep -q '^latency_tracker_delay_seconds_count{tracker=\"wakeup\"} '"
 tap_ok "clean exit on SIGTERM" daemon_stop
-tap_ok "no stderr output from the daemon" test ! -s "$LT_WORK/daemon.err"
+tap_empty "no stderr output from the daemon" "$LT_WORK/daemon.err"
 tap_done

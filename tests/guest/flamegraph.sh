@@ -84,5 +84,5 @@ texts = [e.text or "" for e in root.iter() if e.tag.endswith("title")]
 sys.exit(0 if root.tag.endswith("svg") and
          any("pipe_read+" in t for t in texts) else 1)
 EOF
-tap_ok "the daemon wrote nothing to stderr" test ! -s "$LT_WORK/daemon.err"
+tap_empty "the daemon wrote nothing to stderr" "$LT_WORK/daemon.err"
 tap_done

@@ -67,6 +67,13 @@ tap_cmp() {
 
 tap_diag() { echo "# $*"; }
 
+# tap_empty DESC FILE: FILE is empty (a program's stderr); what it holds
+# is shown before the assertion when it is not.
+tap_empty() {
+	[ -s "$2" ] && head -n 20 "$2" | sed 's/^/#   /'
+	tap_ok "$1" test ! -s "$2"
+}
+
 # tap_skip COUNT REASON: COUNT planned assertions that cannot run here (a
 # feature this kernel line or the guest lacks); each counts as run, "ok N
 # # SKIP REASON".

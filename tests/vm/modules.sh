@@ -35,9 +35,7 @@ rsync -rlpD --checksum --delete --exclude=/.git --exclude=/build \
 check=()
 if lt_krun "$kver" sh -c 'command -v sparse' >/dev/null 2>&1; then
 	check=(C=1 CHECK="$out/tests/vm/sparse-check.sh")
-	find "$out" -name '*.o' ! -name '*.mod.o' | while read -r o; do
-		[ ! -e "${o%.o}.c" ] || [ -e "${o%.o}.c.sparse" ] || rm -f "$o"
-	done
+	"$LT_TOP/tests/vm/sparse-findings.sh" --unchecked "$out" | (cd "$out" && xargs -r rm -f)
 fi
 log=$out/build.log
 if ! lt_kmake "$kver" M="$out" LT_TEST_MODULES=1 "${check[@]}" -j"$(nproc)" modules >"$log" 2>&1; then

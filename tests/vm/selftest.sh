@@ -315,23 +315,32 @@ check "lint: no tools source is a failed cppcheck" has "$tmp/lint-empty" '^not o
 LT_KERNEL_LINES=no-such-line "$LT_TOP/tests/lint.sh" sparse >"$tmp/lint-kline" 2>&1
 check "lint: a kernel line that does not resolve is a failed sparse" \
 	has "$tmp/lint-kline" '^not ok 1 - sparse on no-such-line \(did not run: cannot get the kernel line.s headers: .*unknown kernel line'
-# The findings a module build kept (tests/vm/sparse-findings.sh): kbuild
+# The findings a module build kept (tests/vm/sparse-findings.sh), per
+# object compiled from C (its kbuild .cmd file names the source): kbuild
 # names our sources by their absolute path up to 6.x and relative to the
 # module's directory from 7.x on; both are ours, the kernel's headers are
-# not, and a compiled source that no sparse checked is a finding.
+# not; an object that no sparse checked is a finding (and what modules.sh
+# builds again); a module's .mod.o and the object of a source gone from
+# the tree are not checked.
 sp=$tmp/sparse-build
-mkdir -p "$sp/tracker" "$sp/probes"
-touch "$sp/tracker/a.c" "$sp/tracker/a.o" "$sp/tracker/lt.o" "$sp/tracker/lt.mod.o" \
-	"$sp/probes/b.c" "$sp/probes/b.o" "$sp/probes/c.c" "$sp/probes/c.o"
+mkdir -p "$sp/tracker" "$sp/probes/common"
+touch "$sp/tracker/a.c" "$sp/probes/common/probe.c" "$sp/probes/c.c" "$sp/probes/m.mod.c"
+echo 'source_tracker/a.o := tracker/a.c' >"$sp/tracker/.a.o.cmd"
 printf '%s\n' 'tracker/a.c:3:1: warning: relative' 'tracker/a.c:3:1:    expected int' \
-	>"$sp/tracker/a.c.sparse"
-printf '%s\n' "$sp/probes/b.c:4:2: error: absolute" \
+	>"$sp/tracker/a.o.sparse"
+echo "source_$sp/probes/common/b_probe.o := $sp/probes/common/probe.c" >"$sp/probes/common/.b_probe.o.cmd"
+printf '%s\n' "$sp/probes/common/probe.c:4:2: error: absolute" \
 	'/usr/src/linux-headers-7.3.4-common/include/linux/z.h:1:1: warning: the kernel' \
-	>"$sp/probes/b.c.sparse"
-"$LT_TOP/tests/vm/sparse-findings.sh" "$sp" >"$tmp/sparse-findings" 2>&1
-check "lint: sparse findings in our files, by either path kbuild gives; an unchecked source" \
+	>"$sp/probes/common/b_probe.o.sparse"
+echo 'source_probes/c.o := probes/c.c' >"$sp/probes/.c.o.cmd"
+echo 'source_probes/m.mod.o := probes/m.mod.c' >"$sp/probes/.m.mod.o.cmd"
+echo 'source_tracker/gone.o := tracker/gone.c' >"$sp/tracker/.gone.o.cmd"
+echo 'tracker/gone.c:1:1: warning: stale' >"$sp/tracker/gone.o.sparse"
+{ "$LT_TOP/tests/vm/sparse-findings.sh" "$sp"
+  echo "unchecked: $("$LT_TOP/tests/vm/sparse-findings.sh" --unchecked "$sp")"; } >"$tmp/sparse-findings" 2>&1
+check "lint: sparse findings in our files, by either path kbuild gives; an unchecked object" \
 	test "$(tr '\n' '|' <"$tmp/sparse-findings")" = \
-	"probes/b.c:4:2: error: absolute|probes/c.c: not checked by sparse (no probes/c.c.sparse)|tracker/a.c:3:1: warning: relative|checked 2|"
+	"probes/common/probe.c:4:2: error: absolute|probes/c.c: not checked by sparse (no probes/c.o.sparse)|tracker/a.c:3:1: warning: relative|checked 2|unchecked: probes/c.o|"
 shown+=("$tmp/lint-nocpp" "$tmp/lint-empty" "$tmp/lint-kline" "$tmp/sparse-findings")
 
 # --- guests, in a cache of their own -----------------------------------------
