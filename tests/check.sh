@@ -54,7 +54,7 @@ trap 'rm -f "$phases"' EXIT
 suite_cmd() {
 	local a
 	case $1 in
-	unit) echo "make -s -j$(nproc) -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
+	unit) echo "nice -n $LT_BUILD_NICE make -s -j$(nproc) -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
 	daemon) echo "$LT_TOP/tests/tools/run.sh" ;;
 	selftest) echo "$LT_TOP/tests/vm/selftest.sh $selftest_line" ;;
 	lint) echo "LT_KERNEL_LINES='${KERNEL//debug/}' $LT_TOP/tests/lint.sh" ;;

@@ -147,7 +147,7 @@ trap cleanup EXIT
 # --- on the host ---------------------------------------------------------
 
 phase "make deb"
-make -s -C "$LT_TOP" deb DEB_OUT="$work/deb" >"$work/make-deb.log" 2>&1
+nice -n "$LT_BUILD_NICE" make -s -C "$LT_TOP" deb DEB_OUT="$work/deb" >"$work/make-deb.log" 2>&1
 deb_rc=$?
 dkms_deb=$(ls "$work"/deb/latency-tracker-dkms_*_all.deb 2>/dev/null)
 tools_deb=$(ls "$work"/deb/latency-tracker_*_amd64.deb 2>/dev/null)
@@ -212,7 +212,7 @@ mkdir -p "$ROOT/root/mok" "$ROOT/etc/dkms/framework.conf.d" &&
 
 phase "apt install"
 mkdir -p "$ROOT/tmp/debs" && cp "$dkms_deb" "$tools_deb" $lib_debs "$ROOT/tmp/debs/" || exit 1
-in_root apt-get -q -y --no-install-recommends install \
+in_root nice -n "$LT_BUILD_NICE" apt-get -q -y --no-install-recommends install \
 	"/tmp/debs/${dkms_deb##*/}" "/tmp/debs/${tools_deb##*/}" \
 	$(for d in $lib_debs; do echo "/tmp/debs/${d##*/}"; done) pkgconf gcc libc6-dev >"$work/apt.log" 2>&1
 rc=$?
@@ -367,7 +367,7 @@ phase "build in a clean root"
 overlay "$BROOT" && mkdir -p "$BROOT/tmp/src" &&
 	cp "$work"/deb/*.dsc "$work"/deb/*.tar.* "$BROOT/tmp/src/" || lt_die "cannot make the build root"
 dsc=$(cd "$work/deb" && ls *.dsc)
-chroot_run "$BROOT" sh -ec "cd /tmp/src
+chroot_run "$BROOT" nice -n "$LT_BUILD_NICE" sh -ec "cd /tmp/src
 	apt-get -q -y --no-install-recommends build-dep ./$dsc
 	dpkg-source -x $dsc build
 	cd build && dpkg-buildpackage -b -us -uc" >"$work/build-root.log" 2>&1

@@ -24,7 +24,7 @@ dk() { # kver line dkms-args...
 	local kver=$1 line=$2
 	shift 2
 	mkdir -p "$work/tree-$line" &&
-		lt_krun "$kver" dkms "$@" --dkmstree "$work/tree-$line" --sourcetree "$work/src"
+		lt_krun "$kver" nice -n "$LT_BUILD_NICE" dkms "$@" --dkmstree "$work/tree-$line" --sourcetree "$work/src"
 }
 
 # The obj-m of a Kbuild file (DIR/Kbuild), read by make as kbuild would

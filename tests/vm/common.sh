@@ -10,6 +10,14 @@ LT_CACHE=${LT_CACHE:-/var/cache/latency-tracker}
 LT_ALL_KERNEL_LINES="6.1 6.12 current current-rt debug"
 LT_KERNEL_LINES=${LT_KERNEL_LINES:-"6.1 6.12 current current-rt"}
 
+# The niceness of the builds that run beside the guests and that nothing
+# waits for (the unit tests', dkms's, the packages'): they take the CPU
+# time the guests leave (tests/vm/qemu.sh), not a share of what the debug
+# kernel's CPU-bound tests need.  What a guest waits for (a line's
+# preparation, the modules) and what is timed (a test run) keeps its
+# priority.
+LT_BUILD_NICE=${LT_BUILD_NICE:-19}
+
 lt_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 lt_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -42,6 +42,7 @@ if ! lt_kmake "$kver" M="$out" LT_TEST_MODULES=1 "${check[@]}" -j"$(nproc)" modu
 	grep -E 'error|warning' "$log" | head -n 40 >&2
 	lt_die "module build failed for $kver (log: $log)"
 fi
+lt_log "modules for $kver: $(grep -c '^ *CC \[M\]' "$log") objects compiled"
 if grep -q 'warning:' "$log"; then
 	grep 'warning:' "$log" >&2
 	lt_die "module build for $kver printed warnings"
