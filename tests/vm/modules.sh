@@ -26,6 +26,11 @@ kdir=$(lt_kdir "$kver")
 # can never take an older object for up to date.
 out=$LT_CACHE/build/$kver-$(echo "$LT_TOP" | sha1sum | cut -c1-8)
 mkdir -p "$out"
+# By its real path: kbuild writes the module directory's path into every
+# object's command line, so the same directory reached through a link (the
+# self-test's private cache links build/) would compile everything again,
+# twice.
+out=$(cd "$out" && pwd -P) || lt_die "cannot enter $out"
 exec 9>"$out.lock"
 flock 9
 rsync -rlpD --checksum --delete --exclude=/.git --exclude=/build \
