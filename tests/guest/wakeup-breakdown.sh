@@ -37,7 +37,27 @@ oracle_ftrace_save
 # three times once the victim runs, and the victim is stopped after them;
 # leaves $D/NAME.{alerts,trace,check} and VICTIM.  The tracker is loaded
 # after ftrace: on each tracepoint ftrace's clock read comes before ours.
+# A run whose records the trace can mostly not judge (machine stalls in
+# their windows: see agree) runs once more, and the second run is judged:
+# on a loaded host, each of the hog's three records of 200 ms may span a
+# stall of tens of milliseconds.
 run_case() {
+	run_once "$@" || return 1
+	if stalled_most "$1"; then
+		tap_diag "$1: $(summary "$1" stalled) of $(summary "$1" records) records span machine stalls: again"
+		run_once "$@"
+	fi
+}
+
+# stalled_most NAME: no record outside machine stalls, or more than a
+# third of them within stalls.
+stalled_most() {
+	local n s m
+	n=$(summary "$1" records) s=$(summary "$1" stalled) m=$(summary "$1" matched)
+	[ $(( ${m:-0} - ${s:-0} )) -lt 1 ] || [ $(( ${s:-0} * 3 )) -gt "${n:-0}" ]
+}
+
+run_once() {
 	local name=$1 thr=$2 vargs=$3 load=${4:-} job
 	oracle_ftrace_on 8192
 	trk_load threshold="$thr" || return 1
@@ -92,6 +112,16 @@ share() {
 		print int(v * 100 / d) }' | sort -n | awk '{ x[NR] = $1 } END { print NR ? x[int((NR + 1) / 2)] : 0 }'
 }
 
+# judged NAME: every record found, few within stalls, 90% of the others
+# within the tolerance.
+judged() {
+	local n s w m
+	n=$(summary "$1" records) s=$(summary "$1" stalled) w=$(summary "$1" within)
+	m=$(( $(summary "$1" matched) - ${s:-0} ))
+	! stalled_most "$1" && [ "${n:-0}" -ge 1 ] && [ "$(summary "$1" matched)" = "${n:-x}" ] &&
+		[ $(( ${w:-0} * 10 )) -ge $(( m * 9 )) ]
+}
+
 # agree NAME: every record found in the trace; its parts, and its delay
 # less their sum, within TOL_US (and PER_CHANGE_US per change of kind in
 # its window) of the trace's for 90% of them, and within STALL_US for all:
@@ -106,8 +136,7 @@ agree() {
 	w=$(summary "$1" within) e=$(summary "$1" max_err_us) g=$(summary "$1" max_gap_err_us)
 	m=$(( ${m:-0} - ${s:-0} ))
 	tap_ok "$1: every record found in the trace ($(summary "$1" matched) of $n), $w of the $m outside machine stalls within $TOL_US us of its parts and waking-to-window gap" \
-		test "${n:-0}" -ge 1 -a "$(summary "$1" matched)" = "${n:-x}" -a "$m" -ge 1 \
-		-a "$(( ${s:-0} * 3 ))" -le "${n:-0}" -a "$(( ${w:-0} * 10 ))" -ge "$(( m * 9 ))"
+		judged "$1"
 	tap_ok "$1: all within $STALL_US us (largest part difference $e us, gap difference $g us)" \
 		test "${e:-999999}" -le $STALL_US -a "${g:-999999}" -le $STALL_US
 }
