@@ -375,8 +375,13 @@ done
 # The lines in the order their guests should start, the longest first
 # (the longest guests first pack best on few CPUs): by how long its
 # longest guest took in the last run of this tier that ran the whole list
-# (LT_CACHE/lane-seconds/LINE.GUEST.TIER), else the debug kernel first,
-# then by the number of tests (30 s each); with -t, as given.
+# (LT_CACHE/lane-seconds/LINE.GUEST.TIER), else by the number of tests
+# (30 s each); with -t, as given.  The debug kernel comes last, and its
+# guests start only once every other line's have been queued: they keep
+# their CPU busy, where the other lines' guests leave a quarter of theirs
+# idle in their tests' sleeps, which the builds running beside the guests
+# (check-full's other suites) take; beside the builds, the debug guests
+# and the builds only slow each other down.
 lanes=$LT_CACHE/lane-seconds
 mkdir -p "$lanes"
 order=()
@@ -386,8 +391,8 @@ for k in $(for k in "${kernels[@]}"; do
 			# Its longest guest.
 			n=$(cat "$lanes/$k".[0-9]*".$tier" 2>/dev/null | sort -n | tail -n 1)
 			[ -n "$n" ] || n=$(($(line_tests "$k" | wc -l) * 30))
-			[ "$k" = debug ] && [ ! -e "$lanes/$k.1.$tier" ] && n=999999
 		fi
+		[ "$k" = debug ] && n=-1
 		echo "$n $k"
 	done | sort -s -k1,1nr | cut -d' ' -f2); do
 	order+=("$k")
@@ -453,6 +458,7 @@ next=0 running=0 printed=0
 while :; do
 	for k in "${order[@]}"; do
 		case $queued in *" $k "*) continue ;; esac
+		[ "$k" = debug ] && [ "$(wc -w <<<"$queued")" -lt $((${#kernels[@]} - 1)) ] && continue
 		[ -e "$out/$k.prepared" ] && queue_line "$k"
 	done
 	# The queue in line order: a line prepared later may come first.
