@@ -11,8 +11,8 @@
 # Suites: unit (host tests: plain, ASan+UBSan, TSan where threads run),
 # daemon (latency-trackerd on the host under ASan: fake proc root and
 # sessiond, a real Prometheus scraping it; tests/tools/), selftest (the
-# harness checks itself), vm (guest tests; KERNEL= and T= narrow it), mttcg
-# (the race tests under multi-threaded TCG), dkms, deb, lint, browser (the
+# harness checks itself), vm (guest tests; KERNEL= and T= narrow it), dkms,
+# deb, lint, browser (the
 # flame graph's SVG in headless Chromium: tests/browser/; the full tier
 # only, its packages are the `browser` profile).  A GROUP
 # "A+B" runs suites A and B side by side; groups run one after the other.
@@ -20,7 +20,8 @@
 # --tier (the make targets' choice; tests/vm/tiers.sh):
 #   fast  one kernel line (6.12): lint against it, the self-test's guests
 #         on it, its fast list of guest tests on both CPUs;
-#   full  every line (KERNEL, default all five) and each line's whole list.
+#   full  every line (KERNEL, default all five, and 6.12-mttcg: the race
+#         tests under multi-threaded TCG) and each line's whole list.
 # --deps: the package profiles to install first (tests/vm/deps.sh), timed
 # as the first phase.  What the guest suite will need -- kernel images and
 # headers, the trixie build root, LTTng builds, our modules, the debug
@@ -41,10 +42,13 @@ while [ $# -gt 0 ]; do
 done
 case $tier in
 fast) KERNEL=${KERNEL:-6.12} ;;
-full) KERNEL=${KERNEL:-$LT_ALL_KERNEL_LINES} ;;
+full) KERNEL=${KERNEL:-$LT_ALL_KERNEL_LINES 6.12-mttcg} ;;
 *) lt_die "unknown tier '$tier' (fast, full)" ;;
 esac
 export KERNEL
+# Lint builds against the Debian lines (the debug kernel and the
+# multi-threaded lane build what 6.1 and 6.12 build).
+lint_lines=$(for k in $KERNEL; do case $k in debug | *-mttcg) ;; *) echo "$k" ;; esac; done | paste -sd' ')
 selftest_line=${KERNEL%% *}
 case " $KERNEL " in *" 6.12 "*) selftest_line=6.12 ;; esac
 
@@ -57,27 +61,11 @@ suite_cmd() {
 	unit) echo "nice -n $LT_BUILD_NICE make -s -j$(nproc) -C $LT_TOP/tests/unit all && $LT_TOP/tests/unit/run.sh" ;;
 	daemon) echo "$LT_TOP/tests/tools/run.sh" ;;
 	selftest) echo "$LT_TOP/tests/vm/selftest.sh $selftest_line" ;;
-	lint) echo "LT_KERNEL_LINES='${KERNEL//debug/}' $LT_TOP/tests/lint.sh" ;;
+	lint) echo "LT_KERNEL_LINES='$lint_lines' $LT_TOP/tests/lint.sh" ;;
 	vm) a=" -T $tier"
 	    for k in $KERNEL; do a+=" -k $k"; done
 	    for t in ${T:-}; do a+=" -t $t"; done
 	    echo "LT_PHASES=$phases $LT_TOP/tests/vm/check-vm.sh$a" ;;
-	# The in-guest race tests under QEMU's multi-threaded TCG, where the
-	# two vCPUs really run at once (the other guests take turns on one
-	# host thread: see qemu.sh): the core API from every context on both
-	# CPUs, and a short torture run (it keeps two other probes on every
-	# tracepoint it uses, so no text is patched under load).  Results are
-	# named <kernel>-mttcg/<test>.
-	# The companion probes of the torture test (every event of the systems
-	# in tests/guest/torture.systems) are enabled on the command line,
-	# before the second CPU runs (see torture.sh: text patching under
-	# multi-threaded TCG).
-	mttcg) local ev
-	    ev=$(grep -v '^#' "$LT_TOP/tests/guest/torture.systems" | sed 's/$/:/' | paste -sd,)
-	    echo "LT_GUEST_APPEND='trace_event=$ev trace_instance=lt_torture,$ev'" \
-		"LT_TCG_THREAD=multi LTG_TORTURE_SECONDS=\${LTG_TORTURE_SECONDS:-30}" \
-		"$LT_TOP/tests/vm/check-vm.sh -k 6.12 -t core-api -t torture |" \
-		"sed -u 's#^\\(\\(not \\)\\{0,1\\}ok [0-9]* - \\)6\\.12/#\\16.12-mttcg/#'" ;;
 	# dkms.conf and DKMS's build on the lines the package test does not
 	# cover (it builds for 6.1 through apt): 6.12, and 7.x through its
 	# build root's dkms.  7.x-rt's headers build the same sources as 7.x's
@@ -92,7 +80,7 @@ for group in "$@"; do
 	IFS=+ read -r -a members <<<"$group"
 	for s in "${members[@]}"; do
 		suite_cmd "$s" >/dev/null ||
-			lt_die "unknown suite '$s' (known: unit daemon selftest vm mttcg dkms deb lint browser)"
+			lt_die "unknown suite '$s' (known: unit daemon selftest vm dkms deb lint browser)"
 		# Chromium is for the full tier: the fast one installs none.
 		[ "$s" != browser ] || [ "$tier" = full ] ||
 			lt_die "suite browser runs in the full tier only (--tier full)"
@@ -162,7 +150,7 @@ background() { # name cmd...
 }
 # Only when something runs before the guest suites (make check-vm alone
 # prepares its lines itself, at once).
-case " ${*:2} " in *vm* | *mttcg*)
+case " ${*:2} " in *vm*)
 	# The debug kernel (built here once: a quarter of a cold full run)
 	# first: the longest.
 	case " $KERNEL " in *" debug "*)

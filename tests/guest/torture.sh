@@ -38,7 +38,7 @@ tap_plan 6
 # systems in torture.systems -- enabled in two ftrace instances, recording
 # off -- and our attach/detach patches nothing; assertion 6 counts what was
 # patched.  Enabling them patches text too, once per event: the
-# multi-threaded lane (tests/check.sh, mttcg) enables them on its kernel
+# multi-threaded lane (6.12-mttcg: tests/vm/check-vm.sh) enables them on its kernel
 # command line instead (trace_event=, and trace_instance= for
 # lt_torture), before the second CPU or any workload runs, and then
 # nothing here patches text: a system fully enabled before the test stays

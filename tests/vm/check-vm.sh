@@ -4,9 +4,11 @@
 # check-vm.sh [-k KERNEL]... [-t TEST]... - run guest tests in QEMU.
 #
 # KERNEL: a kernel line (default: all of LT_KERNEL_LINES), or debug
-# (tests/vm/kernel.sh lists them).  TEST: the name of a script
+# (tests/vm/kernel.sh lists them), or LINE-mttcg: LINE's kernel under
+# multi-threaded TCG, where the two vCPUs really run at once (the race
+# tests, MTTCG in tests/vm/tiers.sh).  TEST: the name of a script
 # tests/guest/TEST.sh (default: the tests of the kernel's tier, see
-# tier_of(); never the harness self-test ones).
+# tier_tests(); never the harness self-test ones).
 # All tests of a kernel run in one boot, each with its own TAP, exit status
 # and window of the boot's kernel log; when the guest dies in a test, that
 # test fails with the console tail and the tests after it run in a new
@@ -115,8 +117,8 @@ fi
 explicit=${#tests[@]}
 [ "$explicit" = 0 ] && tests=($(all_tests))
 for k in "${kernels[@]}"; do
-	case " $LT_ALL_KERNEL_LINES " in *" $k "*) ;; *)
-		lt_die "unknown KERNEL '$k'; valid: $LT_ALL_KERNEL_LINES" ;;
+	case " $LT_ALL_KERNEL_LINES " in *" ${k%-mttcg} "*) ;; *)
+		lt_die "unknown KERNEL '$k'; valid: $LT_ALL_KERNEL_LINES (and LINE-mttcg)" ;;
 	esac
 done
 for t in "${tests[@]}"; do
@@ -147,7 +149,7 @@ host_prep() { # kver log
 # "kver kodir rundir", or reports the failure and returns 1.
 prepare_kernel() { # line
 	local line=$1 kver kodir run
-	kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "$line") ||
+	kver=$(lt_stage "fetch kernel $line" "$LT_TOP/tests/vm/kernel.sh" fetch "${line%-mttcg}") ||
 		{ report fail "$line/setup" "(cannot get kernel)"; return 1; }
 	mkdir -p "$LT_CACHE/runs/$kver"
 	run=$(mktemp -d "$LT_CACHE/runs/$kver/$(date +%Y%m%d-%H%M%S)-XXXX")
@@ -236,6 +238,15 @@ boot_kernel() { # line kver kodir rundir who tests...
 	tmo=$LT_TEST_TIMEOUT
 	[ "$line" = debug ] && tmo=$LT_DEBUG_TEST_TIMEOUT
 	local LT_TEST_TIMEOUT=$tmo # what judge() names as the limit
+	# Under multi-threaded TCG, the torture test's companion probes
+	# (every event of the systems in tests/guest/torture.systems) are
+	# enabled on the command line, before the second CPU runs (see
+	# torture.sh: text patching under multi-threaded TCG).
+	local tcg=${LT_TCG_THREAD:-single} mt= ev
+	if [ "${line%-mttcg}" != "$line" ]; then
+		ev=$(grep -v '^#' "$LT_TOP/tests/guest/torture.systems" | sed 's/$/:/' | paste -sd,)
+		tcg=multi mt="trace_event=$ev trace_instance=lt_torture,$ev"
+	fi
 	all=("$@")
 	mkdir -p "$run"
 	while [ ${#all[@]} -gt 0 ]; do
@@ -267,9 +278,9 @@ boot_kernel() { # line kver kodir rundir who tests...
 		for v in $(compgen -e | grep '^LTG_'); do
 			printf "%s=%q\n" "$v" "${!v}" >>"$d/job.env"
 		done
-		LT_GUEST_APPEND="${LT_GUEST_APPEND:-} $append" LT_TEST_TIMEOUT=$tmo \
-			LT_GUEST_MEM=${mem:-$(line_mem "$line")} \
-			lt_stage "boot $boot on $kver (${#remaining[*]} tests${append:+, $append}${mem:+, $mem of memory})" \
+		LT_GUEST_APPEND="${LT_GUEST_APPEND:-} $mt $append" LT_TEST_TIMEOUT=$tmo \
+			LT_GUEST_MEM=${mem:-$(line_mem "$line")} LT_TCG_THREAD=$tcg \
+			lt_stage "boot $boot on $kver (${#remaining[*]} tests${append:+, $append}${mem:+, $mem of memory}${mt:+, multi-threaded TCG})" \
 			"$LT_TOP/tests/vm/qemu.sh" "$kver" "$d" "$((tmo * ${#remaining[@]} + 120))"
 		# Each boot consumes at least one test, so this loop ends: the
 		# tests after one that took the guest down run in a new boot.
@@ -376,12 +387,21 @@ done
 # (the longest guests first pack best on few CPUs): by how long its
 # longest guest took in the last run of this tier that ran the whole list
 # (LT_CACHE/lane-seconds/LINE.GUEST.TIER), else by the number of tests
-# (30 s each); with -t, as given.  The debug kernel comes last, and its
-# guests start only once every other line's have been queued: they keep
-# their CPU busy, where the other lines' guests leave a quarter of theirs
-# idle in their tests' sleeps, which the builds running beside the guests
-# (check-full's other suites) take; beside the builds, the debug guests
-# and the builds only slow each other down.
+# (30 s each); with -t, as given.  After them the debug kernel, then the
+# multi-threaded lines (rank), each queued only once every line of a lower
+# rank has been: the debug kernel's guests keep their CPU busy, where the
+# other lines' guests leave a quarter of theirs idle in their tests'
+# sleeps, which the builds running beside the guests (check-full's other
+# suites) take -- beside the builds, the debug guests and the builds only
+# slow each other down; a multi-threaded guest wants both CPUs, and takes
+# the one that the first of the last two guests to end leaves.
+rank() { # line
+	case $1 in
+	debug) echo 1 ;;
+	*-mttcg) echo 2 ;;
+	*) echo 0 ;;
+	esac
+}
 lanes=$LT_CACHE/lane-seconds
 mkdir -p "$lanes"
 order=()
@@ -392,11 +412,20 @@ for k in $(for k in "${kernels[@]}"; do
 			n=$(cat "$lanes/$k".[0-9]*".$tier" 2>/dev/null | sort -n | tail -n 1)
 			[ -n "$n" ] || n=$(($(line_tests "$k" | wc -l) * 30))
 		fi
-		[ "$k" = debug ] && n=-1
-		echo "$n $k"
-	done | sort -s -k1,1nr | cut -d' ' -f2); do
+		echo "$(rank "$k") $n $k"
+	done | sort -s -k1,1n -k2,2nr | cut -d' ' -f3); do
 	order+=("$k")
 done
+# waiting LINE: a line of a lower rank than LINE is not queued yet.
+waiting() {
+	local k r
+	r=$(rank "$1")
+	for k in "${order[@]}"; do
+		[ "$(rank "$k")" -lt "$r" ] || continue
+		case $queued in *" $k "*) ;; *) return 0 ;; esac
+	done
+	return 1
+}
 
 # Guests of a line: LT_GUESTS if set, else two on the debug kernel
 # (LT_DEBUG_GUESTS) and in the fast tier (one line: both host CPUs), else
@@ -411,6 +440,7 @@ guests_of() { # line ntests
 	[ $tier = fast ] && ng=$LT_PARALLEL_GUESTS
 	[ "$1" = debug ] && ng=$LT_DEBUG_GUESTS
 	ng=${LT_GUESTS:-$ng}
+	[ "${1%-mttcg}" = "$1" ] || ng=1
 	[ "$ng" -gt "$2" ] && ng=$2
 	echo "$ng"
 }
@@ -458,7 +488,7 @@ next=0 running=0 printed=0
 while :; do
 	for k in "${order[@]}"; do
 		case $queued in *" $k "*) continue ;; esac
-		[ "$k" = debug ] && [ "$(wc -w <<<"$queued")" -lt $((${#kernels[@]} - 1)) ] && continue
+		waiting "$k" && continue
 		[ -e "$out/$k.prepared" ] && queue_line "$k"
 	done
 	# The queue in line order: a line prepared later may come first.

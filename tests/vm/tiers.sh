@@ -26,7 +26,10 @@
 #            races (its measurement tests prove nothing the Debian lines
 #            do not, at 4-6 times the cost: the scheduler trackers' paths
 #            under load are torture's; the procfs parsers' memory safety
-#            is fuzz-procfs's, whose adversarial cases all run).
+#            is fuzz-procfs's, whose adversarial cases all run);
+#  MTTCG     the race tests under multi-threaded TCG, where the two vCPUs
+#            really run at once: the line LINE-mttcg is LINE's kernel so
+#            run (check-vm.sh); the full tier runs 6.12-mttcg.
 # The fast tier (make check) runs FAST on 6.12: at least one guest test of
 # every feature, the oracles with their short workloads.
 
@@ -47,6 +50,7 @@ DEBUG_TESTS="core-load core-api core-alerts alerts-lost alerts-unload
 	stacks filters-cgroup hotplug torture lttng-probe
 	fuzz-procfs offcpu-threads block-burst custom-unload app
 	flamegraph irq lock net"
+MTTCG_TESTS="core-api torture"
 FAST_TESTS="core-load core-api core-alerts alerts-lost core-procfs
 	timeout-change wakeup offcpu syscalls block wakeup-contended
 	block-requests block-burst rt-timers stacks stacks-budget lttng-probe filters
@@ -68,6 +72,7 @@ tier_tests() {
 	current-rt) printf '%s\n' $KERNEL_TESTS $RT_TESTS $LTTNG_TESTS ;;
 	6.1 | current) printf '%s\n' $KERNEL_TESTS ;;
 	debug) printf '%s\n' $DEBUG_TESTS ;;
+	*-mttcg) printf '%s\n' $MTTCG_TESTS ;;
 	esac
 }
 
@@ -83,7 +88,8 @@ tier_tests() {
 # and alerts-unload its watched trackers once (each round takes the same
 # paths); filters-cgroup checks what its filter's cgroup can do to the
 # memory (removal and reload in every order, the block path), not what
-# it selects (6.12's).
+# it selects (6.12's); under multi-threaded TCG, the stress test runs
+# 30 s.
 tier_env() {
 	case $1:${2:-full} in
 	debug:*) echo "LTG_ORACLE_SHORT=1"; echo "LTG_OFFCPU_THREADS=6000"
@@ -91,12 +97,13 @@ tier_env() {
 		echo "LTG_FUZZ_TRACKERS=block"
 		echo "LTG_CUSTOM_ROUNDS=1"; echo "LTG_ALERTS_UNLOAD_ROUNDS=1"
 		echo "LTG_CGROUP_SAFETY_ONLY=1" ;;
+	*-mttcg:*) echo "LTG_TORTURE_SECONDS=30" ;;
 	*:fast) echo "LTG_ORACLE_SHORT=1"; echo "LTG_FUZZ_SECONDS=10" ;;
 	esac
 }
 
 # tier_lint TESTS...: every test is in exactly one of KERNEL, ONE_LINE and
-# LTTNG, and DEBUG and FAST name only tests that exist; prints what is
+# LTTNG, and DEBUG, MTTCG and FAST name only tests that exist; prints what is
 # wrong, one a line.
 tier_lint() {
 	local t n
@@ -104,7 +111,7 @@ tier_lint() {
 		n=$(printf '%s\n' $KERNEL_TESTS $RT_TESTS $ONE_LINE_TESTS $LTTNG_TESTS | grep -cx -- "$t")
 		[ "$n" = 1 ] || echo "tests/guest/$t.sh is in $n of the kinds KERNEL, RT, ONE_LINE, LTTNG (tests/vm/tiers.sh): must be 1"
 	done
-	for t in $KERNEL_TESTS $RT_TESTS $ONE_LINE_TESTS $LTTNG_TESTS $DEBUG_TESTS $FAST_TESTS; do
+	for t in $KERNEL_TESTS $RT_TESTS $ONE_LINE_TESTS $LTTNG_TESTS $DEBUG_TESTS $MTTCG_TESTS $FAST_TESTS; do
 		printf '%s\n' "$@" | grep -qx -- "$t" || echo "tests/vm/tiers.sh names $t: no such test"
 	done
 }
