@@ -134,24 +134,38 @@ def pairs_of(mode, events, tgid):
     return pairs
 
 
-def match(recs, pairs, tol, stall):
+def match(recs, pairs, tol, stall, keyed=False):
     """Each threshold record to the pair it measured: the nearest in start
-    and end within tol + stall; returns {record index: pair index}."""
-    taken, out = set(), {}
-    for i, r in enumerate(recs):
+    and end within tol + stall; returns {record index: pair index}.
+    KEYED (blk: a pair's third field is its request pointer, a record's
+    key= is that pointer's hash): records with one pair within reach are
+    matched first, and a record with several then takes the one whose
+    pointer those first matches gave its key, if any -- two readers'
+    requests may start and end within a stall of each other, and the
+    nearest alone may swap them."""
+    taken, out, rq_of = set(), {}, {}
+
+    def reach(r):
         end = int(r["ts"])
         start = end - int(r["delay"])
-        best = None
-        for j, (ps, pe, _) in enumerate(pairs):
-            if j in taken:
-                continue
-            d = abs(ps - start) + abs(pe - end)
-            if abs(ps - start) <= tol + stall and abs(pe - end) <= tol + stall \
-                    and (best is None or d < best[0]):
-                best = (d, j)
-        if best:
-            taken.add(best[1])
-            out[i] = best[1]
+        return sorted((abs(ps - start) + abs(pe - end), j)
+                      for j, (ps, pe, _) in enumerate(pairs)
+                      if abs(ps - start) <= tol + stall
+                      and abs(pe - end) <= tol + stall)
+
+    order = list(enumerate(recs))
+    if keyed:
+        order.sort(key=lambda ir: len(reach(ir[1])) != 1)
+    for i, r in order:
+        cands = [j for _, j in reach(r) if j not in taken]
+        if keyed:
+            known = [j for j in cands if rq_of.get(r["key"]) == pairs[j][2]]
+            cands = known or cands
+        if cands:
+            taken.add(cands[0])
+            out[i] = cands[0]
+            if keyed:
+                rq_of.setdefault(r["key"], pairs[cands[0]][2])
     return out
 
 
@@ -213,7 +227,7 @@ def main():
     check(matched == len(pairs),
           f"{a.mode}: matched == the trace's pairs ({matched}, {len(pairs)})")
 
-    m = match(thr, pairs, tol, stall)
+    m = match(thr, pairs, tol, stall, keyed=a.mode == "blk")
     over = {j for j, (ps, pe, _) in enumerate(pairs)
             if pe - ps > a.threshold + tol}
     under = {j for j, (ps, pe, _) in enumerate(pairs)
