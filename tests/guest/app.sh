@@ -164,5 +164,6 @@ rc=0"
 tap_ok "reload" lt_load latency_tracker_app
 tap_ok "unload" lt_unload latency_tracker_app
 tap_ok "the core unloads after it" lt_unload latency_tracker
+tap_keep "$tmp" app
 rm -rf "$tmp"
 tap_done

@@ -261,5 +261,6 @@ echo "$saved_clock" >$T/trace_clock
 echo "$saved_kb" >$T/buffer_size_kb
 echo >$T/trace
 echo 1 >$T/tracing_on
+tap_keep "$work" custom
 rm -rf "$work"
 tap_done

@@ -84,7 +84,6 @@ tap_ok "kthreads: only 1" trk_refuse kthreads 0
 tap_ok "unload" trk_unload
 tap_ok "core unloads" lt_unload latency_tracker
 oracle_ftrace_restore
-[ "$_tap_failed" != 0 ] && [ -w /lt-results ] && cp -r "$D" /lt-results/irq.d &&
-	tap_diag "inputs kept: irq.d/"
+tap_keep "$D" irq
 rm -rf "$D"
 tap_done

@@ -67,6 +67,15 @@ tap_cmp() {
 
 tap_diag() { echo "# $*"; }
 
+# tap_keep DIR NAME: after a failed assertion, a copy of DIR (a test's
+# inputs: trace, records, workload output) beside the test's results, as
+# NAME.d/.
+tap_keep() {
+	[ "$_tap_failed" != 0 ] && [ -w /lt-results ] && cp -r "$1" "/lt-results/$2.d" &&
+		tap_diag "inputs kept: $2.d/"
+	return 0
+}
+
 # tap_empty DESC FILE: FILE is empty (a program's stderr); what it holds
 # is shown before the assertion when it is not.
 tap_empty() {

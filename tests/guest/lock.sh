@@ -139,7 +139,6 @@ tap_ok "unload lt_lock_load.ko" lt_unload lt_lock_load
 tap_ok "unload" trk_unload
 tap_ok "core unloads" lt_unload latency_tracker
 oracle_ftrace_restore
-[ "$_tap_failed" != 0 ] && [ -w /lt-results ] && cp -r "$D" /lt-results/lock.d &&
-	tap_diag "inputs kept: lock.d/"
+tap_keep "$D" lock
 rm -rf "$D"
 tap_done

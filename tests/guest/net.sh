@@ -206,7 +206,6 @@ ip netns del lt_b 2>/dev/null
 
 tap_ok "unload" trk_unload
 tap_ok "core unloads" lt_unload latency_tracker
-[ "$_tap_failed" != 0 ] && [ -w /lt-results ] && cp -r "$D" /lt-results/net.d &&
-	tap_diag "inputs kept: net.d/"
+tap_keep "$D" net
 rm -rf "$D"
 tap_done

@@ -218,9 +218,6 @@ agree idle
 
 oracle_ftrace_restore
 tap_ok "core unloads" lt_unload latency_tracker
-# A failure keeps the inputs next to the test's results.
-[ "$_tap_failed" != 0 ] && [ -w /lt-results ] &&
-	cp -r "$D" /lt-results/wakeup-breakdown.d &&
-	tap_diag "inputs kept: wakeup-breakdown.d/"
+tap_keep "$D" wakeup-breakdown
 rm -rf "$D"
 tap_done
