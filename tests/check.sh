@@ -148,11 +148,11 @@ background() { # name cmd...
 	) &
 	bg+=($!)
 }
-# Only when something runs before the guest suites (make check-vm alone
-# prepares its lines itself, at once).
+# Only when the guest suite comes in a later group (make check's
+# selftest+vm); in the first group (make check-full, make check-vm) it
+# prepares its lines itself, at once.
 case " ${*:2} " in *vm*)
-	# The debug kernel (built here once: a quarter of a cold full run)
-	# first: the longest.
+	# The debug kernel (built here once) first: the longest.
 	case " $KERNEL " in *" debug "*)
 		background debug-kernel "$LT_TOP/tests/vm/kernel.sh" fetch debug ;;
 	esac
