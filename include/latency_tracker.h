@@ -390,6 +390,7 @@ static inline u32 latency_tracker_module_gen(void)
 void latency_tracker_get_stats(struct latency_tracker *t,
 			       struct latency_tracker_stats *s);
 u64 latency_tracker_threshold(struct latency_tracker *t);
+bool latency_tracker_enabled(struct latency_tracker *t);
 u64 latency_tracker_timeout(struct latency_tracker *t);
 u32 latency_tracker_run(struct latency_tracker *t);
 void *latency_tracker_owner_data(struct latency_tracker *t);

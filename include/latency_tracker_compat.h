@@ -456,4 +456,37 @@ static inline bool lt_in_module_area(unsigned long addr)
 }
 #endif
 
+/*
+ * v6.3, "mm: introduce vma->vm_flags wrapper functions": a vma's flags
+ * are changed through vm_flags_mod() afterwards (in an mmap handler, the
+ * mmap lock held for writing).
+ */
+#include <linux/mm.h>
+static inline void lt_vm_flags_mod(struct vm_area_struct *vma,
+				   vm_flags_t set, vm_flags_t clear)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
+
+/*
+ * Not a kernel version but a configuration: the offset of current's time
+ * namespace on CLOCK_MONOTONIC (what its vDSO and clock_gettime() add to
+ * the clock the kernel reads), ns; 0 without CONFIG_TIME_NS.  Current's
+ * own namespace: in process context, its nsproxy is stable.
+ */
+#include <linux/nsproxy.h>
+#include <linux/time_namespace.h>
+static inline s64 lt_timens_mono_offset(void)
+{
+#ifdef CONFIG_TIME_NS
+	return timespec64_to_ns(&current->nsproxy->time_ns->offsets.monotonic);
+#else
+	return 0;
+#endif
+}
+
 #endif /* _LATENCY_TRACKER_COMPAT_H */

@@ -49,12 +49,15 @@ struct lt_app *lt_app_open(const char *name, uint64_t threshold_ns,
 
 /*
  * A request begins (lt_app_begin) or ends (lt_app_end) on this thread.
- * One system call each.  0, or -errno: -EINVAL (app is NULL), -ENOENT
- * (end: no such request open; or the tracker was deleted), -ENOSPC
- * (begin: the tracker's table is full), -EIO (the module was unloaded),
- * -EOVERFLOW (a cookie over 32 bits in a 32-bit process).  A begin with
- * the cookie of a request still open restarts it; a begin the tracker's
- * filters leave out returns 0 (and its end -ENOENT).
+ * A begin is no system call (a thread's first begin on a handle is one,
+ * and a begin while 8 requests of the thread are open); an end is one.
+ * 0, or -errno: -EINVAL (app is NULL), -ENOENT (end: no such request
+ * open; or the tracker was deleted), -ENOSPC (begin: the tracker's table
+ * is full), -EIO (end: the module was unloaded), -EOVERFLOW (a cookie
+ * over 32 bits in a 32-bit process).  A begin with the cookie of a
+ * request still open restarts it; a request the tracker's filters leave
+ * out is not recorded (its end returns -ENOENT).  A process that forks
+ * may mark requests in the child with the handles it inherited.
  */
 int lt_app_begin(struct lt_app *app, uint64_t cookie);
 int lt_app_end(struct lt_app *app, uint64_t cookie);

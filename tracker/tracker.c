@@ -421,6 +421,20 @@ u64 latency_tracker_threshold(struct latency_tracker *t)
 EXPORT_SYMBOL_GPL(latency_tracker_threshold);
 
 /**
+ * latency_tracker_enabled() - whether a tracker is tracking (its enable)
+ * @t: the tracker.
+ *
+ * Context: any context.
+ * Return: true when tracking is on (may change at any time through
+ * procfs).
+ */
+bool latency_tracker_enabled(struct latency_tracker *t)
+{
+	return READ_ONCE(t->enabled);
+}
+EXPORT_SYMBOL_GPL(latency_tracker_enabled);
+
+/**
  * latency_tracker_timeout() - current timeout of a tracker
  * @t: the tracker.
  *

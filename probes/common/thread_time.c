@@ -59,6 +59,22 @@ static u64 lt_bd_on_cpu_now(u64 now)
 	return in->on_cpu + (now > in->ns ? now - in->ns : 0);
 }
 
+/**
+ * lt_bd_slice_start() - when @p's current slice on this CPU began
+ * @p: current.
+ *
+ * Context: preemption disabled (a sched_switch probe: its prev, before
+ * the note of next).
+ * Return: the time of its switch-in, or 0 when this CPU has no note of it
+ * (it has not switched in since the probes were attached).
+ */
+u64 lt_bd_slice_start(const struct task_struct *p)
+{
+	const struct lt_bd_in *in = this_cpu_ptr(&lt_bd_in);
+
+	return in->task == p ? in->ns : 0;
+}
+
 static void lt_bd_snap_fill(struct lt_bd_snap *snap, struct task_struct *p,
 			    u64 now, u64 on_cpu)
 {
@@ -94,6 +110,35 @@ void lt_bd_begin_switch(struct task_struct *prev, u64 now,
 void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
 {
 	lt_bd_snap_fill(snap, current, now, lt_bd_on_cpu_now(now));
+}
+
+/**
+ * lt_bd_begin_at() - a request of current began at @ts, in the slice it
+ *	has been running since (on CPU from @ts to @now)
+ * @ts: its start, ns (ktime_get_mono_fast_ns()), at most @now.
+ * @now: now.
+ * @snap: set to current's counters at @ts.
+ *
+ * Without a note of current's switch-in on this CPU, its time on CPU at
+ * @ts is the scheduler's counter less the time since (exact at a
+ * switch-out, when the counter was just brought up to date; at most a
+ * tick behind elsewhere).
+ *
+ * Context: current, preemption disabled; a sched_switch probe for its
+ * prev (before the note of next) or the running thread.
+ */
+void lt_bd_begin_at(u64 ts, u64 now, struct lt_bd_snap *snap)
+{
+	const struct lt_bd_in *in = this_cpu_ptr(&lt_bd_in);
+	u64 on;
+
+	if (in->task == current) {
+		on = in->on_cpu + (ts > in->ns ? ts - in->ns : 0);
+	} else {
+		on = READ_ONCE(current->se.sum_exec_runtime);
+		on -= min(on, now - ts);
+	}
+	lt_bd_snap_fill(snap, current, ts, on);
 }
 
 /**
@@ -138,8 +183,11 @@ bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
  * @since: when it entered its state, ns (ktime_get_mono_fast_ns()).
  * @reasons: the reasons counted, in the order first seen.
  * @reason_ns: ns blocked in each.
+ * @ext: the thread's requests kept outside the kernel (lt_bd_ext_set()),
+ *	or NULL.
  */
 struct lt_bd_slot {
+	void *ext;
 	atomic64_t gen_open;
 	bool blocked;
 	u8 nr_reasons;
@@ -158,6 +206,7 @@ static struct lt_bd_slot *lt_bd_slots;
 static struct task_struct **lt_bd_owners;
 static atomic_t lt_bd_used = ATOMIC_INIT(0);
 static atomic_long_t lt_bd_nospace = ATOMIC_LONG_INIT(0);
+static lt_bd_leave_t lt_bd_leave;
 
 #define LT_BD_OPEN(go)		((u32)(go))
 #define LT_BD_GEN(go)		((u32)((u64)(go) >> 32))
@@ -235,11 +284,20 @@ static void lt_bd_probe_switch(void *data, bool preempt,
 {
 	u64 now = latency_tracker_switch_ns(prev);
 	struct lt_bd_slot *s;
+	void *ext;
 
-	lt_bd_switch_in(next, now);
-	if (likely(!atomic_read(&lt_bd_used)))
+	if (likely(!atomic_read(&lt_bd_used))) {
+		lt_bd_switch_in(next, now);
 		return;
+	}
 	s = lt_bd_find(prev);
+	/* Before the note of next: the leave hook reads prev's. */
+	if (s) {
+		ext = READ_ONCE(s->ext);
+		if (ext)
+			lt_bd_leave(ext, prev, now, false);
+	}
+	lt_bd_switch_in(next, now);
 	if (s && LT_BD_OPEN(atomic64_read(&s->gen_open))) {
 		lt_bd_settle(s, now);
 		/* Blocked: as offcpu.c decides it (thread_time.h). */
@@ -281,6 +339,29 @@ static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
 	s->blocked = false;
 }
 
+/*
+ * Current execs: its ext (requests of the old image) goes, as at an
+ * exit; its slot stays (preemptible).
+ */
+static void lt_bd_probe_exec(void *data, struct task_struct *p,
+			     pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct lt_bd_slot *s;
+	void *ext;
+
+	if (likely(!atomic_read(&lt_bd_used)))
+		return;
+	preempt_disable_notrace();
+	s = lt_bd_find(current);
+	if (s) {
+		ext = xchg(&s->ext, NULL);
+		if (ext)
+			lt_bd_leave(ext, current, ktime_get_mono_fast_ns(),
+				    true);
+	}
+	preempt_enable_notrace();
+}
+
 /* Current exits: its slot goes back to the table (may be preemptible). */
 static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 {
@@ -292,6 +373,11 @@ static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	preempt_disable_notrace();
 	s = lt_bd_find(current);
 	if (s) {
+		void *ext = xchg(&s->ext, NULL);
+
+		if (ext)
+			lt_bd_leave(ext, current, ktime_get_mono_fast_ns(),
+				    true);
 		/* The slot's data before another thread may claim it. */
 		smp_store_release(&lt_bd_owners[s - lt_bd_slots], NULL);
 		atomic_dec(&lt_bd_used);
@@ -302,6 +388,7 @@ static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 #define LT_BD_TPS(X)							\
 	X(sched_switch, lt_bd_probe_switch)				\
 	X(sched_wakeup, lt_bd_probe_wakeup)				\
+	X(sched_process_exec, lt_bd_probe_exec)				\
 	X(sched_process_exit, lt_bd_probe_exit)
 LT_PROBE_TPS(lt_bd_tps, LT_BD_TPS);
 
@@ -331,6 +418,7 @@ static struct lt_bd_slot *lt_bd_claim(u64 now)
 		    cmpxchg(&lt_bd_owners[i], NULL, current))
 			continue;
 		s = &lt_bd_slots[i];
+		WRITE_ONCE(s->ext, NULL);
 		atomic_inc(&lt_bd_used);
 		lt_bd_restart(s, now);
 		return s;
@@ -481,14 +569,82 @@ unsigned long lt_bd_reasons_full(void)
 }
 
 /**
+ * lt_bd_ext_set() - give current's slot its requests kept outside the
+ *	kernel
+ * @ext: the caller's, handed to the leave hook (lt_bd_reasons_init()).
+ *
+ * Claims current's slot if it has none.
+ *
+ * Context: process context of the thread, preemption disabled.
+ * Return: 0 (set, or @ext was set already), -EBUSY (another is set),
+ * -ENOSPC (no slot).
+ */
+int lt_bd_ext_set(void *ext)
+{
+	struct lt_bd_slot *s = lt_bd_find(current);
+	void *old;
+
+	if (!s) {
+		s = lt_bd_claim(ktime_get_mono_fast_ns());
+		if (!s)
+			return -ENOSPC;
+	}
+	old = cmpxchg(&s->ext, NULL, ext);
+	return !old || old == ext ? 0 : -EBUSY;
+}
+
+/**
+ * lt_bd_ext_get() - current's requests kept outside the kernel
+ *
+ * Context: process context of the thread, preemption disabled.
+ * Return: what lt_bd_ext_set() set, or NULL.
+ */
+void *lt_bd_ext_get(void)
+{
+	struct lt_bd_slot *s;
+
+	if (!atomic_read(&lt_bd_used))
+		return NULL;
+	s = lt_bd_find(current);
+	return s ? READ_ONCE(s->ext) : NULL;
+}
+
+/**
+ * lt_bd_ext_drop() - take back every slot's ext within [@lo, @hi)
+ * @lo: the first byte of the caller's range.
+ * @hi: the first byte after it.
+ *
+ * The leave hook may still be running on one of them: the caller waits
+ * for a grace period (synchronize_rcu()) before freeing them.
+ *
+ * Context: process context.
+ */
+void lt_bd_ext_drop(const void *lo, const void *hi)
+{
+	unsigned int i;
+	void *ext;
+
+	for (i = 0; i < LT_BD_SLOTS; i++) {
+		ext = READ_ONCE(lt_bd_slots[i].ext);
+		if (ext && ext >= lo && ext < hi)
+			cmpxchg(&lt_bd_slots[i].ext, ext, NULL);
+	}
+}
+
+/**
  * lt_bd_reasons_init() - allocate the table and attach its scheduler
  *	probes (which also note the switch-ins for lt_bd_begin())
+ * @leave: called for a thread whose slot has an ext (lt_bd_ext_set()) as
+ *	it leaves its CPU (@exiting false: a sched_switch probe, its prev,
+ *	with this CPU's switch-in note still its, interrupts disabled) or
+ *	exits or execs (@exiting true: current, preemption disabled, the ext
+ *	taken off the slot first).
  *
  * Context: process context (module load), before any lt_bd_reasons_*()
  * call.
  * Return: 0 or -errno.
  */
-int lt_bd_reasons_init(void)
+int lt_bd_reasons_init(lt_bd_leave_t leave)
 {
 	int ret;
 
@@ -500,6 +656,7 @@ int lt_bd_reasons_init(void)
 		goto err;
 	}
 	atomic_set(&lt_bd_used, 0);
+	lt_bd_leave = leave;
 	ret = latency_tracker_tp_attach(lt_bd_tps, ARRAY_SIZE(lt_bd_tps));
 	if (ret)
 		goto err;

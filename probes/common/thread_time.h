@@ -84,12 +84,26 @@
  * dropped with their tracker or left open) only keeps the thread's time
  * accounted; a request's top comes from its own copy whatever the count.
  *
+ * Requests kept outside the kernel (app.c's blocks).  A slot may carry
+ * its thread's `ext` (lt_bd_ext_set(), by the thread itself): the
+ * sched_switch probe then calls the leave hook (lt_bd_reasons_init()) for
+ * the thread as it switches out, before it notes the switch-in of next
+ * (the hook reads the thread's note) and before it accounts the switch
+ * (a request the hook starts counts the blocking that follows); the exit
+ * probe takes the ext off the slot and calls the hook before the slot
+ * goes back (the exec probe too, the slot staying).  Whoever owns what
+ * ext points to takes it back with
+ * lt_bd_ext_drop() and waits for a grace period before freeing it.
+ *
  * Synchronisation of the table:
  *
  *	what		who					sync
  *	owner		the thread itself (claim, release)	cmpxchg; release
  *	(lt_bd_owners)
  *			probes (compare only)			READ_ONCE
+ *	ext		the thread (set), its exit (xchg),	cmpxchg, xchg;
+ *			lt_bd_ext_drop() (cmpxchg to NULL),	RCU (the hook
+ *			sched_switch probe (read)		runs in a reader)
  *	gen_open	the thread (begin: +1, restart), anyone	atomic64 cmpxchg
  *			(end: -1 if the generation matches)
  *	blocked, since,	the probes of the slot's thread and	one writer at a
@@ -183,10 +197,19 @@ void lt_bd_switch_in(struct task_struct *next, u64 now);
 void lt_bd_begin_switch(struct task_struct *prev, u64 now,
 			struct lt_bd_snap *snap);
 void lt_bd_begin(u64 now, struct lt_bd_snap *snap);
+u64 lt_bd_slice_start(const struct task_struct *p);
+void lt_bd_begin_at(u64 ts, u64 now, struct lt_bd_snap *snap);
 bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
 	       struct lt_bd_result *res);
 
-int lt_bd_reasons_init(void);
+/* See lt_bd_reasons_init(). */
+typedef void (*lt_bd_leave_t)(void *ext, struct task_struct *p, u64 now,
+			      bool exiting);
+
+int lt_bd_reasons_init(lt_bd_leave_t leave);
+int lt_bd_ext_set(void *ext);
+void *lt_bd_ext_get(void);
+void lt_bd_ext_drop(const void *lo, const void *hi);
 void lt_bd_reasons_exit(void);
 void lt_bd_reasons_begin(u64 now, struct lt_bd_rsnap *rs);
 s32 lt_bd_reasons_end(u64 now, const struct lt_bd_rsnap *rs);

@@ -959,7 +959,7 @@ def print_table(res, kv):
                 print_ratio("ours / " + peer + what, res[f"custom_ratio_vs_{peer}{key}"])
     if res.get("app_reps"):
         print(f"\napplication requests: ns per request, lt_app_begin + lt_app_end against two empty system"
-              f" calls (floor), two empty ioctls on the transport file (ioctl) and two LTTng-UST tracepoints"
+              f" calls (floor), one empty ioctl on the transport file (ioctl) and two LTTng-UST tracepoints"
               f" in a flight-recorder session (ust), CPU 0,"
               f" {res['app_reps']} repetitions")
         print_rows(res["app_ns"], res["app_ns_ci95"], {},

@@ -9,6 +9,8 @@
 #      checks every slow request's record: its delay against the
 #      application's clock, its breakdown against the trace, the
 #      kind's dominant part and blocked_top, no breakdown across threads;
+#      a begin is no system call (the thread's block of the region): the
+#      run's ioctls are its ENDs and one REGISTER per thread;
 #  (2) an i386 process marks a request (compat ioctls; its blocking named
 #      compat_syscall); the Python binding: an end with no begin is
 #      -ENOENT and counted (unmatched), a begin/end pair is recorded;
@@ -16,10 +18,16 @@
 #      file (EACCES), one in it can mark but not create a tracker
 #      (ENOENT) nor write the file (EPERM); root's write defines and
 #      deletes one and sets the file's group, bad lines change nothing;
-#  (4) no module: the library returns errors and the application
-#      completes;
+#  (4) requests never ended stay pending and time out: one begun by a
+#      thread that exited, one open when the handle was closed; a forked
+#      child marks requests with the handle it inherited (its own block);
+#      a request ended through another handle of the tracker; one begun
+#      again (after its first begin left the CPU) and ended by another
+#      thread: timed from the second begin; one marked in a time namespace
+#      whose CLOCK_MONOTONIC is 1000 s ahead;
 #  (5) unloaded under load: 4 threads marking requests while rmmod runs;
-#      the calls fail (EIO) and the application completes.
+#      the calls fail (EIO) and the application completes; no module:
+#      the library returns errors and the application completes.
 . tests/guest/lib.sh
 . tests/guest/progs/trk.sh
 TRK=apptest TRK_MOD=latency_tracker_app
@@ -30,7 +38,7 @@ P=/proc/latency_tracker
 APP=build/progs/app_req
 GID=4242
 USR=4243
-tap_plan 26
+tap_plan 33
 
 tmp=$(mktemp -d)
 # The debug kernel runs everything about 5 times slower.
@@ -53,17 +61,29 @@ echo mono >"$INST/trace_clock"
 echo 8192 >"$INST/buffer_size_kb"
 echo 1 >"$INST/events/sched/sched_switch/enable"
 echo 1 >"$INST/events/sched/sched_wakeup/enable"
+# The transport's ioctls (BEGIN b902, END b903, REGISTER b904), apart.
+IOC=$T/instances/lt_app_ioc
+mkdir -p "$IOC"
+echo 'cmd >= 0xb902 && cmd <= 0xb904' >"$IOC/events/syscalls/sys_enter_ioctl/filter"
+echo 1 >"$IOC/events/syscalls/sys_enter_ioctl/enable"
 trk_reader_start "$tmp/alerts"
 for k in sleep compute lock hog xthread; do
 	echo "kind $k"
 	$APP apptest $k 3 $MS $THRESHOLD
 done >"$tmp/reqs" 2>"$tmp/reqs.err"
 echo 0 >"$INST/tracing_on"
+echo 0 >"$IOC/tracing_on"
 cat "$INST/trace" >"$tmp/trace"
+# (7.3 prints the command with 0x, 6.x without.)
+grep -oE 'cmd: (0x)?b90[234]' "$IOC/trace" | sed 's/0x//' | sort | uniq -c >"$tmp/ioctls"
 trk_reader_stop
 sed 's/^/# /' "$tmp/reqs.err"
 tap_is "15 requests, none failed" \
 	"$(grep -c '^req .* rb=0 re=0$' "$tmp/reqs")" 15
+sed 's/^/# ioctls: /' "$tmp/ioctls"
+tap_is "begins are no system call: 20 ENDs (3 requests and a first pair per kind), a REGISTER per thread that began, no BEGIN" \
+	"$(awk '{ printf "%s=%s ", $3, $1 }' "$tmp/ioctls")" "b903=20 b904=5 "
+rmdir "$IOC"
 sed 's/^/# /' "$tmp/alerts"
 dropped=$(awk '/entries-dropped|overrun/ { s += $2 } END { print s + 0 }' \
 	"$INST/per_cpu/cpu0/stats" "$INST/per_cpu/cpu1/stats")
@@ -147,7 +167,58 @@ tap_is "root defines one" "$(grep -c '^app2 app threshold=1000000 timeout=100000
 echo "del app2" >$P/app
 tap_is "and deletes it" "$(grep -c app2 $P/app) $(ls -d $P/app2 2>&1 | grep -c 'No such')" "0 1"
 
-# (4) Unloaded under load, then no module.
+# (4) Requests never ended; a forked child.
+trk_set timeout 100000000
+trk_reader_start "$tmp/alerts4"
+out=$($APP apptest orphan 1 0)
+sleep 0.5
+$APP apptest fork 1 $MS >"$tmp/fork"
+trk_reader_stop
+trk_set timeout 0
+sed 's/^/# /' "$tmp/alerts4" "$tmp/fork"
+tap_is "requests never ended (their thread exited; the handle closed) time out" \
+	"$out $(grep -c 'cause=timeout .* cookie=600[12] ' "$tmp/alerts4")" "orphan rb=0 rb=0 2"
+tap_is "a forked child marks requests with the inherited handle" \
+	"$(grep -c '^req .* rb=0 re=0$' "$tmp/fork")" 2
+tap_is "each recorded under its own process, with its breakdown" \
+	"$(for c in 7001 7002; do
+		tid=$(sed -n "s/^req cookie=$c tid=\([0-9]*\) .*/\1/p" "$tmp/fork")
+		grep -c "cause=threshold .* pid=$tid tgid=$tid .* cookie=$c .* blocked_top=clock_nanosleep$" "$tmp/alerts4"
+	done | tr '\n' ' ')" "1 1 "
+trk_reader_start "$tmp/alerts5"
+$APP apptest handles 2 $MS $THRESHOLD >"$tmp/more"
+$APP apptest restart 2 $MS $THRESHOLD >>"$tmp/more"
+unshare --time --monotonic=1000 --fork $APP apptest sleep 1 $MS $THRESHOLD >>"$tmp/more"
+trk_reader_stop
+sed 's/^/# /' "$tmp/alerts5" "$tmp/more"
+# span_check COOKIE...: the record of each, its delay within [MS, span]
+# of its req line (each lasts MS ms by construction; the host may stall
+# the application's clock reads away from the kernel's by more than any
+# tight tolerance: app_check.py is the exact check).
+span_check() {
+	local c line b e d
+	for c in "$@"; do
+		line=$(grep "^req cookie=$c .* rb=0 re=0$" "$tmp/more")
+		b=$(sed -n 's/.* begin=\([0-9]*\) .*/\1/p' <<<"$line")
+		e=$(sed -n 's/.* end=\([0-9]*\) .*/\1/p' <<<"$line")
+		d=$(sed -n "s/.* delay=\([0-9]*\) .* cookie=$c .*/\1/p" "$tmp/alerts5")
+		if [ -n "$b" ] && [ -n "$d" ] && [ "$d" -le $((e - b)) ] &&
+			[ "$d" -ge $((MS * 1000000)) ]; then
+			echo "ok $c"
+		else
+			echo "off $c: delay ${d:-none}, span $((e - b))"
+		fi
+	done | tr '\n' ' '
+}
+tap_is "ended through another handle of the tracker: recorded, on CPU throughout" \
+	"$(span_check 8001 8002)$(grep -c ' cookie=800[12] .* blocked_ns=0 blocked_top=-$' "$tmp/alerts5")" \
+	"ok 8001 ok 8002 2"
+tap_is "begun again, ended by another thread: timed from the second begin" \
+	"$(span_check 9001 9002)" "ok 9001 ok 9002 "
+tap_is "in a time namespace (CLOCK_MONOTONIC + 1000 s): its delay" \
+	"$(span_check 1)" "ok 1 "
+
+# (5) Unloaded under load, then no module.
 $APP apptest churn 200000 0 >"$tmp/churn" 2>&1 &
 churn=$!
 sleep 1

@@ -58,10 +58,10 @@
 #     its peers doing the same (bpftrace; ftrace's synthetic events).
 #  7. app: the cost of marking one application request, begin and end
 #     (tests/bench/lt_appbench.c, CPU 0): ours (lt_app_begin + lt_app_end,
-#     one ioctl each, no record: threshold 1000 s), two empty system calls
-#     (floor: the goal is ours <= 1.5 x floor), two empty ioctls on the
-#     transport file (ioctl: the system call ours makes, without our
-#     work), and two LTTng-UST
+#     a begin in the thread's block and an ioctl, no record: threshold
+#     1000 s), two empty system calls (floor: the goal is ours <= 1.5 x
+#     floor), one empty ioctl on the transport file (ioctl: the system
+#     call ours makes, without our work), and two LTTng-UST
 #     tracepoints recorded by a flight-recorder session of the user-space
 #     domain (ust), interleaved, LTG_BENCH_APP_REPS (9) repetitions; and
 #     what a thread with a request open pays per switch: the ping-pong

@@ -15,9 +15,23 @@
  *   lock      blocked in futex: another thread holds the mutex MS ms
  *   hog       waiting for the CPU: a SCHED_FIFO thread on CPU 0 spins MS
  *             ms, then the request computes 1 ms
- *   xthread   begun on one thread, ended on another after MS ms
+ *   xthread   begun on one thread, ended on another (on CPU 1) after MS
+ *             ms; meanwhile the first thread waits for it (odd cookies:
+ *             off CPU, its request taken into the tracker) or spins
+ *             (even cookies: its request still in its block at the end)
  *   churn     COUNT begin/end pairs as fast as possible (MS unused),
  *             on 4 threads; errors are counted, not fatal (unload test)
+ *   orphan    requests never ended: a thread begins one (cookie 6001)
+ *             and exits, then the handle is closed with one open (6002);
+ *             prints `orphan rb=RC rb=RC` (COUNT and MS unused)
+ *   fork      a request (cookie 7001, a sleep of MS ms), then a forked
+ *             child marks one (7002) with the handle it inherited; one
+ *             `req` line each (COUNT unused)
+ *   handles   on CPU for MS ms, begun through the handle, ended through
+ *             a second handle of the same tracker
+ *   restart   begun, off CPU for MS ms, begun again (`begin=` is then),
+ *             and ended by another thread (on CPU 1) after MS ms while
+ *             this one spins
  *
  * Prints one line per request: `req cookie=C tid=T begin=NS end=NS
  * rb=RC re=RC` (CLOCK_MONOTONIC around the calls: begin just before
@@ -31,10 +45,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <semaphore.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,15 +127,25 @@ struct xreq {
 	uint64_t cookie;
 	int re;
 	uint64_t end;
+	atomic_int done;
 };
 
 static void *ender(void *arg)
 {
 	struct xreq *x = arg;
 
+	pin(1);
 	usleep(ms * 1000);
 	x->re = lt_app_end(app, x->cookie);
 	x->end = now_ns();
+	atomic_store(&x->done, 1);
+	return NULL;
+}
+
+/* orphan: a request begun by a thread that exits. */
+static void *orphan(void *arg)
+{
+	*(int *)arg = lt_app_begin(app, 6001);
 	return NULL;
 }
 
@@ -148,8 +174,10 @@ int main(int argc, char **argv)
 {
 	static const char *const kinds[] = {
 		"sleep", "compute", "lock", "hog", "xthread", "churn",
+		"orphan", "fork", "handles", "restart",
 	};
 	unsigned long long threshold = 1000000;
+	struct lt_app *app2 = NULL;
 	pthread_t t[4];
 	int kind = -1;
 	long count;
@@ -178,6 +206,13 @@ int main(int argc, char **argv)
 		       lt_app_end(NULL, 1));
 		return 0;
 	}
+	if (!strcmp(argv[2], "handles")) {
+		app2 = lt_app_open(argv[1], threshold, 0);
+		if (!app2) {
+			printf("open2 errno=%d\n", errno);
+			return 1;
+		}
+	}
 	pin(0);
 	sem_init(&held, 0, 0);
 	sem_init(&go, 0, 0);
@@ -205,6 +240,43 @@ int main(int argc, char **argv)
 		lt_app_close(app);
 		return 0;
 	}
+	if (!strcmp(argv[2], "orphan")) {
+		int rb1, rb2;
+
+		pthread_create(&t[0], NULL, orphan, &rb1);
+		pthread_join(t[0], NULL);
+		rb2 = lt_app_begin(app, 6002);
+		lt_app_close(app);
+		printf("orphan rb=%d rb=%d\n", rb1, rb2);
+		return 0;
+	}
+	if (!strcmp(argv[2], "fork")) {
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+		uint64_t cookie = 7001, b, e;
+		pid_t child;
+		int rb, re;
+
+		for (;;) {
+			b = now_ns();
+			rb = lt_app_begin(app, cookie);
+			nanosleep(&ts, NULL);
+			re = lt_app_end(app, cookie);
+			e = now_ns();
+			report(cookie, b, e, rb, re);
+			if (cookie == 7002)
+				_exit(0);
+			fflush(stdout);
+			child = fork();
+			if (child < 0)
+				return 1;
+			if (child > 0)
+				break;
+			cookie = 7002;
+		}
+		waitpid(child, NULL, 0);
+		lt_app_close(app);
+		return 0;
+	}
 
 	/*
 	 * A pair far under the threshold first: the first calls bind the
@@ -227,9 +299,15 @@ int main(int argc, char **argv)
 		}
 		b = now_ns();
 		rb = lt_app_begin(app, cookie);
+		if (!strcmp(argv[2], "restart")) {
+			nanosleep(&ts, NULL);
+			b = now_ns();
+			rb = lt_app_begin(app, cookie);
+		}
 		if (!strcmp(argv[2], "sleep")) {
 			nanosleep(&ts, NULL);
-		} else if (!strcmp(argv[2], "compute")) {
+		} else if (!strcmp(argv[2], "compute") ||
+			   !strcmp(argv[2], "handles")) {
 			spin_ns(ms * 1000000ULL);
 		} else if (!strcmp(argv[2], "lock")) {
 			pthread_mutex_lock(&mtx);
@@ -239,11 +317,18 @@ int main(int argc, char **argv)
 			spin_ns(1000000);
 		} else {
 			pthread_create(&th, NULL, ender, &x);
+			while ((i % 2 == 0 || !strcmp(argv[2], "restart")) &&
+			       !atomic_load(&x.done))
+				;
 			pthread_join(th, NULL);
 		}
-		if (!strcmp(argv[2], "xthread")) {
+		if (!strcmp(argv[2], "xthread") ||
+		    !strcmp(argv[2], "restart")) {
 			re = x.re;
 			e = x.end;
+		} else if (app2) {
+			re = lt_app_end(app2, cookie);
+			e = now_ns();
 		} else {
 			re = lt_app_end(app, cookie);
 			e = now_ns();
@@ -252,6 +337,7 @@ int main(int argc, char **argv)
 		/* Let the hog's or holder's round end before the next. */
 		usleep(20000);
 	}
+	lt_app_close(app2);
 	lt_app_close(app);
 	return 0;
 }
