@@ -17,7 +17,8 @@
  * bytes (mmap, offset 0, shared, read and write): LT_APP_BLOCKS blocks of
  * LT_APP_BLOCK_REQS requests.  LT_APP_IOC_REGISTER gives the calling
  * thread a block of its own (it returns the block's index; a thread has
- * one block, in one file, until it exits or the file is released).  The
+ * one block, in one file, until it exits or execs or the file is
+ * released).  The
  * thread then begins a request by writing it in a free entry of its
  * block:
  *

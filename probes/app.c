@@ -45,7 +45,8 @@
  * -ENOSPC (no free block, or no slot in the breakdown's table); BEGIN and
  * END: -ENOENT (the tracker was deleted; END: no request of this cookie
  * is open, counted as `unmatched`), -ENOSPC (BEGIN: no free event slot,
- * counted as `dropped`).  None ever sleeps or allocates.
+ * counted as `dropped`).  BEGIN and END never sleep nor allocate;
+ * REGISTER takes lt_app_lock at a file's first block.
  *
  * Where a request is.  Begun in a block, it stays there while its thread
  * runs on: at the thread's next switch-out (sched_switch, the leave hook
@@ -104,8 +105,8 @@
  * and region live until its release, which first takes its blocks off
  * the breakdown's table (lt_bd_ext_drop()) and waits a grace period (no
  * hook runs on them after).  The region's pages stay while a process
- * still maps them (the mapping's page references): vfree() at the
- * release frees them only when the last mapping goes.  Unloading removes
+ * still maps them (the mapping's page references): the release drops
+ * only the file's own (__free_page()).  Unloading removes
  * the file first: procfs waits for the ioctls in progress and releases
  * every open file, so an application that still holds one gets -EIO
  * from its ENDs afterwards (its begins go on in a region no one reads).

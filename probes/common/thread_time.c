@@ -101,20 +101,9 @@ void lt_bd_begin_switch(struct task_struct *prev, u64 now,
 }
 
 /**
- * lt_bd_begin() - a request of current begins
- * @now: its start, ns (ktime_get_mono_fast_ns()).
- * @snap: set to current's counters.
- *
- * Context: process context of the requesting thread, preemption disabled.
- */
-void lt_bd_begin(u64 now, struct lt_bd_snap *snap)
-{
-	lt_bd_snap_fill(snap, current, now, lt_bd_on_cpu_now(now));
-}
-
-/**
  * lt_bd_begin_at() - a request of current began at @ts, in the slice it
- *	has been running since (on CPU from @ts to @now)
+ *	has been running since (on CPU from @ts to @now; @ts == @now: it
+ *	begins now)
  * @ts: its start, ns (ktime_get_mono_fast_ns()), at most @now.
  * @now: now.
  * @snap: set to current's counters at @ts.
@@ -339,6 +328,15 @@ static void lt_bd_probe_wakeup(void *data, struct task_struct *p)
 	s->blocked = false;
 }
 
+/* Current's ext, if any, off its slot @s and to the leave hook. */
+static void lt_bd_ext_leave(struct lt_bd_slot *s)
+{
+	void *ext = xchg(&s->ext, NULL);
+
+	if (ext)
+		lt_bd_leave(ext, current, ktime_get_mono_fast_ns(), true);
+}
+
 /*
  * Current execs: its ext (requests of the old image) goes, as at an
  * exit; its slot stays (preemptible).
@@ -347,18 +345,13 @@ static void lt_bd_probe_exec(void *data, struct task_struct *p,
 			     pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct lt_bd_slot *s;
-	void *ext;
 
 	if (likely(!atomic_read(&lt_bd_used)))
 		return;
 	preempt_disable_notrace();
 	s = lt_bd_find(current);
-	if (s) {
-		ext = xchg(&s->ext, NULL);
-		if (ext)
-			lt_bd_leave(ext, current, ktime_get_mono_fast_ns(),
-				    true);
-	}
+	if (s)
+		lt_bd_ext_leave(s);
 	preempt_enable_notrace();
 }
 
@@ -373,11 +366,8 @@ static void lt_bd_probe_exit(void *data, LT_PROCESS_EXIT_PARAMS)
 	preempt_disable_notrace();
 	s = lt_bd_find(current);
 	if (s) {
-		void *ext = xchg(&s->ext, NULL);
-
-		if (ext)
-			lt_bd_leave(ext, current, ktime_get_mono_fast_ns(),
-				    true);
+		/* No ext left on a slot another thread may claim. */
+		lt_bd_ext_leave(s);
 		/* The slot's data before another thread may claim it. */
 		smp_store_release(&lt_bd_owners[s - lt_bd_slots], NULL);
 		atomic_dec(&lt_bd_used);
@@ -418,7 +408,6 @@ static struct lt_bd_slot *lt_bd_claim(u64 now)
 		    cmpxchg(&lt_bd_owners[i], NULL, current))
 			continue;
 		s = &lt_bd_slots[i];
-		WRITE_ONCE(s->ext, NULL);
 		atomic_inc(&lt_bd_used);
 		lt_bd_restart(s, now);
 		return s;
@@ -633,7 +622,7 @@ void lt_bd_ext_drop(const void *lo, const void *hi)
 
 /**
  * lt_bd_reasons_init() - allocate the table and attach its scheduler
- *	probes (which also note the switch-ins for lt_bd_begin())
+ *	probes (which also note the switch-ins for lt_bd_begin_at())
  * @leave: called for a thread whose slot has an ext (lt_bd_ext_set()) as
  *	it leaves its CPU (@exiting false: a sched_switch probe, its prev,
  *	with this CPU's switch-in note still its, interrupts disabled) or

@@ -196,7 +196,6 @@ struct lt_bd_rsnap {
 void lt_bd_switch_in(struct task_struct *next, u64 now);
 void lt_bd_begin_switch(struct task_struct *prev, u64 now,
 			struct lt_bd_snap *snap);
-void lt_bd_begin(u64 now, struct lt_bd_snap *snap);
 u64 lt_bd_slice_start(const struct task_struct *p);
 void lt_bd_begin_at(u64 ts, u64 now, struct lt_bd_snap *snap);
 bool lt_bd_end(u64 now, const struct lt_bd_snap *snap,
