@@ -30,8 +30,9 @@
  *   handles   on CPU for MS ms, begun through the handle, ended through
  *             a second handle of the same tracker
  *   restart   begun, off CPU for MS ms, begun again (`begin=` is then),
- *             and ended by another thread (on CPU 1) after MS ms while
- *             this one spins
+ *             and ended by another thread (on CPU 1, started before the
+ *             second begin) after MS ms while this one spins: the second
+ *             begin is still in this thread's block at the end
  *
  * Prints one line per request: `req cookie=C tid=T begin=NS end=NS
  * rb=RC re=RC` (CLOCK_MONOTONIC around the calls: begin just before
@@ -128,6 +129,8 @@ struct xreq {
 	int re;
 	uint64_t end;
 	atomic_int done;
+	int sync;		/* restart: on CPU 1 before the second begin */
+	sem_t ready, go;
 };
 
 static void *ender(void *arg)
@@ -135,6 +138,10 @@ static void *ender(void *arg)
 	struct xreq *x = arg;
 
 	pin(1);
+	if (x->sync) {
+		sem_post(&x->ready);
+		sem_wait(&x->go);
+	}
 	usleep(ms * 1000);
 	x->re = lt_app_end(app, x->cookie);
 	x->end = now_ns();
@@ -301,8 +308,17 @@ int main(int argc, char **argv)
 		rb = lt_app_begin(app, cookie);
 		if (!strcmp(argv[2], "restart")) {
 			nanosleep(&ts, NULL);
+			x.sync = 1;
+			sem_init(&x.ready, 0, 0);
+			sem_init(&x.go, 0, 0);
+			pthread_create(&th, NULL, ender, &x);
+			sem_wait(&x.ready);
 			b = now_ns();
 			rb = lt_app_begin(app, cookie);
+			sem_post(&x.go);
+			while (!atomic_load(&x.done))
+				;
+			pthread_join(th, NULL);
 		}
 		if (!strcmp(argv[2], "sleep")) {
 			nanosleep(&ts, NULL);
@@ -315,10 +331,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[2], "hog")) {
 			sem_post(&go);
 			spin_ns(1000000);
-		} else {
+		} else if (!strcmp(argv[2], "xthread")) {
 			pthread_create(&th, NULL, ender, &x);
-			while ((i % 2 == 0 || !strcmp(argv[2], "restart")) &&
-			       !atomic_load(&x.done))
+			while (i % 2 == 0 && !atomic_load(&x.done))
 				;
 			pthread_join(th, NULL);
 		}
